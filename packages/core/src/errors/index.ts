@@ -1,0 +1,1 @@
+export { isKubeimgError, KubeimgError } from "./kubeimg-error.js";

@@ -1,0 +1,4 @@
+export * from "./pull-credentials/index.js";
+export * from "./routing/index.js";
+export * from "./semver/index.js";
+export * from "./tags/index.js";

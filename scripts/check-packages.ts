@@ -1,0 +1,43 @@
+/**
+ * `pnpm check:packages`: builds every package, packs it as a user would get
+ * it, and runs publint and `attw --profile node16` on the tarball.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { repoRoot } from "./conformance/runner.js";
+
+const bin = (name: string) => join(repoRoot, "node_modules", ".bin", name);
+const packagesDir = join(repoRoot, "packages");
+const packages = readdirSync(packagesDir).sort();
+const out = mkdtempSync(join(tmpdir(), "kubeimg-pack-"));
+const failedPackages = new Set<string>();
+
+try {
+  execFileSync("pnpm", ["run", "build"], { cwd: repoRoot, stdio: "inherit" });
+  for (const name of packages) {
+    const dir = join(packagesDir, name);
+    const before = new Set(readdirSync(out));
+    execFileSync("pnpm", ["pack", "--pack-destination", out], { cwd: dir, stdio: "ignore" });
+    const tarball = readdirSync(out).find((f) => !before.has(f));
+    if (!tarball) throw new Error(`pnpm pack wrote nothing for ${name}`);
+    const path = join(out, tarball);
+    for (const [tool, args] of [
+      [bin("publint"), ["run", path, "--strict"]],
+      [bin("attw"), [path, "--profile", "node16"]],
+    ] as const) {
+      const result = spawnSync(tool, args, { stdio: "inherit" });
+      if (result.status !== 0) {
+        console.error(`✗ ${name}: ${tool.split("/").pop()} failed`);
+        failedPackages.add(name);
+      }
+    }
+    console.log(`checked ${tarball}`);
+  }
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}
+const failed = failedPackages.size;
+console.log(`check:packages: ${packages.length - failed} passed, ${failed} failed`);
+process.exitCode = failed === 0 ? 0 : 1;

@@ -1,0 +1,38 @@
+/**
+ * Builds a tsup configuration for one workspace package from its own
+ * `package.json`: every subpath export's `@kubeimg/source` file becomes an
+ * entry, so the `exports` map is the single list of what a package ships.
+ */
+import { readFileSync } from "node:fs";
+import { defineConfig, type Options } from "tsup";
+
+interface ExportEntry {
+  "@kubeimg/source"?: string;
+}
+
+export function packageBuild(packageJsonUrl: URL): Options {
+  const pkg = JSON.parse(readFileSync(packageJsonUrl, "utf8")) as {
+    exports: Record<string, ExportEntry | string>;
+  };
+  const entry: Record<string, string> = {};
+  for (const target of Object.values(pkg.exports)) {
+    if (typeof target === "string") continue;
+    const source = target["@kubeimg/source"];
+    if (source === undefined) continue;
+    const name = source.replace(/^\.\/src\//, "").replace(/\.ts$/, "");
+    entry[name] = source;
+  }
+  return defineConfig({
+    entry,
+    format: ["esm", "cjs"],
+    dts: true,
+    // One copy of each shared module (error classes above all) per format.
+    splitting: true,
+    sourcemap: true,
+    clean: true,
+    treeshake: true,
+    target: "es2022",
+    platform: "node",
+    outDir: "dist",
+  }) as Options;
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Every check the project has, in the order a failure is cheapest to find:
+# types, lint, the packed packages, then the test suite (which runs every
+# conformance suite that has a handler). Ends with one summary line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+pnpm -s typecheck
+pnpm -s lint
+pnpm -s check:packages
+
+results=.vitest-results.json
+rm -f "$results"
+status=0
+pnpm -s exec vitest run --reporter=default --reporter=json --outputFile.json="$results" || status=$?
+if [ -f "$results" ]; then
+  node -e '
+    const r = require(process.argv[1]);
+    console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+  ' "$(pwd)/$results"
+fi
+exit "$status"
