@@ -123,11 +123,7 @@ function readAuths(
   context: Context,
 ): void {
   if (value.kind !== "object") {
-    invalid(
-      `${path || "docker config"} must be an object, not ${value.kind}`,
-      path,
-      context,
-    );
+    invalid(`${path || "docker config"} must be an object, not ${value.kind}`, path, context);
   }
   for (const [key, member] of value.members) {
     into.set(key, readEntry(member, memberPath(path, key), context));
