@@ -9,6 +9,8 @@ export default defineConfig({
   ssr: { resolve: { conditions, externalConditions: ["@kubeimg/source"] } },
   test: {
     include: ["packages/*/src/**/*.test.ts", "tests/**/*.test.ts", "examples/**/*.test.ts"],
+    // Builds the `kubeimg` program once; its tests run it as a subprocess.
+    globalSetup: ["packages/cli/src/testing/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -1,0 +1,5 @@
+import type { Command } from "./command.js";
+import { parseCommand } from "./parse/parse.js";
+
+/** Every `kubeimg` command, in the order the help lists them. */
+export const COMMANDS: readonly Command[] = [parseCommand];

@@ -1,0 +1,58 @@
+import { KubeimgError } from "@kubeimg/core";
+
+/**
+ * The stable codes of {@link CliError}: what was wrong with what the user
+ * gave the command.
+ */
+export type CliErrorCode =
+  /** Unknown command or option, a missing or malformed argument. */
+  | "USAGE"
+  /** A file named on the command line does not exist. */
+  | "FILE_NOT_FOUND"
+  /** A file exists but cannot be read (a directory, no permission). */
+  | "FILE_UNREADABLE"
+  /** A file is not valid YAML or JSON. */
+  | "INVALID_YAML"
+  /** A file parsed but holds no object of the kind the command needs. */
+  | "MISSING_OBJECT";
+
+/**
+ * Thrown for bad input to a `kubeimg` command. The command prints its
+ * `message` as one line on stderr and exits with code 2.
+ *
+ * @example
+ * ```ts
+ * throw new CliError("FILE_NOT_FOUND", "policy.yaml: no such file", "policy.yaml");
+ * ```
+ */
+export class CliError extends KubeimgError {
+  override readonly name = "CliError";
+  /** Which rule the input broke; stable across releases. */
+  readonly code: CliErrorCode;
+  /** The argument or file that was refused, as given. */
+  readonly input: string | undefined;
+
+  constructor(code: CliErrorCode, message: string, input?: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.input = input;
+  }
+}
+
+/**
+ * Returns true when `value` is a {@link CliError}, from whichever copy of the
+ * package created it.
+ *
+ * @example
+ * ```ts
+ * if (isCliError(e) && e.code === "USAGE") printHelp();
+ * ```
+ */
+export function isCliError(value: unknown): value is CliError {
+  return (
+    value instanceof CliError ||
+    (value instanceof Error &&
+      value.name === "CliError" &&
+      typeof (value as { code?: unknown }).code === "string")
+  );
+}

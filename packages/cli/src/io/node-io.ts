@@ -1,0 +1,27 @@
+import type { CliIo } from "./io.js";
+
+/**
+ * Returns the {@link CliIo} of this Node.js process: its stdout and stderr,
+ * environment, working directory and global `fetch`. Ctrl-C ends the
+ * program as usual.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await runCli(process.argv.slice(2), nodeIo());
+ * ```
+ */
+export function nodeIo(): CliIo {
+  return {
+    stdout: {
+      write: (text) => void process.stdout.write(text),
+      isTTY: process.stdout.isTTY === true,
+    },
+    stderr: {
+      write: (text) => void process.stderr.write(text),
+      isTTY: process.stderr.isTTY === true,
+    },
+    env: process.env,
+    cwd: process.cwd(),
+    fetch: globalThis.fetch,
+  };
+}

@@ -1,0 +1,67 @@
+import type { Colors, Style } from "./color.js";
+
+/** A table cell: its text, and optionally a style applied after padding is computed. */
+export type Cell = string | { readonly text: string; readonly style: Style };
+
+// Escape sequences and C0 controls never reach a cell: a file or registry
+// could otherwise move the cursor or rewrite the terminal title.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+function cellText(cell: Cell): string {
+  return (typeof cell === "string" ? cell : cell.text).replace(CONTROL, "?");
+}
+
+/**
+ * Returns `rows` as a plain-text table with a bold header, columns separated
+ * by two spaces and padded to the widest cell, one line per row, ending in a
+ * newline. Trailing spaces are trimmed.
+ *
+ * @example
+ * ```ts
+ * renderTable(["NAME", "TAG"], [["nginx", "1.25"]], colors);
+ * // "NAME   TAG\nnginx  1.25\n"
+ * ```
+ */
+export function renderTable(
+  headers: readonly string[],
+  rows: readonly (readonly Cell[])[],
+  colors: Colors,
+): string {
+  const widths = headers.map((h, i) =>
+    Math.max(h.length, ...rows.map((r) => cellText(r[i] ?? "").length)),
+  );
+  const line = (cells: readonly Cell[], headerStyle?: Style): string => {
+    const parts = widths.map((w, i) => {
+      const cell = cells[i] ?? "";
+      const text = cellText(cell);
+      const padded = i === widths.length - 1 ? text : text.padEnd(w);
+      if (headerStyle) return headerStyle(padded);
+      return typeof cell === "string" ? padded : cell.style(text) + padded.slice(text.length);
+    });
+    return parts.join("  ").trimEnd();
+  };
+  return `${[line(headers, colors.bold), ...rows.map((r) => line(r))].join("\n")}\n`;
+}
+
+/**
+ * Returns `pairs` as aligned `key: value` lines, the keys dimmed, for one
+ * object that is too wide for a table row.
+ *
+ * @example
+ * ```ts
+ * renderFields([["normalized", "docker.io/library/nginx"]], colors);
+ * // "normalized: docker.io/library/nginx\n"
+ * ```
+ */
+export function renderFields(pairs: readonly (readonly [string, Cell])[], colors: Colors): string {
+  const width = Math.max(0, ...pairs.map(([k]) => k.length + 1));
+  return pairs
+    .map(([key, cell]) => {
+      const text = cellText(cell);
+      const value = typeof cell === "string" ? text : cell.style(text);
+      return `${colors.dim(`${key}:`.padEnd(width))}  ${value}`.trimEnd();
+    })
+    .join("\n")
+    .concat("\n");
+}

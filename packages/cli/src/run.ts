@@ -1,0 +1,72 @@
+import { renderCommandHelp, renderMainHelp } from "./args/help.js";
+import { parseCommandArgs } from "./args/parse-command-args.js";
+import { COMMANDS } from "./commands/index.js";
+import { CliError } from "./errors/cli-error.js";
+import { describeError } from "./errors/describe.js";
+import { EXIT_CODES, type ExitCode } from "./errors/exit-codes.js";
+import type { CliIo } from "./io/io.js";
+import { colorsFor } from "./output/color.js";
+import { chooseOutputFormat } from "./output/format.js";
+import { VERSION } from "./version.js";
+
+/**
+ * Runs the `kubeimg` command line `argv` (without the program name) against
+ * `io` and returns the exit code: 0 answered, 1 the policy found nothing,
+ * 2 bad input. Never throws for bad input: the reason is one line on
+ * `io.stderr`, with no stack trace.
+ *
+ * @example
+ * ```ts
+ * import { nodeIo, runCli } from "@kubeimg/cli";
+ * process.exitCode = await runCli(["parse", "nginx"], nodeIo());
+ * ```
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  const [first, ...rest] = argv;
+  if (first === undefined) {
+    io.stderr.write(renderMainHelp(COMMANDS, VERSION));
+    return EXIT_CODES.BAD_INPUT;
+  }
+  if (first === "--help" || first === "-h") {
+    io.stdout.write(renderMainHelp(COMMANDS, VERSION));
+    return EXIT_CODES.OK;
+  }
+  if (first === "--version" || first === "-V") {
+    io.stdout.write(`${VERSION}\n`);
+    return EXIT_CODES.OK;
+  }
+  if (first === "help") {
+    const topic = rest[0] === undefined ? undefined : COMMANDS.find((c) => c.name === rest[0]);
+    if (rest[0] !== undefined && topic === undefined) return unknownCommand(rest[0], io);
+    io.stdout.write(topic ? renderCommandHelp(topic) : renderMainHelp(COMMANDS, VERSION));
+    return EXIT_CODES.OK;
+  }
+  const command = COMMANDS.find((c) => c.name === first);
+  if (command === undefined) return unknownCommand(first, io);
+
+  const note = (line: string) => io.stderr.write(`kubeimg ${command.name}: ${line}\n`);
+  try {
+    const { values, positionals } = parseCommandArgs(command, rest);
+    if (values.help === true) {
+      io.stdout.write(renderCommandHelp(command));
+      return EXIT_CODES.OK;
+    }
+    const output = typeof values.output === "string" ? values.output : undefined;
+    const format = chooseOutputFormat(output, io);
+    const colors = colorsFor(io, { noColor: values["no-color"] === true || format !== "table" });
+    return await command.run({ io, values, positionals, format, colors, note });
+  } catch (error) {
+    note(describeError(error));
+    return EXIT_CODES.BAD_INPUT;
+  }
+}
+
+function unknownCommand(name: string, io: CliIo): ExitCode {
+  const error = new CliError(
+    "USAGE",
+    `unknown command "${name}" (commands: ${COMMANDS.map((c) => c.name).join(", ")}; see 'kubeimg --help')`,
+    name,
+  );
+  io.stderr.write(`kubeimg: ${describeError(error)}\n`);
+  return EXIT_CODES.BAD_INPUT;
+}

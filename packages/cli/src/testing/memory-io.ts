@@ -1,0 +1,30 @@
+/**
+ * An in-memory {@link CliIo} for in-process tests and the demo.
+ */
+import type { CliIo } from "../io/io.js";
+
+/** A {@link CliIo} that collects what is written. */
+export interface MemoryIo {
+  readonly io: CliIo;
+  out(): string;
+  err(): string;
+}
+
+/** Returns an in-memory {@link CliIo}; `fetch` refuses unless given. */
+export function memoryIo(options: {
+  tty: boolean;
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  fetch?: typeof globalThis.fetch;
+}): MemoryIo {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const io: CliIo = {
+    stdout: { write: (t) => stdout.push(t), isTTY: options.tty },
+    stderr: { write: (t) => stderr.push(t), isTTY: options.tty },
+    env: options.env ?? {},
+    cwd: options.cwd ?? process.cwd(),
+    fetch: options.fetch ?? (() => Promise.reject(new Error("no network in this test"))),
+  };
+  return { io, out: () => stdout.join(""), err: () => stderr.join("") };
+}

@@ -1,0 +1,2 @@
+/** The version of `@kubeimg/cli`; a test keeps it equal to `package.json`. */
+export const VERSION = "0.1.0";

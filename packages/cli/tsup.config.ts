@@ -1,0 +1,51 @@
+/**
+ * Two builds. The library entry (`@kubeimg/cli`: `runCli`) follows the shared
+ * package build. The program (`dist/cli.js`, started by `bin/kubeimg.js`) is
+ * one self-contained ES module: every dependency, the kubeimg packages
+ * included (read from source), is bundled, so the installed command starts
+ * without resolving a tree of packages and needs no other build first.
+ */
+import { fileURLToPath } from "node:url";
+import { defineConfig, type Options } from "tsup";
+import { packageBuild } from "../../scripts/tsup-package.js";
+
+/** Bundle everything except Node's built-ins, reading workspace packages from source. */
+const selfContained: Options = {
+  noExternal: [/.*/],
+  esbuildOptions(options) {
+    options.conditions = ["@kubeimg/source"];
+  },
+};
+
+/**
+ * The options that build the `kubeimg` program into `outDir`; the tests use
+ * them to build the binary they run.
+ */
+export function programBuild(outDir: string): Options {
+  return {
+    entry: { cli: fileURLToPath(new URL("./src/cli.ts", import.meta.url)) },
+    format: ["esm"],
+    platform: "node",
+    target: "node20",
+    outDir,
+    clean: false,
+    sourcemap: false,
+    splitting: false,
+    treeshake: true,
+    // CommonJS dependencies bundled into an ES module may `require` Node's built-ins.
+    banner: {
+      js: 'import { createRequire as __kubeimgCreateRequire } from "node:module"; const require = __kubeimgCreateRequire(import.meta.url);',
+    },
+    ...selfContained,
+  };
+}
+
+export default defineConfig([
+  {
+    ...packageBuild(new URL("./package.json", import.meta.url)),
+    ...selfContained,
+    // Both builds share `dist/`; the library build must not delete the program.
+    clean: ["!cli.js"],
+  },
+  programBuild("dist"),
+]);
