@@ -7,3 +7,4 @@ export {
 export { computeDigest } from "./compute.js";
 export { DigestError, type DigestErrorCode, digestErrorMessages, isDigestError } from "./errors.js";
 export { type Digest, isValidDigest, parseDigest, safeParseDigest } from "./parse.js";
+export type { DigestValidationCode } from "./validate.js";
