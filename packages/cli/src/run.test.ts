@@ -60,7 +60,7 @@ describe("runCli on a terminal (in-process)", () => {
   it("defaults to a coloured table on a terminal", async () => {
     const { io, out } = memoryIo({ tty: true });
     expect(await runCli(["parse", "nginx"], io)).toBe(0);
-    expect(out()).toContain("\u001b[1mINPUT");
+    expect(out()).toContain("\u001b[2minput:");
   });
 
   it.each<{ env: Record<string, string>; flag?: string }>([
@@ -69,7 +69,7 @@ describe("runCli on a terminal (in-process)", () => {
   ])("honours NO_COLOR / --no-color ($env $flag)", async ({ env, flag }) => {
     const { io, out } = memoryIo({ tty: true, env });
     expect(await runCli(["parse", "nginx", ...(flag ? [flag] : [])], io)).toBe(0);
-    expect(out()).toMatch(/^INPUT\s+NORMALIZED/);
+    expect(out()).toMatch(/^input: +nginx\nnormalized: +docker\.io\/library\/nginx\n/);
     expect(out()).not.toContain("\u001b[");
   });
 

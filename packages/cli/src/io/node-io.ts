@@ -3,7 +3,7 @@ import type { CliIo } from "./io.js";
 /**
  * Returns the {@link CliIo} of this Node.js process: its stdout and stderr,
  * environment, working directory and global `fetch`. Ctrl-C ends the
- * program as usual.
+ * program as usual; a closed pipe (`kubeimg … | head`) ends it quietly.
  *
  * @example
  * ```ts
@@ -11,6 +11,12 @@ import type { CliIo } from "./io.js";
  * ```
  */
 export function nodeIo(): CliIo {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+      process.exit(process.exitCode ?? 0);
+    });
+  }
   return {
     stdout: {
       write: (text) => void process.stdout.write(text),

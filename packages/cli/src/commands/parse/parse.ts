@@ -6,7 +6,7 @@ import {
 } from "@kubeimg/core/reference";
 import { CliError } from "../../errors/cli-error.js";
 import { EXIT_CODES } from "../../errors/exit-codes.js";
-import { renderTable } from "../../output/table.js";
+import { renderFields } from "../../output/table.js";
 import { writeResult } from "../../output/write.js";
 import type { Command } from "../command.js";
 
@@ -96,23 +96,27 @@ export const parseCommand: Command = {
       format,
       rows,
       (c) =>
-        valid.length === 0
-          ? ""
-          : renderTable(
-              ["INPUT", "NORMALIZED", "FAMILIAR", "TAG", "DIGEST", "DEFAULT PULL POLICY"],
-              valid.map((r) => [
-                r.input,
-                r.normalized,
-                r.familiar,
-                r.tag ?? "-",
-                r.digest ?? "-",
-                {
-                  text: r.defaultPullPolicy,
-                  style: r.defaultPullPolicy === "Always" ? c.yellow : c.green,
-                },
-              ]),
+        valid
+          .map((r) =>
+            renderFields(
+              [
+                ["input", c.bold(r.input)],
+                ["normalized", r.normalized],
+                ["familiar", r.familiar],
+                ["tag", r.tag ?? "-"],
+                ["digest", r.digest ?? "-"],
+                [
+                  "default pull policy",
+                  {
+                    text: r.defaultPullPolicy,
+                    style: r.defaultPullPolicy === "Always" ? c.yellow : c.green,
+                  },
+                ],
+              ],
               c,
             ),
+          )
+          .join("\n"),
       colors,
     );
     for (const row of rows) {

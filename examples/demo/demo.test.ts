@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { runDemo } from "./demo.js";
+import { SECTIONS } from "./sections.js";
+
+describe("pnpm demo", () => {
+  it("runs every step with the exit code it expects, offline", async () => {
+    let transcript = "";
+    const failures = await runDemo(SECTIONS, {
+      write: (t) => {
+        transcript += t;
+      },
+      color: false,
+    });
+    expect(failures, transcript).toBe(0);
+    expect(transcript).not.toContain("\u001b[");
+    // References.
+    expect(transcript).toMatch(/normalized: +docker\.io\/library\/nginx\n/);
+    expect(transcript).toContain("[REMOTE_NAME_CONTAINS_UPPERCASE]");
+  });
+});

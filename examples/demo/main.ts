@@ -1,0 +1,22 @@
+/**
+ * `pnpm demo`: prints the worked examples of kubeimg's specs, computed by
+ * the `kubeimg` CLI over the bundled fixtures. Needs no network.
+ */
+import { runDemo } from "./demo.js";
+import { SECTIONS } from "./sections.js";
+
+// `pnpm demo | head` closes the pipe early: stop quietly.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(0);
+});
+
+const noColor = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "";
+const failures = await runDemo(SECTIONS, {
+  write: (text) => void process.stdout.write(text),
+  color: process.stdout.isTTY === true && !noColor,
+});
+if (failures > 0) {
+  process.stderr.write(`demo: ${failures} step(s) did not end as expected\n`);
+  process.exitCode = 1;
+}
