@@ -1,0 +1,63 @@
+/**
+ * The `TagLister` and `DigestResolver` of `@kubeimg/policy/tags`, over the
+ * registry client, with the node keyring's credentials.
+ */
+import type { DockerKeyring } from "@kubeimg/core/keyring";
+import { keyringCredentials } from "../client/credentials.js";
+import type { CleanTagsOptions, RegistryClient } from "../client/index.js";
+import type { ImageName } from "../image/index.js";
+import type { AdapterCallOptions, ImageDigestResolver, RepositoryTagLister } from "./types.js";
+
+/** Options of {@link createTagLister} and {@link createDigestResolver}. */
+export interface TagAdapterOptions extends CleanTagsOptions {
+  readonly client: RegistryClient;
+  /** Credentials (e.g. the node keyring, or one built from the ImageRepository's secret). */
+  readonly keyring?: DockerKeyring;
+  /** Budget of one call in ms. Default: the client's. */
+  readonly timeoutMs?: number;
+}
+
+function callOptions(options: TagAdapterOptions, call: AdapterCallOptions) {
+  return {
+    ...(call.signal ? { signal: call.signal } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.keyring ? { credentials: keyringCredentials(options.keyring) } : {}),
+  };
+}
+
+/**
+ * Returns a tag lister: all pages, cleaned as Flux does (no `null`s,
+ * digest-shaped tags or `*.sig` by default), sorted.
+ *
+ * @example
+ * ```ts
+ * const lister = createTagLister({ client, keyring });
+ * await lister.listTags({ domain: "ghcr.io", path: "org/app" }, {});
+ * ```
+ */
+export function createTagLister(options: TagAdapterOptions): RepositoryTagLister {
+  return {
+    listTags: (repository: ImageName, call: AdapterCallOptions) =>
+      options.client.listTags(repository, {
+        ...callOptions(options, call),
+        ...(options.exclude ? { exclude: options.exclude } : {}),
+      }),
+  };
+}
+
+/**
+ * Returns a digest resolver (manifest HEAD with all four Accept types, GET
+ * only when HEAD is unsupported).
+ *
+ * @example
+ * ```ts
+ * const resolver = createDigestResolver({ client });
+ * await resolver.resolveDigest({ domain: "docker.io", path: "library/nginx", tag: "1.25" }, {});
+ * ```
+ */
+export function createDigestResolver(options: TagAdapterOptions): ImageDigestResolver {
+  return {
+    resolveDigest: (image: ImageName, call: AdapterCallOptions) =>
+      options.client.resolveDigest(image, callOptions(options, call)),
+  };
+}

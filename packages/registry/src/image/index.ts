@@ -1,0 +1,1 @@
+export type { ImageName } from "./image-name.js";
