@@ -116,7 +116,7 @@ class Client implements RegistryClient {
 
   // --- the public operations -------------------------------------------
 
-  ping(registry: string, options: CallOptions = {}): Promise<PingResult> {
+  async ping(registry: string, options: CallOptions = {}): Promise<PingResult> {
     return this.#call(
       { registry, repository: undefined, reference: registry },
       options,
@@ -148,7 +148,7 @@ class Client implements RegistryClient {
     );
   }
 
-  headManifest(image: ImageName, options: CallOptions = {}): Promise<ManifestDescriptor> {
+  async headManifest(image: ImageName, options: CallOptions = {}): Promise<ManifestDescriptor> {
     const target = this.#target(image);
     return this.#call(target, options, async (ctx) => {
       if (this.#host(image.domain).disableHead) return this.#getManifest(image, ctx);
@@ -188,7 +188,7 @@ class Client implements RegistryClient {
     });
   }
 
-  getManifest(image: ImageName, options: CallOptions = {}): Promise<Manifest> {
+  async getManifest(image: ImageName, options: CallOptions = {}): Promise<Manifest> {
     return this.#call(this.#target(image), options, (ctx) => this.#getManifest(image, ctx));
   }
 
@@ -196,7 +196,7 @@ class Client implements RegistryClient {
     return (await this.headManifest(image, options)).digest;
   }
 
-  listTagsRaw(repository: ImageName, options: CallOptions = {}): Promise<string[]> {
+  async listTagsRaw(repository: ImageName, options: CallOptions = {}): Promise<string[]> {
     const target = this.#target({ domain: repository.domain, path: repository.path });
     return this.#call(target, options, async (ctx) => {
       const tags: string[] = [];
