@@ -74,7 +74,14 @@ export function failureFrom(error: unknown, url: string, context: CallContext): 
       retryable: true,
     });
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  const why =
+    typeof cause?.code === "string"
+      ? cause.code
+      : typeof cause?.message === "string"
+        ? cause.message
+        : "";
+  const message = `${error instanceof Error ? error.message : String(error)}${why ? ` (${why})` : ""}`;
   return new RegistryError("NETWORK_ERROR", `cannot reach ${redactUrl(url)}: ${message}`, {
     ...details,
     retryable: true,
