@@ -5,6 +5,7 @@
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,6 +16,15 @@ import {
   type RunningRegistry,
   startRegistry,
 } from "../../packages/registry/src/integration/real-registry.js";
+
+/** A loopback port that was free a moment ago and has nothing listening. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return typeof address === "object" && address ? address.port : 0;
+}
 
 const here = dirname(fileURLToPath(import.meta.url));
 const tsx = join(here, "..", "..", "node_modules", ".bin", "tsx");
@@ -40,7 +50,7 @@ afterAll(async () => {
 describe("examples/registry-availability", () => {
   it("prints each image's alternatives and picks the first available", async () => {
     const run = promisify(execFile);
-    const nowhere = "http://127.0.0.1:9"; // discard port: connection refused
+    const nowhere = `http://127.0.0.1:${await closedPort()}`; // nothing listens: connection refused
     let stdout = "";
     let code = 0;
     try {
