@@ -7,7 +7,7 @@
 import { isDockerConfigError } from "@kubeimg/core/keyring";
 import type { RegistryClient } from "../client/index.js";
 import { isRegistryError } from "../errors/index.js";
-import { parseImageName } from "../image/image-name.js";
+import { parseRegistryImage } from "../image/image-name.js";
 import { type AdapterCredentials, credentialsFor } from "./credentials.js";
 import type {
   AdapterCallOptions,
@@ -60,7 +60,7 @@ export function createAvailabilityChecker(
       callOptions: AdapterCallOptions,
     ): Promise<ImageAvailability> {
       try {
-        const name = parseImageName(image);
+        const name = parseRegistryImage(image);
         const credentials = await credentialsFor(options, credentialSecret, callOptions.signal);
         await options.client.headManifest(name, {
           timeoutMs: options.timeoutMs ?? 3000,

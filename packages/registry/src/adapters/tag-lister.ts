@@ -5,7 +5,7 @@
 import type { DockerKeyring } from "@kubeimg/core/keyring";
 import { keyringCredentials } from "../client/credentials.js";
 import type { CleanTagsOptions, RegistryClient } from "../client/index.js";
-import type { ImageName } from "../image/index.js";
+import type { RegistryImage } from "../image/index.js";
 import type { AdapterCallOptions, ImageDigestResolver, RepositoryTagLister } from "./types.js";
 
 /** Options of {@link createTagLister} and {@link createDigestResolver}. */
@@ -37,7 +37,7 @@ function callOptions(options: TagAdapterOptions, call: AdapterCallOptions) {
  */
 export function createTagLister(options: TagAdapterOptions): RepositoryTagLister {
   return {
-    listTags: (repository: ImageName, call: AdapterCallOptions) =>
+    listTags: (repository: RegistryImage, call: AdapterCallOptions) =>
       options.client.listTags(repository, {
         ...callOptions(options, call),
         ...(options.exclude ? { exclude: options.exclude } : {}),
@@ -57,7 +57,7 @@ export function createTagLister(options: TagAdapterOptions): RepositoryTagLister
  */
 export function createDigestResolver(options: TagAdapterOptions): ImageDigestResolver {
   return {
-    resolveDigest: (image: ImageName, call: AdapterCallOptions) =>
+    resolveDigest: (image: RegistryImage, call: AdapterCallOptions) =>
       options.client.resolveDigest(image, callOptions(options, call)),
   };
 }

@@ -4,7 +4,7 @@
  * point down only: policy never imports registry, and registry does not
  * import policy). A test checks that they stay assignable.
  */
-import type { ImageName } from "../image/index.js";
+import type { RegistryImage } from "../image/index.js";
 
 /** Whether an image can be pulled, as `@kubeimg/policy/routing` `Availability`. */
 export type ImageAvailability =
@@ -33,10 +33,10 @@ export interface ImageAvailabilityChecker {
 
 /** As `@kubeimg/policy/tags` `TagLister`. */
 export interface RepositoryTagLister {
-  listTags(repository: ImageName, options: AdapterCallOptions): Promise<string[]>;
+  listTags(repository: RegistryImage, options: AdapterCallOptions): Promise<string[]>;
 }
 
 /** As `@kubeimg/policy/tags` `DigestResolver`. */
 export interface ImageDigestResolver {
-  resolveDigest(image: ImageName, options: AdapterCallOptions): Promise<string>;
+  resolveDigest(image: RegistryImage, options: AdapterCallOptions): Promise<string>;
 }

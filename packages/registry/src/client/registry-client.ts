@@ -17,7 +17,12 @@ import { nextLink } from "../http/link.js";
 import { checkRealm } from "../http/realm.js";
 import { redactUrl } from "../http/redact.js";
 import { parseRetryAfter } from "../http/retry-after.js";
-import { checkImageName, type ImageName, imageString, isDigest } from "../image/image-name.js";
+import {
+  checkRegistryImage,
+  imageString,
+  isDigest,
+  type RegistryImage,
+} from "../image/image-name.js";
 import { basicAuthorization, type RegistryCredential } from "./credentials.js";
 import { MANIFEST_ACCEPT, mediaTypeOf } from "./media-types.js";
 import {
@@ -69,15 +74,15 @@ export interface RegistryClient {
   /** Pings `GET /v2/` of a registry (host[:port] as in references). */
   ping(registry: string, options?: CallOptions): Promise<PingResult>;
   /** Returns the descriptor of an image's manifest (tag `latest` when the image has neither tag nor digest). */
-  headManifest(image: ImageName, options?: CallOptions): Promise<ManifestDescriptor>;
+  headManifest(image: RegistryImage, options?: CallOptions): Promise<ManifestDescriptor>;
   /** Fetches an image's manifest; its digest is the SHA-256 of the bytes (verified when fetched by digest). */
-  getManifest(image: ImageName, options?: CallOptions): Promise<Manifest>;
+  getManifest(image: RegistryImage, options?: CallOptions): Promise<Manifest>;
   /** Returns the digest a tag (or digest) resolves to. */
-  resolveDigest(image: ImageName, options?: CallOptions): Promise<string>;
+  resolveDigest(image: RegistryImage, options?: CallOptions): Promise<string>;
   /** Returns every tag of a repository as served (all pages, `null`s dropped, server order). */
-  listTagsRaw(repository: ImageName, options?: CallOptions): Promise<string[]>;
+  listTagsRaw(repository: RegistryImage, options?: CallOptions): Promise<string[]>;
   /** Returns the cleaned, sorted tags of a repository (see `cleanTags`). */
-  listTags(repository: ImageName, options?: ListTagsOptions): Promise<string[]>;
+  listTags(repository: RegistryImage, options?: ListTagsOptions): Promise<string[]>;
 }
 
 const DOCKER_HUB = "docker.io";
@@ -148,7 +153,7 @@ class Client implements RegistryClient {
     );
   }
 
-  async headManifest(image: ImageName, options: CallOptions = {}): Promise<ManifestDescriptor> {
+  async headManifest(image: RegistryImage, options: CallOptions = {}): Promise<ManifestDescriptor> {
     const target = this.#target(image);
     return this.#call(target, options, async (ctx) => {
       if (this.#host(image.domain).disableHead) return this.#getManifest(image, ctx);
@@ -188,15 +193,15 @@ class Client implements RegistryClient {
     });
   }
 
-  async getManifest(image: ImageName, options: CallOptions = {}): Promise<Manifest> {
+  async getManifest(image: RegistryImage, options: CallOptions = {}): Promise<Manifest> {
     return this.#call(this.#target(image), options, (ctx) => this.#getManifest(image, ctx));
   }
 
-  async resolveDigest(image: ImageName, options: CallOptions = {}): Promise<string> {
+  async resolveDigest(image: RegistryImage, options: CallOptions = {}): Promise<string> {
     return (await this.headManifest(image, options)).digest;
   }
 
-  async listTagsRaw(repository: ImageName, options: CallOptions = {}): Promise<string[]> {
+  async listTagsRaw(repository: RegistryImage, options: CallOptions = {}): Promise<string[]> {
     const target = this.#target({ domain: repository.domain, path: repository.path });
     return this.#call(target, options, async (ctx) => {
       const tags: string[] = [];
@@ -253,14 +258,14 @@ class Client implements RegistryClient {
     });
   }
 
-  async listTags(repository: ImageName, options: ListTagsOptions = {}): Promise<string[]> {
+  async listTags(repository: RegistryImage, options: ListTagsOptions = {}): Promise<string[]> {
     return cleanTags(await this.listTagsRaw(repository, options), options);
   }
 
   // --- calls, targets, hosts ------------------------------------------------
 
-  #target(image: ImageName): Target {
-    checkImageName(image);
+  #target(image: RegistryImage): Target {
+    checkRegistryImage(image);
     return { registry: image.domain, repository: image.path, reference: imageString(image) };
   }
 
@@ -288,7 +293,7 @@ class Client implements RegistryClient {
     return `${this.#scheme(registry)}://${host}${path}`;
   }
 
-  #manifestPath(image: ImageName): string {
+  #manifestPath(image: RegistryImage): string {
     return `/v2/${image.path}/manifests/${image.digest ?? image.tag ?? "latest"}`;
   }
 
@@ -334,7 +339,7 @@ class Client implements RegistryClient {
 
   // --- manifests -------------------------------------------------------
 
-  async #getManifest(image: ImageName, ctx: CallContext): Promise<Manifest> {
+  async #getManifest(image: RegistryImage, ctx: CallContext): Promise<Manifest> {
     const target = this.#target(image);
     const { response, url } = await this.#resource(target, "GET", this.#manifestPath(image), ctx, {
       accept: MANIFEST_ACCEPT,

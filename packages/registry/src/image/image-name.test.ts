@@ -1,7 +1,8 @@
+import { type NamedReference, parseNormalizedNamed } from "@kubeimg/core/reference";
 import { describe, expect, it } from "vitest";
-import { parseImageName } from "./image-name.js";
+import { checkRegistryImage, parseRegistryImage, type RegistryImage } from "./image-name.js";
 
-describe("parseImageName", () => {
+describe("parseRegistryImage", () => {
   it.each([
     {
       input: "nginx",
@@ -24,12 +25,20 @@ describe("parseImageName", () => {
       want: { domain: "quay.io", path: "a/b", tag: undefined, digest: `sha256:${"a".repeat(64)}` },
     },
   ])("$input", ({ input, want }) => {
-    expect(parseImageName(input)).toEqual(want);
+    expect(parseRegistryImage(input)).toEqual(want);
   });
 
   it.each(["", "Team/App", "a/b:-x", "a/b@sha256:zz", "a//b"])("rejects %j", (input) => {
-    expect(() => parseImageName(input)).toThrow(
+    expect(() => parseRegistryImage(input)).toThrow(
       expect.objectContaining({ code: "INVALID_REFERENCE" }),
     );
+  });
+});
+
+describe("RegistryImage", () => {
+  it("accepts @kubeimg/core/reference NamedReference values as they are", () => {
+    const named: NamedReference = parseNormalizedNamed("quay.io/team/app:1.0");
+    const image: RegistryImage = named;
+    expect(checkRegistryImage(image)).toBe(named);
   });
 });

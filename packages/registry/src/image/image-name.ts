@@ -1,13 +1,17 @@
 /**
  * The image names the client works with. A structural type, so the
  * `NamedReference` values of `@kubeimg/core/reference` can be passed as they
- * are; plain image strings are read by {@link parseImageName}, which follows
- * the distribution/reference normalisation (Docker Hub domain, `library/`).
+ * are; plain image strings are read with `parseNormalizedNamed`.
  */
+import {
+  isImageReferenceError,
+  type NamedReference,
+  parseNormalizedNamed,
+} from "@kubeimg/core/reference";
 import { RegistryError } from "../errors/index.js";
 
 /** A registry repository, optionally with a tag or digest (the shape of a normalised `NamedReference`). */
-export interface ImageName {
+export interface RegistryImage {
   /** Registry host and port as written in the reference, e.g. `docker.io`, `localhost:5000`. */
   readonly domain: string;
   /** Repository path, e.g. `library/nginx`. */
@@ -28,8 +32,6 @@ const domainPattern = new RegExp(
 );
 const tagPattern = /^[\w][\w.-]{0,127}$/;
 const digestPattern = /^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]{32,}$/;
-
-const DOCKER_HUB = "docker.io";
 
 /** Hex lengths of the registered digest algorithms; a wrong length makes distribution answer 500. */
 const digestHexLength: Readonly<Record<string, number>> = { sha256: 64, sha512: 128 };
@@ -54,58 +56,45 @@ function invalid(input: string, why: string): never {
 
 /**
  * Returns the normalised name of an image string (`nginx:1.25` →
- * `docker.io` + `library/nginx` + tag `1.25`), or throws a
- * `RegistryError` with code `INVALID_REFERENCE`.
+ * `docker.io` + `library/nginx` + tag `1.25`), read by
+ * `@kubeimg/core/reference` exactly as distribution/reference does, or
+ * throws a `RegistryError` with code `INVALID_REFERENCE`.
  */
-export function parseImageName(input: string): ImageName {
-  if (input.length === 0) invalid(input, "empty");
-  let rest = input;
-  let digest: string | undefined;
-  const at = rest.indexOf("@");
-  if (at >= 0) {
-    digest = rest.slice(at + 1);
-    rest = rest.slice(0, at);
-    if (!isDigest(digest)) invalid(input, "malformed digest");
+export function parseRegistryImage(input: string): RegistryImage {
+  let named: NamedReference;
+  try {
+    named = parseNormalizedNamed(input);
+  } catch (cause) {
+    const why = isImageReferenceError(cause) ? `${cause.message} (${cause.code})` : String(cause);
+    throw new RegistryError(
+      "INVALID_REFERENCE",
+      `invalid image reference ${JSON.stringify(input)}: ${why}`,
+      {
+        reference: input,
+        cause,
+      },
+    );
   }
-  let tag: string | undefined;
-  const colon = rest.lastIndexOf(":");
-  if (colon > rest.lastIndexOf("/")) {
-    tag = rest.slice(colon + 1);
-    rest = rest.slice(0, colon);
-    if (!tagPattern.test(tag)) invalid(input, "malformed tag");
-  }
-  let domain = DOCKER_HUB;
-  let path = rest;
-  const slash = rest.indexOf("/");
-  const first = slash >= 0 ? rest.slice(0, slash) : "";
-  if (
-    slash >= 0 &&
-    (/[.:]/.test(first) || first === "localhost" || first.toLowerCase() !== first)
-  ) {
-    domain = first;
-    path = rest.slice(slash + 1);
-  }
-  if (domain === "index.docker.io") domain = DOCKER_HUB;
-  if (domain === DOCKER_HUB && !path.includes("/")) path = `library/${path}`;
-  if (!domainPattern.test(domain)) invalid(input, "malformed registry host");
-  if (!pathPattern.test(path)) invalid(input, "repository name must be lowercase path components");
-  if (domain.length + 1 + path.length > 255)
-    invalid(input, "repository name longer than 255 characters");
-  return { domain, path, tag, digest };
+  return checkRegistryImage({
+    domain: named.domain,
+    path: named.path,
+    tag: named.tag,
+    digest: named.digest,
+  });
 }
 
 /** Returns `domain/path`, the repository name the kubelet keys credentials by. */
-export function repositoryNameOf(image: ImageName): string {
+export function repositoryNameOf(image: RegistryImage): string {
   return `${image.domain}/${image.path}`;
 }
 
 /** Returns the image as a reference string, e.g. `quay.io/a/b:1.0@sha256:…`. */
-export function imageString(image: ImageName): string {
+export function imageString(image: RegistryImage): string {
   return `${repositoryNameOf(image)}${image.tag ? `:${image.tag}` : ""}${image.digest ? `@${image.digest}` : ""}`;
 }
 
 /** Validates a structural image name given by a caller (not parsed by us). */
-export function checkImageName(image: ImageName): ImageName {
+export function checkRegistryImage(image: RegistryImage): RegistryImage {
   const text = imageString(image);
   if (!domainPattern.test(image.domain)) invalid(text, "malformed registry host");
   if (!pathPattern.test(image.path)) invalid(text, "malformed repository path");

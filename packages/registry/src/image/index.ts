@@ -1,1 +1,1 @@
-export type { ImageName } from "./image-name.js";
+export type { RegistryImage } from "./image-name.js";

@@ -267,6 +267,22 @@ describe("anonymous registry", () => {
   });
 });
 
+describe("ping", () => {
+  it("reads the /v2/ answer and the challenges of each auth mode", async () => {
+    expect(await clientFor(anon).ping(anon.host)).toEqual({ anonymous: true, challenges: [] });
+    expect(await clientFor(basic).ping(basic.host)).toEqual({
+      anonymous: false,
+      challenges: [{ scheme: "basic", params: { realm: "test-realm" } }],
+    });
+    expect(await clientFor(bearer).ping(bearer.host)).toEqual({
+      anonymous: false,
+      challenges: [
+        { scheme: "bearer", params: { realm: tokenServer.realm, service: "test-registry" } },
+      ],
+    });
+  });
+});
+
 describe("htpasswd Basic auth", () => {
   it("is refused anonymously", async () => {
     await expect(

@@ -379,6 +379,36 @@ describe("credentials stay with the registry", () => {
   });
 });
 
+describe("bearer tokens", () => {
+  it("reuses a token until it expires (expires_in floored at 60 s), then fetches another", async () => {
+    let clock = Date.parse("2026-11-21T06:00:00Z");
+    let issued = 0;
+    const registry = await serve((req, res) => {
+      if (req.url?.startsWith("/token")) {
+        issued++;
+        res.writeHead(200);
+        return res.end(JSON.stringify({ access_token: `t${issued}`, expires_in: 5 }));
+      }
+      if (req.headers.authorization === `Bearer t${issued}`) {
+        res.writeHead(200, { "docker-content-digest": MANIFEST_DIGEST });
+        return res.end();
+      }
+      sendError(res, 401, "UNAUTHORIZED", {
+        "www-authenticate": `Bearer realm="http://${req.headers.host}/token",service="s"`,
+      });
+    });
+    const client = clientFor(registry, { now: () => clock });
+    const image = { domain: registry.host, path: "a/b", tag: "1" };
+    await client.headManifest(image);
+    clock += 30_000;
+    await client.headManifest(image);
+    expect(issued).toBe(1);
+    clock += 31_000; // 61 s after issue: past the 60 s floor
+    await client.headManifest(image);
+    expect(issued).toBe(2);
+  });
+});
+
 describe("an availability check under a 1 s deadline returns within the deadline", () => {
   const check = async (server: ScriptedServer) => {
     const checker = createAvailabilityChecker({ client: clientFor(server), timeoutMs: 1000 });
