@@ -1,5 +1,5 @@
 /** The manifest media types the client accepts, as data. */
-export const MANIFEST_MEDIA_TYPES = Object.freeze({
+export const MANIFEST_MEDIA_TYPES = /*#__PURE__*/ Object.freeze({
   ociIndex: "application/vnd.oci.image.index.v1+json",
   dockerManifestList: "application/vnd.docker.distribution.manifest.list.v2+json",
   ociManifest: "application/vnd.oci.image.manifest.v1+json",
@@ -13,12 +13,11 @@ export const MANIFEST_MEDIA_TYPES = Object.freeze({
  * registry answers with one platform's manifest and its digest; with
  * neither it down-converts to schema 1 with yet another digest.
  */
-export const MANIFEST_ACCEPT = [
-  MANIFEST_MEDIA_TYPES.ociIndex,
-  MANIFEST_MEDIA_TYPES.dockerManifestList,
-  MANIFEST_MEDIA_TYPES.ociManifest,
-  MANIFEST_MEDIA_TYPES.dockerManifest,
-].join(", ");
+export const MANIFEST_ACCEPT =
+  "application/vnd.oci.image.index.v1+json, " +
+  "application/vnd.docker.distribution.manifest.list.v2+json, " +
+  "application/vnd.oci.image.manifest.v1+json, " +
+  "application/vnd.docker.distribution.manifest.v2+json";
 
 /** Returns a `Content-Type` without parameters, lower-cased (the spec says to ignore parameters). */
 export function mediaTypeOf(contentType: string | null): string | undefined {

@@ -31,7 +31,7 @@ export interface RegistryLimits {
 }
 
 /** Default {@link RegistryLimits}. */
-export const DEFAULT_REGISTRY_LIMITS: RegistryLimits = Object.freeze({
+export const DEFAULT_REGISTRY_LIMITS: RegistryLimits = /*#__PURE__*/ Object.freeze({
   manifestBytes: 4 * 1024 * 1024,
   tokenBytes: 1024 * 1024,
   tagsPageBytes: 4 * 1024 * 1024,

@@ -42,7 +42,7 @@ export type RegistryErrorCode =
   | "INVALID_CREDENTIALS";
 
 /** The distribution-spec codes, as data, to recognise them in a registry's error body. */
-export const DISTRIBUTION_ERROR_CODES: ReadonlySet<string> = new Set([
+export const DISTRIBUTION_ERROR_CODES: ReadonlySet<string> = /*#__PURE__*/ new Set([
   "BLOB_UNKNOWN",
   "BLOB_UPLOAD_INVALID",
   "BLOB_UPLOAD_UNKNOWN",

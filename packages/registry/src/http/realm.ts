@@ -15,7 +15,7 @@ import { hostnameOf, isIpLiteral, isRestrictedHost } from "./address.js";
  * takes three labels when the middle one is one of these and the top-level
  * label has two letters. A heuristic; anything else goes in the allowlist.
  */
-const secondLevelRegistries = new Set([
+const secondLevelRegistries = /*#__PURE__*/ new Set([
   "co",
   "com",
   "net",

@@ -25,9 +25,9 @@ const alphanumeric = "[a-z0-9]+";
 /** One `.`, one or two `_`, or any run of `-`. */
 const separator = "(?:[._]|__|[-]+)";
 const pathComponent = `${alphanumeric}(?:${separator}${alphanumeric})*`;
-const pathPattern = new RegExp(`^${pathComponent}(?:/${pathComponent})*$`);
+const pathPattern = /*#__PURE__*/ new RegExp(`^${pathComponent}(?:/${pathComponent})*$`);
 const domainComponent = "(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])";
-const domainPattern = new RegExp(
+const domainPattern = /*#__PURE__*/ new RegExp(
   `^(?:${domainComponent}(?:\\.${domainComponent})*|\\[[a-fA-F0-9:]+\\])(?::[0-9]+)?$`,
 );
 const tagPattern = /^[\w][\w.-]{0,127}$/;

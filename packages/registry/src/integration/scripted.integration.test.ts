@@ -379,6 +379,34 @@ describe("credentials stay with the registry", () => {
   });
 });
 
+describe("secrets stay out of errors", () => {
+  it("does not put passwords or tokens in error messages or fields", async () => {
+    const registry = await serve((req, res) => {
+      if (req.url?.startsWith("/token")) {
+        res.writeHead(200);
+        return res.end(JSON.stringify({ token: "secret-token-value" }));
+      }
+      sendError(res, 401, "UNAUTHORIZED", {
+        "www-authenticate": `Bearer realm="http://${req.headers.host}/token?access_token=leak",service="s"`,
+      });
+    });
+    const client = clientFor(registry, { credentials: credentialsFor(registry.host) });
+    const error = await client
+      .headManifest({ domain: registry.host, path: "a/b", tag: "1" })
+      .catch((e) => e);
+    expect(error).toMatchObject({ code: "UNAUTHORIZED" });
+    const everything = `${error.message} ${JSON.stringify(error)} ${String(error.stack)}`;
+    for (const secret of [
+      "s3cret",
+      "secret-token-value",
+      "leak",
+      Buffer.from("alice:s3cret").toString("base64"),
+    ]) {
+      expect(everything).not.toContain(secret);
+    }
+  });
+});
+
 describe("bearer tokens", () => {
   it("reuses a token until it expires (expires_in floored at 60 s), then fetches another", async () => {
     let clock = Date.parse("2026-11-21T06:00:00Z");
