@@ -4,12 +4,7 @@
  * anonymous, Basic and Bearer authentication. See `transport.ts` for
  * retries and redirects, `../http/realm.ts` for the token-realm policy.
  */
-import {
-  DISTRIBUTION_ERROR_CODES,
-  isRegistryError,
-  RegistryError,
-  type RegistryErrorCode,
-} from "../errors/index.js";
+import { isRegistryError, RegistryError, type RegistryErrorCode } from "../errors/index.js";
 import { hostnameOf, isRestrictedHost } from "../http/address.js";
 import { BodyTooLargeError, cancelBody, readBodyLimited } from "../http/body.js";
 import { type AuthChallenge, parseWwwAuthenticate, pickChallenge } from "../http/challenge.js";
@@ -32,8 +27,16 @@ import {
   type RegistryHostOptions,
   type RegistryLimits,
 } from "./options.js";
+import {
+  isDistributionCode,
+  mergeScopes,
+  parseTagsPage,
+  parseTokenResponse,
+  sha256Hex,
+  tokenKey,
+} from "./responses.js";
 import { type CleanTagsOptions, cleanTags } from "./tags.js";
-import { MINIMUM_TOKEN_LIFETIME_SECONDS, TokenCache } from "./token-cache.js";
+import { TokenCache } from "./token-cache.js";
 import {
   type CallContext,
   createTransport,
@@ -694,84 +697,6 @@ class Client implements RegistryClient {
       this.#options.onWarning(text, registry);
     }
   }
-}
-
-function isDistributionCode(code: string): code is RegistryErrorCode {
-  return DISTRIBUTION_ERROR_CODES.has(code);
-}
-
-/** Puts the scopes of a challenge first, then the ones already wanted, without repeats. */
-function mergeScopes(challengeScope: string | undefined, scopes: readonly string[]): string[] {
-  const fromChallenge = (challengeScope ?? "").split(" ").filter((s) => s !== "");
-  return [...new Set([...fromChallenge, ...scopes])];
-}
-
-function tokenKey(
-  registry: string,
-  scopes: readonly string[],
-  credential: RegistryCredential | undefined,
-): string {
-  const who = credential ? `${credential.username}\u0000${credential.password}` : "";
-  return `${registry}\u0000${[...scopes].sort().join(" ")}\u0000${who}`;
-}
-
-/** Reads `token`/`access_token`, `expires_in` (default and floor 60 s) and `issued_at`. */
-function parseTokenResponse(
-  bytes: Uint8Array,
-  now: number,
-): { token: string; expiresAt: number } | undefined {
-  let body: unknown;
-  try {
-    body = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return undefined;
-  }
-  if (body === null || typeof body !== "object") return undefined;
-  const record = body as Record<string, unknown>;
-  const token =
-    typeof record.token === "string" && record.token !== ""
-      ? record.token
-      : typeof record.access_token === "string" && record.access_token !== ""
-        ? record.access_token
-        : undefined;
-  if (!token) return undefined;
-  const expiresIn =
-    typeof record.expires_in === "number" && Number.isFinite(record.expires_in)
-      ? Math.max(record.expires_in, MINIMUM_TOKEN_LIFETIME_SECONDS)
-      : MINIMUM_TOKEN_LIFETIME_SECONDS;
-  const issued = typeof record.issued_at === "string" ? Date.parse(record.issued_at) : Number.NaN;
-  const issuedAt = Number.isFinite(issued) && issued <= now ? issued : now;
-  return { token, expiresAt: issuedAt + expiresIn * 1000 };
-}
-
-/** Reads one tags-list page, whatever its Content-Type; `tags: null` is an empty page. */
-function parseTagsPage(bytes: Uint8Array, url: string, reference: string): string[] {
-  let body: unknown;
-  try {
-    body = JSON.parse(new TextDecoder().decode(bytes));
-  } catch (cause) {
-    throw new RegistryError("INVALID_RESPONSE", `${reference}: tags list is not JSON`, {
-      url: redactUrl(url),
-      reference,
-      cause,
-    });
-  }
-  const tags =
-    body !== null && typeof body === "object" ? (body as { tags?: unknown }).tags : undefined;
-  if (tags === null || tags === undefined) return [];
-  if (!Array.isArray(tags) || tags.some((t) => t !== null && typeof t !== "string")) {
-    throw new RegistryError("INVALID_RESPONSE", `${reference}: tags must be a list of strings`, {
-      url: redactUrl(url),
-      reference,
-    });
-  }
-  return tags.filter((t): t is string => typeof t === "string");
-}
-
-async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const copy = new Uint8Array(bytes);
-  const digest = new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", copy));
-  return [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**
