@@ -241,6 +241,51 @@ describe("manifest HEAD and GET", () => {
   });
 });
 
+describe("options", () => {
+  it("GETs instead of HEAD for a registry with disableHead, and reports Warning 299 once", async () => {
+    const warnings: string[] = [];
+    const server = await serve((_req, res) => {
+      res.writeHead(200, {
+        "content-type": "application/vnd.oci.image.manifest.v1+json",
+        warning: '299 - "this registry is deprecated"',
+      });
+      res.end(MANIFEST);
+    });
+    const client = createRegistryClient({
+      registries: {
+        [server.host]: { insecure: true, allowPrivateAddress: true, disableHead: true },
+      },
+      onWarning: (warning) => warnings.push(warning),
+    });
+    const image = { domain: server.host, path: "a/b", tag: "1" };
+    expect((await client.headManifest(image)).digest).toBe(MANIFEST_DIGEST);
+    await client.headManifest(image);
+    expect(server.requests.map((r) => r.method)).toEqual(["GET", "GET"]);
+    expect(warnings).toEqual(["this registry is deprecated"]);
+  });
+
+  it("contacts only allowed registries when a list is given", async () => {
+    const server = await serve((_req, res) => res.end());
+    const client = clientFor(server, { allowedRegistries: ["quay.io"] });
+    await expect(
+      client.headManifest({ domain: server.host, path: "a/b", tag: "1" }),
+    ).rejects.toMatchObject({
+      code: "BLOCKED_HOST",
+    });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("rejects a HEAD digest that differs from the requested digest", async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { "docker-content-digest": `sha256:${"1".repeat(64)}` });
+      res.end();
+    });
+    await expect(
+      clientFor(server).headManifest({ domain: server.host, path: "a/b", digest: MANIFEST_DIGEST }),
+    ).rejects.toMatchObject({ code: "DIGEST_MISMATCH" });
+  });
+});
+
 describe("size caps", () => {
   it("refuses an oversized manifest, tag page and token response", async () => {
     const big = Buffer.alloc(2 * 1024 * 1024, 0x20);
