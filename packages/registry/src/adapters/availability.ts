@@ -23,7 +23,15 @@ export interface AvailabilityCheckerOptions extends AdapterCredentials {
   readonly timeoutMs?: number;
 }
 
-/** Turns a failure into an availability answer with its reason; never throws. */
+/**
+ * Turns a failure into an availability answer with its reason; never throws.
+ *
+ * @example
+ * ```ts
+ * availabilityFromError(new RegistryError("NOT_FOUND", "gone", { status: 404 }));
+ * // { available: false, reason: "NOT_FOUND (HTTP 404): gone", retryable: false }
+ * ```
+ */
 export function availabilityFromError(error: unknown): ImageAvailability {
   if (isRegistryError(error)) {
     const status = error.status === undefined ? "" : ` (HTTP ${error.status})`;

@@ -33,7 +33,14 @@ export function keyringCredentials(keyring: DockerKeyring): CredentialProvider {
       .map((c) => ({ username: c.username, password: c.password }));
 }
 
-/** Returns an `Authorization` value for Basic auth (UTF-8, as browsers and Go send it). */
+/**
+ * Returns an `Authorization` value for Basic auth (UTF-8, as browsers and Go send it).
+ *
+ * @example
+ * ```ts
+ * basicAuthorization({ username: "alice", password: "s3cret" }); // "Basic YWxpY2U6czNjcmV0"
+ * ```
+ */
 export function basicAuthorization(credential: RegistryCredential): string {
   const bytes = new TextEncoder().encode(`${credential.username}:${credential.password}`);
   let binary = "";

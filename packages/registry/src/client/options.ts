@@ -30,7 +30,14 @@ export interface RegistryLimits {
   readonly maxRedirects: number;
 }
 
-/** Default {@link RegistryLimits}. */
+/**
+ * Default {@link RegistryLimits}.
+ *
+ * @example
+ * ```ts
+ * createRegistryClient({ limits: { ...DEFAULT_REGISTRY_LIMITS, maxPages: 20 } });
+ * ```
+ */
 export const DEFAULT_REGISTRY_LIMITS: RegistryLimits = /*#__PURE__*/ Object.freeze({
   manifestBytes: 4 * 1024 * 1024,
   tokenBytes: 1024 * 1024,

@@ -17,7 +17,14 @@ export interface CleanTagsOptions {
   readonly exclude?: (tag: string) => boolean;
 }
 
-/** Flux's default exclusion: cosign signature tags. */
+/**
+ * Flux's default exclusion (`^.*\.sig$`): cosign signature tags.
+ *
+ * @example
+ * ```ts
+ * excludeSignatureTags("sha256-abc.sig"); // true
+ * ```
+ */
 export const excludeSignatureTags = (tag: string): boolean => tag.endsWith(".sig");
 
 /**

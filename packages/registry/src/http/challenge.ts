@@ -88,6 +88,11 @@ export function parseWwwAuthenticate(header: string): AuthChallenge[] {
  * Picks the challenge the client answers: Bearer first, then Basic
  * (as go-containerregistry's `pickFromMultipleChallenges`); `undefined`
  * when neither is offered.
+ *
+ * @example
+ * ```ts
+ * pickChallenge(parseWwwAuthenticate('Basic realm="r", Bearer realm="https://r.io/token"'))?.scheme; // "bearer"
+ * ```
  */
 export function pickChallenge(challenges: readonly AuthChallenge[]): AuthChallenge | undefined {
   return (

@@ -6,7 +6,14 @@
 const secretParams =
   /^(access_token|token|refresh_token|password|client_secret|code|sig|signature|x-amz-signature|x-amz-credential|x-goog-signature)$/i;
 
-/** Returns `url` with userinfo removed and secret-bearing query values replaced by `REDACTED`. */
+/**
+ * Returns `url` with userinfo removed and secret-bearing query values replaced by `REDACTED`.
+ *
+ * @example
+ * ```ts
+ * redactUrl("https://u:p@r.io/token?access_token=abc"); // "https://r.io/token?access_token=REDACTED"
+ * ```
+ */
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
