@@ -9,7 +9,7 @@ import type { RegistryImage } from "../image/index.js";
 import type { AdapterCallOptions, ImageDigestResolver, RepositoryTagLister } from "./types.js";
 
 /** Options of {@link createTagLister} and {@link createDigestResolver}. */
-export interface TagAdapterOptions extends CleanTagsOptions {
+export interface TagAdapterOptions extends Pick<CleanTagsOptions, "exclude"> {
   readonly client: RegistryClient;
   /** Credentials (e.g. the node keyring, or one built from the ImageRepository's secret). */
   readonly keyring?: DockerKeyring;
@@ -26,8 +26,9 @@ function callOptions(options: TagAdapterOptions, call: AdapterCallOptions) {
 }
 
 /**
- * Returns a tag lister: all pages, cleaned as Flux does (no `null`s,
- * digest-shaped tags or `*.sig` by default), sorted.
+ * Returns a tag lister: all pages, filtered as a Flux ImageRepository does
+ * (no `null`s, digest-shaped or invalid tags, `*.sig` by default), in the
+ * order the registry listed them (tag policies sort by their own rules).
  *
  * @example
  * ```ts
@@ -41,6 +42,7 @@ export function createTagLister(options: TagAdapterOptions): RepositoryTagLister
       options.client.listTags(repository, {
         ...callOptions(options, call),
         ...(options.exclude ? { exclude: options.exclude } : {}),
+        sort: false,
       }),
   };
 }

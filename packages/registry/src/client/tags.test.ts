@@ -16,6 +16,9 @@ describe("cleanTags", () => {
       ]),
     ).toEqual(["1.0", "v1", "v2"]);
   });
+  it("keeps the registry's order when asked", () => {
+    expect(cleanTags(["b", null, "a", "b"], { sort: false })).toEqual(["b", "a"]);
+  });
   it("takes a custom exclusion", () => {
     expect(cleanTags(["a.att", "b"], { exclude: (t) => t.endsWith(".att") })).toEqual(["b"]);
   });

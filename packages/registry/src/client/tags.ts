@@ -15,6 +15,8 @@ export interface CleanTagsOptions {
    * Flux's `exclusionList` default `^.*\.sig$`.
    */
   readonly exclude?: (tag: string) => boolean;
+  /** Sort by code point (default true); false keeps the registry's order, first occurrence wins. */
+  readonly sort?: boolean;
 }
 
 /**
@@ -28,8 +30,9 @@ export interface CleanTagsOptions {
 export const excludeSignatureTags = (tag: string): boolean => tag.endsWith(".sig");
 
 /**
- * Returns the distinct valid tags of `tags`, sorted by code point, without
- * `null`s, digest-shaped or otherwise invalid entries, and excluded tags.
+ * Returns the distinct valid tags of `tags`, sorted by code point (unless
+ * `sort: false`), without `null`s, digest-shaped or otherwise invalid
+ * entries, and excluded tags.
  *
  * @example
  * ```ts
@@ -46,5 +49,6 @@ export function cleanTags(
     if (typeof tag !== "string" || !tagPattern.test(tag) || exclude(tag)) continue;
     kept.add(tag);
   }
-  return [...kept].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const out = [...kept];
+  return options.sort === false ? out : out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }

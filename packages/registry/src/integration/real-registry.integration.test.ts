@@ -428,10 +428,13 @@ describe("adapters against the real registry", () => {
   it("list tags and resolve digests", async () => {
     const client = clientFor(anon);
     const lister = createTagLister({ client });
-    expect(await lister.listTags({ domain: anon.host, path: "team/multi" }, {})).toEqual([
-      "1.0.0",
-      "latest",
-    ]);
+    const tags = await lister.listTags({ domain: anon.host, path: "team/multi" }, {});
+    expect([...tags].sort()).toEqual(["1.0.0", "latest"]);
+    const appTags = await lister.listTags({ domain: anon.host, path: "team/app" }, {});
+    expect(appTags).not.toContain("sha256-0123456789abcdef.sig");
+    // Registry order is kept: the same order the raw listing has.
+    const raw = await client.listTagsRaw({ domain: anon.host, path: "team/app" });
+    expect(appTags).toEqual(raw.filter((t) => !t.endsWith(".sig")));
     const resolver = createDigestResolver({ client });
     expect(
       await resolver.resolveDigest({ domain: anon.host, path: "team/multi", tag: "1.0.0" }, {}),
