@@ -692,7 +692,7 @@ class Client implements RegistryClient {
     if (!header || !this.#options.onWarning) return;
     for (const match of header.matchAll(/299\s+\S+\s+"((?:[^"\\]|\\.)*)"/g)) {
       const text = match[1] ?? "";
-      if (this.#warnings.has(text)) continue;
+      if (this.#warnings.has(text) || this.#warnings.size >= 100) continue;
       this.#warnings.add(text);
       this.#options.onWarning(text, registry);
     }

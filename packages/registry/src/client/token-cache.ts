@@ -10,10 +10,16 @@ export const MINIMUM_TOKEN_LIFETIME_SECONDS = 60;
 /** Tokens are dropped this long before they expire, for clock skew and request time. */
 const EXPIRY_SKEW_MS = 10_000;
 
-/** A small in-memory token cache with an injected clock. */
+/** Most tokens kept; the oldest entry goes first when full (a webhook sees many repositories). */
+const MAX_ENTRIES = 1000;
+
+/** A small in-memory token cache with an injected clock and a size bound. */
 export class TokenCache {
   readonly #tokens = new Map<string, CachedToken>();
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly maxEntries = MAX_ENTRIES,
+  ) {}
 
   get(key: string): string | undefined {
     const hit = this.#tokens.get(key);
@@ -26,7 +32,13 @@ export class TokenCache {
   }
 
   set(key: string, token: string, expiresAt: number): void {
+    this.#tokens.delete(key);
     this.#tokens.set(key, { token, expiresAt });
+    while (this.#tokens.size > this.maxEntries) {
+      const oldest = this.#tokens.keys().next().value;
+      if (oldest === undefined) break;
+      this.#tokens.delete(oldest);
+    }
   }
 
   delete(key: string): void {
