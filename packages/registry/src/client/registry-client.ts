@@ -234,7 +234,13 @@ class Client implements RegistryClient {
         const sent = await this.#resource(target, "GET", url, ctx, { accept: "application/json" });
         const { response } = sent;
         if (!response.ok) throw await this.#errorFrom(response, sent.url, target);
-        const body = await this.#readBody(response, this.#limits.tagsPageBytes, sent.url, target);
+        const body = await this.#readBody(
+          response,
+          this.#limits.tagsPageBytes,
+          sent.url,
+          target,
+          ctx,
+        );
         for (const tag of parseTagsPage(body, sent.url, target.reference)) {
           tags.push(tag);
           if (tags.length > this.#limits.maxTags) {
@@ -348,7 +354,7 @@ class Client implements RegistryClient {
       accept: MANIFEST_ACCEPT,
     });
     if (!response.ok) throw await this.#errorFrom(response, url, target);
-    const bytes = await this.#readBody(response, this.#limits.manifestBytes, url, target);
+    const bytes = await this.#readBody(response, this.#limits.manifestBytes, url, target, ctx);
     const digest = `sha256:${await sha256Hex(bytes)}`;
     if (image.digest?.startsWith("sha256:") && image.digest !== digest) {
       throw new RegistryError(
@@ -393,6 +399,7 @@ class Client implements RegistryClient {
     limit: number,
     url: string,
     target: Target,
+    ctx: CallContext,
   ): Promise<Uint8Array> {
     try {
       return await readBodyLimited(response, limit);
@@ -408,7 +415,8 @@ class Client implements RegistryClient {
           },
         );
       }
-      throw error;
+      // A connection reset or an abort in the middle of the body.
+      throw failureFrom(error, url, ctx);
     }
   }
 
@@ -622,7 +630,7 @@ class Client implements RegistryClient {
         },
       );
     }
-    const body = await this.#readBody(response, this.#limits.tokenBytes, finalUrl, target);
+    const body = await this.#readBody(response, this.#limits.tokenBytes, finalUrl, target, ctx);
     const parsed = parseTokenResponse(body, this.#now());
     if (!parsed) {
       throw new RegistryError(

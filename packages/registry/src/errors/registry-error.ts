@@ -38,8 +38,7 @@ export type RegistryErrorCode =
   | "TOKEN_ERROR"
   | "REDIRECT_REJECTED"
   | "LINK_REJECTED"
-  | "TOO_MANY_PAGES"
-  | "INVALID_CREDENTIALS";
+  | "TOO_MANY_PAGES";
 
 /** The distribution-spec codes, as data, to recognise them in a registry's error body. */
 export const DISTRIBUTION_ERROR_CODES: ReadonlySet<string> = /*#__PURE__*/ new Set([

@@ -232,6 +232,20 @@ describe("manifest HEAD and GET", () => {
     ).rejects.toMatchObject({ code: "DIGEST_MISMATCH" });
   });
 
+  it("maps a connection cut in the middle of a body to NETWORK_ERROR", async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, {
+        "content-type": "application/vnd.oci.image.manifest.v1+json",
+        "content-length": "1000",
+      });
+      res.write("{");
+      setTimeout(() => res.destroy(), 20);
+    });
+    await expect(
+      clientFor(server, { retries: 0 }).getManifest({ domain: server.host, path: "a/b", tag: "1" }),
+    ).rejects.toMatchObject({ code: "NETWORK_ERROR", retryable: true });
+  });
+
   it("refuses an invalid reference before sending anything", async () => {
     const server = await serve((_req, res) => res.end());
     await expect(
