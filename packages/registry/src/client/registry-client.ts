@@ -137,10 +137,11 @@ class Client implements RegistryClient {
         await cancelBody(response);
         if (response.status === 200) return { anonymous: true, challenges: [] };
         if (response.status === 401) {
-          return {
-            anonymous: false,
-            challenges: parseWwwAuthenticate(response.headers.get("www-authenticate") ?? ""),
-          };
+          const challenges = parseWwwAuthenticate(response.headers.get("www-authenticate") ?? "");
+          // Remembered for resource requests whose 401 comes without a challenge (as GCR does).
+          const chosen = pickChallenge(challenges);
+          if (chosen) this.#challenges.set(registry, chosen);
+          return { anonymous: false, challenges };
         }
         throw new RegistryError(
           "NOT_A_REGISTRY",
