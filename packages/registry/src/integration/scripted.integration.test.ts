@@ -496,6 +496,32 @@ describe("bearer tokens", () => {
   });
 });
 
+describe("challenges", () => {
+  it("reuses the ping challenge when a resource 401 carries none (as GCR does)", async () => {
+    const server = await serve((req, res) => {
+      if (req.url?.startsWith("/token")) {
+        res.writeHead(200);
+        return res.end('{"token":"t"}');
+      }
+      if (req.url === "/v2/") {
+        return sendError(res, 401, "UNAUTHORIZED", {
+          "www-authenticate": `Bearer realm="http://${req.headers.host}/token",service="s"`,
+        });
+      }
+      if (req.headers.authorization === "Bearer t") {
+        res.writeHead(200, { "docker-content-digest": MANIFEST_DIGEST });
+        return res.end();
+      }
+      sendError(res, 401, "UNAUTHORIZED"); // no WWW-Authenticate
+    });
+    const client = clientFor(server);
+    const image = { domain: server.host, path: "a/b", tag: "1" };
+    await expect(client.headManifest(image)).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await client.ping(server.host);
+    expect((await client.headManifest(image)).digest).toBe(MANIFEST_DIGEST);
+  });
+});
+
 describe("an availability check under a 1 s deadline returns within the deadline", () => {
   const check = async (server: ScriptedServer) => {
     const checker = createAvailabilityChecker({ client: clientFor(server), timeoutMs: 1000 });
