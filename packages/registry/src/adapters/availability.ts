@@ -44,8 +44,9 @@ export function availabilityFromError(error: unknown): ImageAvailability {
   if (isDockerConfigError(error)) {
     return { available: false, reason: `${error.code}: ${error.message}`, retryable: false };
   }
+  // Anything else is a misconfiguration or a bug: asking again will not help.
   const message = error instanceof Error ? error.message : String(error);
-  return { available: false, reason: `ERROR: ${message}`, retryable: true };
+  return { available: false, reason: `ERROR: ${message}`, retryable: false };
 }
 
 /**
