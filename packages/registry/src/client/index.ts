@@ -8,6 +8,7 @@ export { MANIFEST_ACCEPT, MANIFEST_MEDIA_TYPES } from "./media-types.js";
 export {
   type CallOptions,
   DEFAULT_REGISTRY_LIMITS,
+  type RateLimitInfo,
   type RegistryClientOptions,
   type RegistryHostOptions,
   type RegistryLimits,

@@ -80,8 +80,24 @@ export interface RegistryClientOptions {
   readonly now?: () => number;
   /** `User-Agent` header. Default `kubeimg-registry`. */
   readonly userAgent?: string;
+  /**
+   * Called with Docker Hub style rate-limit headers (`ratelimit-limit`,
+   * `ratelimit-remaining`, e.g. `100;w=21600`) whenever a response has them,
+   * to export as metrics.
+   */
+  readonly onRateLimit?: (registry: string, rateLimit: RateLimitInfo) => void;
   /** Called once per distinct `Warning: 299` header a registry sends. */
   readonly onWarning?: (warning: string, registry: string) => void;
+}
+
+/** A registry's rate-limit headers, read. */
+export interface RateLimitInfo {
+  /** Requests allowed per window, when sent. */
+  readonly limit: number | undefined;
+  /** Requests left in the window. */
+  readonly remaining: number;
+  /** Window length in seconds, when sent (`;w=`). */
+  readonly windowSeconds: number | undefined;
 }
 
 /** Per-call options: an abort signal and an optional tighter time budget. */

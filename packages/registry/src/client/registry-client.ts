@@ -30,6 +30,7 @@ import {
 import {
   isDistributionCode,
   mergeScopes,
+  parseRateLimit,
   parseTagsPage,
   parseTokenResponse,
   sha256Hex,
@@ -492,7 +493,7 @@ class Client implements RegistryClient {
     const known = this.#challenges.get(target.registry);
     let authorization = this.#cachedAuthorization(target.registry, known, [baseScope], credential);
     let sent = await send(authorization);
-    this.#noteWarnings(sent.response, target.registry);
+    this.#noteHeaders(sent.response, target.registry);
     if (sent.response.status === 401) {
       const offered = pickChallenge(
         parseWwwAuthenticate(sent.response.headers.get("www-authenticate") ?? ""),
@@ -696,7 +697,11 @@ class Client implements RegistryClient {
     );
   }
 
-  #noteWarnings(response: Response, registry: string): void {
+  #noteHeaders(response: Response, registry: string): void {
+    if (this.#options.onRateLimit) {
+      const rateLimit = parseRateLimit(response.headers);
+      if (rateLimit) this.#options.onRateLimit(registry, rateLimit);
+    }
     const header = response.headers.get("warning");
     if (!header || !this.#options.onWarning) return;
     for (const match of header.matchAll(/299\s+\S+\s+"((?:[^"\\]|\\.)*)"/g)) {

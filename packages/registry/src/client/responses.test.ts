@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { mergeScopes, parseTagsPage, parseTokenResponse, sha256Hex } from "./responses.js";
+import {
+  mergeScopes,
+  parseRateLimit,
+  parseTagsPage,
+  parseTokenResponse,
+  sha256Hex,
+} from "./responses.js";
 
 const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 const now = Date.parse("2026-11-21T06:00:00Z");
@@ -20,6 +26,17 @@ describe("parseTokenResponse", () => {
     { body: [], want: undefined },
   ])("$body", ({ body, want }) => {
     expect(parseTokenResponse(bytes(body), now)).toEqual(want);
+  });
+});
+
+describe("parseRateLimit", () => {
+  it("reads Docker Hub's headers", () => {
+    const headers = new Headers({
+      "ratelimit-limit": "100;w=21600",
+      "ratelimit-remaining": "97;w=21600",
+    });
+    expect(parseRateLimit(headers)).toEqual({ limit: 100, remaining: 97, windowSeconds: 21600 });
+    expect(parseRateLimit(new Headers())).toBeUndefined();
   });
 });
 

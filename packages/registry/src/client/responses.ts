@@ -10,7 +10,26 @@ import {
 } from "../errors/index.js";
 import { redactUrl } from "../http/redact.js";
 import type { RegistryCredential } from "./credentials.js";
+import type { RateLimitInfo } from "./options.js";
 import { MINIMUM_TOKEN_LIFETIME_SECONDS } from "./token-cache.js";
+
+/** Reads `ratelimit-remaining` / `ratelimit-limit` (`N;w=SECONDS`); undefined without them. */
+export function parseRateLimit(headers: Headers): RateLimitInfo | undefined {
+  const read = (name: string) => {
+    const m = /^\s*(\d+)\s*(?:;\s*w\s*=\s*(\d+))?/.exec(headers.get(name) ?? "");
+    return m
+      ? { value: Number(m[1]), window: m[2] === undefined ? undefined : Number(m[2]) }
+      : undefined;
+  };
+  const remaining = read("ratelimit-remaining");
+  if (!remaining) return undefined;
+  const limit = read("ratelimit-limit");
+  return {
+    limit: limit?.value,
+    remaining: remaining.value,
+    windowSeconds: remaining.window ?? limit?.window,
+  };
+}
 
 /** True for a distribution-spec error code. */
 export function isDistributionCode(code: string): code is RegistryErrorCode {

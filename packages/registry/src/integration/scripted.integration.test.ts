@@ -256,12 +256,14 @@ describe("manifest HEAD and GET", () => {
 });
 
 describe("options", () => {
-  it("GETs instead of HEAD for a registry with disableHead, and reports Warning 299 once", async () => {
+  it("GETs instead of HEAD with disableHead, reports Warning 299 once and rate limits each time", async () => {
     const warnings: string[] = [];
+    const remaining: number[] = [];
     const server = await serve((_req, res) => {
       res.writeHead(200, {
         "content-type": "application/vnd.oci.image.manifest.v1+json",
         warning: '299 - "this registry is deprecated"',
+        "ratelimit-remaining": "42;w=21600",
       });
       res.end(MANIFEST);
     });
@@ -270,12 +272,14 @@ describe("options", () => {
         [server.host]: { insecure: true, allowPrivateAddress: true, disableHead: true },
       },
       onWarning: (warning) => warnings.push(warning),
+      onRateLimit: (_registry, info) => remaining.push(info.remaining),
     });
     const image = { domain: server.host, path: "a/b", tag: "1" };
     expect((await client.headManifest(image)).digest).toBe(MANIFEST_DIGEST);
     await client.headManifest(image);
     expect(server.requests.map((r) => r.method)).toEqual(["GET", "GET"]);
     expect(warnings).toEqual(["this registry is deprecated"]);
+    expect(remaining).toEqual([42, 42]);
   });
 
   it("contacts only allowed registries when a list is given", async () => {
