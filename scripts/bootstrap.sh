@@ -2,7 +2,11 @@
 # Installs what this project needs on a fresh machine, idempotently:
 # the pinned pnpm, the locked dependencies, and the system packages the
 # tests use. Safe to run again; does nothing that is already done.
+# `--no-system-packages` skips the system packages (scripts/setup.d/): the
+# demo needs none of them, so it also runs where apt cannot.
 set -euo pipefail
+system_packages=1
+[ "${1:-}" = "--no-system-packages" ] && system_packages=0
 cd "$(dirname "$0")/.."
 
 pnpm_version=$(node -p 'require("./package.json").packageManager.split("@")[1]')
@@ -20,6 +24,7 @@ fi
 
 pnpm install --frozen-lockfile --prefer-offline
 
+[ "$system_packages" -eq 1 ] || exit 0
 for step in scripts/setup.d/*.sh; do
   [ -e "$step" ] || continue
   bash "$step"
