@@ -55,39 +55,64 @@ export const TAG_MAX_LENGTH = 128;
 /** The most bytes a repository path may have; the domain does not count. */
 export const PATH_MAX_LENGTH = 255;
 
+// Character classes, the smallest pieces of the grammar. Each ASCII code
+// has a bit set per class it belongs to; anything outside ASCII belongs to
+// none. The table is built on first use (no work at import time).
+
 /** `[0-9]`: port numbers are digits, never range-checked (`:65536` is fine). */
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-
-/** `[a-z0-9]`: path components are lower case only; upper case is a domain hint. */
-function isLowerAlphanumeric(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || isDigit(c);
-}
-
+const DIGIT = 1 << 0;
+/** `[a-z0-9]`: path components are lower case only; upper case hints at a domain. */
+const LOWER_ALPHANUMERIC = 1 << 1;
 /** `[a-zA-Z]`: the first character of a digest algorithm component. */
-function isLetter(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
-}
-
+const LETTER = 1 << 2;
 /** `[a-zA-Z0-9]`: host names are case-insensitive, so domains accept both cases. */
-function isAlphanumeric(c: number): boolean {
-  return isLetter(c) || isDigit(c);
-}
-
-/** `\w` as Go's RE2 reads it: ASCII `[0-9A-Za-z_]` only. */
-function isWordCharacter(c: number): boolean {
-  return isAlphanumeric(c) || c === UNDERSCORE;
-}
-
-/** `[[:xdigit:]]`: the reference grammar accepts either case; go-digest later requires lower. */
-function isHexDigit(c: number): boolean {
-  return isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
-}
-
+const ALPHANUMERIC = 1 << 3;
+/** `\w` as Go's RE2 reads it, ASCII `[0-9A-Za-z_]` only: the first character of a tag. */
+const WORD = 1 << 4;
+/** `[\w.-]`: the other characters of a tag. */
+const TAG_CHARACTER = 1 << 5;
+/** `[[:xdigit:]]`: the reference grammar accepts hex of either case. */
+const HEX = 1 << 6;
+/** `[a-f0-9]`: go-digest then requires lower case. */
+const LOWER_HEX = 1 << 7;
 /** `[a-fA-F0-9:]`: IPv6 inside brackets, compressed or not; zones and IPv4 tails are excluded. */
-function isIpv6Character(c: number): boolean {
-  return isHexDigit(c) || c === COLON;
+const IPV6 = 1 << 8;
+/** `[-_+.]`: what joins two digest algorithm components. */
+const ALGORITHM_SEPARATOR = 1 << 9;
+
+let classTable: Uint16Array | undefined;
+
+function buildClassTable(): Uint16Array {
+  const table = new Uint16Array(128);
+  const add = (from: string, to: string, bits: number) => {
+    for (let c = from.charCodeAt(0); c <= to.charCodeAt(0); c++) table[c] = (table[c] ?? 0) | bits;
+  };
+  add(
+    "0",
+    "9",
+    DIGIT | LOWER_ALPHANUMERIC | ALPHANUMERIC | WORD | TAG_CHARACTER | HEX | LOWER_HEX | IPV6,
+  );
+  add("a", "f", LOWER_HEX | HEX | IPV6);
+  add("A", "F", HEX | IPV6);
+  add("a", "z", LOWER_ALPHANUMERIC | LETTER | ALPHANUMERIC | WORD | TAG_CHARACTER);
+  add("A", "Z", LETTER | ALPHANUMERIC | WORD | TAG_CHARACTER);
+  add("_", "_", WORD | TAG_CHARACTER | ALGORITHM_SEPARATOR);
+  add(".", ".", TAG_CHARACTER | ALGORITHM_SEPARATOR);
+  add("-", "-", TAG_CHARACTER | ALGORITHM_SEPARATOR);
+  add("+", "+", ALGORITHM_SEPARATOR);
+  add(":", ":", IPV6);
+  return table;
+}
+
+/** The class bits of every ASCII code, built on first use. */
+function classes(): Uint16Array {
+  if (classTable === undefined) classTable = buildClassTable();
+  return classTable;
+}
+
+/** True when the code `c` belongs to one of the classes in `bits`. */
+function inClass(table: Uint16Array, c: number, bits: number): boolean {
+  return c < 128 && ((table[c] as number) & bits) !== 0;
 }
 
 /**
@@ -99,11 +124,12 @@ function isIpv6Character(c: number): boolean {
  * reference.
  */
 export function scanPathComponent(s: string, start: number, end: number): number {
+  const table = classes();
   let i = start;
-  if (i >= end || !isLowerAlphanumeric(s.charCodeAt(i))) return -1;
+  if (i >= end || !inClass(table, s.charCodeAt(i), LOWER_ALPHANUMERIC)) return -1;
   i++;
   for (;;) {
-    while (i < end && isLowerAlphanumeric(s.charCodeAt(i))) i++;
+    while (i < end && inClass(table, s.charCodeAt(i), LOWER_ALPHANUMERIC)) i++;
     if (i >= end) return i;
     const c = s.charCodeAt(i);
     let next: number;
@@ -116,7 +142,7 @@ export function scanPathComponent(s: string, start: number, end: number): number
       next = i + 1;
       while (next < end && s.charCodeAt(next) === DASH) next++;
     } else return i;
-    if (next >= end || !isLowerAlphanumeric(s.charCodeAt(next))) return -1;
+    if (next >= end || !inClass(table, s.charCodeAt(next), LOWER_ALPHANUMERIC)) return -1;
     i = next + 1;
   }
 }
@@ -136,36 +162,59 @@ export function scanRemoteName(s: string, start: number, end: number): number {
  * fails the reference rather than ending the tag.
  */
 export function scanTag(s: string, start: number, end: number): number {
-  if (start >= end || !isWordCharacter(s.charCodeAt(start))) return -1;
+  const table = classes();
+  if (start >= end || !inClass(table, s.charCodeAt(start), WORD)) return -1;
   let i = start + 1;
-  while (i < end) {
-    const c = s.charCodeAt(i);
-    if (!(isWordCharacter(c) || c === DOT || c === DASH)) break;
-    i++;
-  }
+  while (i < end && inClass(table, s.charCodeAt(i), TAG_CHARACTER)) i++;
   return i - start > TAG_MAX_LENGTH ? -1 : i;
 }
 
+/** {@link scanDigest}: `s[start:end]` is not a `digest` of the reference grammar. */
+export const DIGEST_NO_MATCH = 0;
+/** {@link scanDigest}: a `digest` of the grammar, which go-digest will refuse. */
+export const DIGEST_SHAPE_ONLY = 1;
+/** {@link scanDigest}: a `digest` of the grammar that go-digest accepts too. */
+export const DIGEST_VALID = 2;
+
 /**
- * True when `s[start:end]` is exactly a `digest` of the reference grammar:
+ * Matches `s[start:end]` against the reference grammar's `digest`:
  * algorithm components `[A-Za-z][A-Za-z0-9]*` joined by one of `-_+.`, a
- * `:`, and at least 32 hex digits of either case.
+ * `:`, and at least 32 hex digits of either case. In the same pass it tells
+ * whether go-digest will accept it (a registered algorithm, lower-case hex
+ * of the exact length), so that a valid digest is read once; the error code
+ * of one it refuses comes from `checkDigest`.
  */
-export function isDigestShape(s: string, start: number, end: number): boolean {
+export function scanDigest(s: string, start: number, end: number): number {
+  const table = classes();
   let i = start;
   for (;;) {
-    if (i >= end || !isLetter(s.charCodeAt(i))) return false;
+    if (i >= end || !inClass(table, s.charCodeAt(i), LETTER)) return DIGEST_NO_MATCH;
     i++;
-    while (i < end && isAlphanumeric(s.charCodeAt(i))) i++;
-    if (i >= end) return false;
+    while (i < end && inClass(table, s.charCodeAt(i), ALPHANUMERIC)) i++;
+    if (i >= end) return DIGEST_NO_MATCH;
     const c = s.charCodeAt(i);
     if (c === COLON) break;
-    if (!(c === DASH || c === UNDERSCORE || c === 0x2b || c === DOT)) return false;
+    if (!inClass(table, c, ALGORITHM_SEPARATOR)) return DIGEST_NO_MATCH;
     i++;
   }
+  const algorithmLength = i - start;
   const hexStart = ++i;
-  while (i < end && isHexDigit(s.charCodeAt(i))) i++;
-  return i === end && end - hexStart >= 32;
+  // AND of the classes of every hex character: LOWER_HEX survives only if all are lower case.
+  let common = HEX | LOWER_HEX;
+  for (; i < end; i++) {
+    const c = s.charCodeAt(i);
+    const bits = c < 128 ? (table[c] as number) : 0;
+    if ((bits & HEX) === 0) return DIGEST_NO_MATCH;
+    common &= bits;
+  }
+  const hexLength = end - hexStart;
+  if (hexLength < 32) return DIGEST_NO_MATCH;
+  const registered =
+    algorithmLength === 6 &&
+    ((hexLength === 64 && s.startsWith("sha256", start)) ||
+      (hexLength === 96 && s.startsWith("sha384", start)) ||
+      (hexLength === 128 && s.startsWith("sha512", start)));
+  return registered && (common & LOWER_HEX) !== 0 ? DIGEST_VALID : DIGEST_SHAPE_ONLY;
 }
 
 /**
@@ -174,27 +223,27 @@ export function isDigestShape(s: string, start: number, end: number): boolean {
  * IPv6 address in brackets, then an optional `:port`.
  */
 export function isDomain(s: string, start: number, end: number): boolean {
+  const table = classes();
   let i = start;
   if (i >= end) return false;
   if (s.charCodeAt(i) === LEFT_BRACKET) {
     i++;
     const hostStart = i;
-    while (i < end && isIpv6Character(s.charCodeAt(i))) i++;
+    while (i < end && inClass(table, s.charCodeAt(i), IPV6)) i++;
     if (i === hostStart || i >= end || s.charCodeAt(i) !== RIGHT_BRACKET) return false;
     i++;
   } else {
     for (;;) {
-      if (i >= end || !isAlphanumeric(s.charCodeAt(i))) return false;
+      if (i >= end || !inClass(table, s.charCodeAt(i), ALPHANUMERIC)) return false;
       i++;
-      let endsWithDash = false;
+      let last = 0;
       while (i < end) {
         const c = s.charCodeAt(i);
-        if (isAlphanumeric(c)) endsWithDash = false;
-        else if (c === DASH) endsWithDash = true;
-        else break;
+        if (c !== DASH && !inClass(table, c, ALPHANUMERIC)) break;
+        last = c;
         i++;
       }
-      if (endsWithDash) return false;
+      if (last === DASH) return false;
       if (i < end && s.charCodeAt(i) === DOT) {
         i++;
         continue;
@@ -204,7 +253,7 @@ export function isDomain(s: string, start: number, end: number): boolean {
   }
   if (i === end) return true;
   if (s.charCodeAt(i) !== COLON || i + 1 >= end) return false;
-  for (i++; i < end; i++) if (!isDigit(s.charCodeAt(i))) return false;
+  for (i++; i < end; i++) if (!inClass(table, s.charCodeAt(i), DIGIT)) return false;
   return true;
 }
 
@@ -223,7 +272,7 @@ export function scanNameTail(s: string, start: number): number {
     if (i < 0) return -1;
     if (i === end) return nameEnd;
   }
-  return s.charCodeAt(i) === AT && isDigestShape(s, i + 1, end) ? nameEnd : -1;
+  return s.charCodeAt(i) === AT && scanDigest(s, i + 1, end) !== DIGEST_NO_MATCH ? nameEnd : -1;
 }
 
 /**
@@ -243,9 +292,7 @@ export function matchesReference(s: string): boolean {
 /** True when `s` is exactly 64 lower-case hex digits: an image ID, never a repository name. */
 export function isIdentifier(s: string): boolean {
   if (s.length !== 64) return false;
-  for (let i = 0; i < 64; i++) {
-    const c = s.charCodeAt(i);
-    if (!(isDigit(c) || (c >= 0x61 && c <= 0x66))) return false;
-  }
+  const table = classes();
+  for (let i = 0; i < 64; i++) if (!inClass(table, s.charCodeAt(i), LOWER_HEX)) return false;
   return true;
 }

@@ -8,12 +8,16 @@
 import { checkDigest } from "../digest/validate.js";
 import { ImageReferenceError } from "./errors.js";
 import {
+  DIGEST_NO_MATCH,
+  DIGEST_VALID,
   isDomain,
   isIdentifier,
   matchesReference,
   PATH_MAX_LENGTH,
-  scanNameTail,
+  scanDigest,
   scanPathComponent,
+  scanRemoteName,
+  scanTag,
 } from "./grammar.js";
 import { hasUpperCase, toLowerAscii } from "./lowercase.js";
 import {
@@ -31,6 +35,7 @@ import {
 } from "./reference.js";
 
 const COLON = 0x3a;
+const AT = 0x40;
 const DOT = 0x2e;
 const DEFAULT_DOMAIN_SLASH = `${DEFAULT_DOMAIN}/`;
 
@@ -49,61 +54,72 @@ function grammarError(s: string, input: string): ImageReferenceError {
 }
 
 /**
- * Finishes a reference whose name was matched: reads the tag and digest that
- * follow `nameEnd` in `s`, then applies `Parse`'s later checks in order
- * (path length, then go-digest validation).
+ * Reads the optional `":" tag` and `"@" digest` after the remote name that
+ * ends at `pathEnd`, then applies `Parse`'s later checks in upstream order
+ * (path length, then go-digest) and builds the reference. Returns
+ * `undefined` when the grammar does not match, and also, for the
+ * normalizing operations (`checkRemote`), when an untagged digest's
+ * algorithm has upper case: that is part of the remote name, which upstream
+ * checks first; the caller then replays the upstream order to report it.
+ * `string` is `undefined` when it is `name` followed by the rest of `s`.
  */
-function complete(
-  input: string,
+function finishReference(
   s: string,
-  nameEnd: number,
+  pathEnd: number,
   domain: string,
   path: string,
   name: string,
-  string: string,
-): NamedReference {
+  string: string | undefined,
+  checkRemote: boolean,
+): NamedReference | undefined {
+  const end = s.length;
   let tag: string | undefined;
   let digest: string | undefined;
-  if (nameEnd < s.length) {
-    let at = nameEnd;
-    if (s.charCodeAt(nameEnd) === COLON) {
-      at = s.indexOf("@", nameEnd + 1);
-      tag = s.slice(nameEnd + 1, at < 0 ? s.length : at);
+  let digestState = DIGEST_VALID;
+  let i = pathEnd;
+  if (i < end && s.charCodeAt(i) === COLON) {
+    const tagEnd = scanTag(s, i + 1, end);
+    if (tagEnd < 0) return undefined;
+    tag = s.slice(i + 1, tagEnd);
+    i = tagEnd;
+  }
+  if (i < end) {
+    if (s.charCodeAt(i) !== AT) return undefined;
+    digestState = scanDigest(s, i + 1, end);
+    if (digestState === DIGEST_NO_MATCH) return undefined;
+    if (checkRemote && tag === undefined && hasUpperCase(s, i + 1, s.indexOf(":", i + 1))) {
+      return undefined;
     }
-    if (at >= 0) digest = s.slice(at + 1);
+    digest = s.slice(i + 1);
   }
-  if (path.length > PATH_MAX_LENGTH) throw new ImageReferenceError("NAME_TOO_LONG", input);
-  if (digest !== undefined) {
+  if (path.length > PATH_MAX_LENGTH) throw new ImageReferenceError("NAME_TOO_LONG", s);
+  if (digest !== undefined && digestState !== DIGEST_VALID) {
     const code = checkDigest(digest);
-    if (code !== undefined) throw new ImageReferenceError(code, input);
+    if (code !== undefined) throw new ImageReferenceError(code, s);
   }
+  if (string === undefined) string = pathEnd === end ? name : name + s.slice(pathEnd);
   return namedReference(domain, path, name, tag, digest, string);
 }
 
 /**
- * `Parse` of a string `s` (non-empty). `input` is what the caller was given,
- * for the error. The domain is the text before the first `/` when it is a
- * valid domain; otherwise that text is the first path component.
+ * `Parse` of a non-empty `s`, or `undefined` when the grammar does not
+ * match. The domain is the text before the first `/` when it is a valid
+ * domain; otherwise that text must be the first path component.
  */
-function parseGrammar(s: string, input: string): NamedReference {
+function parseReference(s: string, checkRemote: boolean): NamedReference | undefined {
   const slash = s.indexOf("/");
-  const tailStart = slash + 1;
-  const nameEnd = scanNameTail(s, tailStart);
-  if (nameEnd >= 0) {
-    if (slash < 0) {
-      const name = s.slice(0, nameEnd);
-      return complete(input, s, nameEnd, "", name, name, s);
-    }
+  const pathEnd = scanRemoteName(s, slash + 1, s.length);
+  if (pathEnd < 0) return undefined;
+  if (slash >= 0) {
     if (isDomain(s, 0, slash)) {
-      const name = s.slice(0, nameEnd);
-      return complete(input, s, nameEnd, s.slice(0, slash), s.slice(tailStart, nameEnd), name, s);
+      const domain = s.slice(0, slash);
+      const path = s.slice(slash + 1, pathEnd);
+      return finishReference(s, pathEnd, domain, path, s.slice(0, pathEnd), s, checkRemote);
     }
-    if (scanPathComponent(s, 0, slash) === slash) {
-      const name = s.slice(0, nameEnd);
-      return complete(input, s, nameEnd, "", name, name, s);
-    }
+    if (scanPathComponent(s, 0, slash) !== slash) return undefined;
   }
-  throw grammarError(s, input);
+  const name = s.slice(0, pathEnd);
+  return finishReference(s, pathEnd, "", name, name, s, checkRemote);
 }
 
 /**
@@ -125,7 +141,9 @@ function parseGrammar(s: string, input: string): NamedReference {
  */
 export function parse(s: string): Reference {
   if (s === "") throw new ImageReferenceError("NAME_EMPTY", s);
-  return parseGrammar(s, s);
+  const reference = parseReference(s, false);
+  if (reference === undefined) throw grammarError(s, s);
+  return reference;
 }
 
 /**
@@ -149,37 +167,56 @@ export function parse(s: string): Reference {
 export function parseNormalizedNamed(s: string): NamedReference {
   if (isIdentifier(s)) throw new ImageReferenceError("NAME_IS_HEX_IDENTIFIER", s, s);
 
-  // splitDockerDomain: where the remainder starts in `s`, and whether the
-  // domain is Docker Hub's (then the name is re-read after "docker.io/").
+  // splitDockerDomain. Off Docker Hub, Parse(domain + "/" + remainder) is
+  // Parse(s) itself, and Parse may still decide that the first component is
+  // a path component (`ex_ample.com/app`: split off here, not a valid domain).
   const slash = s.indexOf("/");
-  let restStart = 0;
-  let hub = true;
-  if (slash >= 0 && isDomainCandidate(s, slash)) {
-    restStart = slash + 1;
-    hub = isHubDomain(s, slash);
+  const split = slash >= 0 && isDomainCandidate(s, slash);
+  if (split && !isHubDomain(s, slash)) {
+    const reference = parseReference(s, true);
+    if (reference === undefined) throw normalizedError(s, slash + 1, false, false);
+    return reference;
   }
-  const library = hub && s.indexOf("/", restStart) < 0;
 
-  // The remote name (the remainder up to its first ':') must be lower case.
+  // Docker Hub: Parse("docker.io/" + remainder), the remainder prefixed with
+  // "library/" when it has a single component. Matching the grammar first is
+  // safe: when it matches, the path is lower case, so the remote-name check
+  // can only fail on an untagged digest's algorithm (`finishReference` sees
+  // to that); when it does not, `normalizedError` replays the upstream order.
+  const restStart = split ? slash + 1 : 0;
+  const library = slash < 0 || (split && s.indexOf("/", restStart) < 0);
+  const pathEnd = scanRemoteName(s, restStart, s.length);
+  let reference: NamedReference | undefined;
+  if (pathEnd >= 0) {
+    const tail = s.slice(restStart, pathEnd);
+    const path = library ? OFFICIAL_REPO_PREFIX + tail : tail;
+    const name = DEFAULT_DOMAIN_SLASH + path;
+    reference = finishReference(s, pathEnd, DEFAULT_DOMAIN, path, name, undefined, true);
+  }
+  if (reference === undefined) throw normalizedError(s, restStart, library, true);
+  return reference;
+}
+
+/**
+ * The error `ParseNormalizedNamed` reports for `s` once the fast path has
+ * found one, in upstream order: the remote name (the remainder from
+ * `restStart` up to its first `:`) must be lower case, then
+ * `Parse(domain + "/" + remainder)` decides.
+ */
+function normalizedError(
+  s: string,
+  restStart: number,
+  library: boolean,
+  hub: boolean,
+): ImageReferenceError {
   const colon = s.indexOf(":", restStart);
   const remoteEnd = colon < 0 ? s.length : colon;
+  const prefix = library ? OFFICIAL_REPO_PREFIX : "";
   if (hasUpperCase(s, restStart, remoteEnd)) {
-    const remote = (library ? OFFICIAL_REPO_PREFIX : "") + s.slice(restStart, remoteEnd);
-    throw new ImageReferenceError("REMOTE_NAME_CONTAINS_UPPERCASE", s, remote);
+    const remote = prefix + s.slice(restStart, remoteEnd);
+    return new ImageReferenceError("REMOTE_NAME_CONTAINS_UPPERCASE", s, remote);
   }
-
-  // Parse(domain + "/" + remainder).
-  if (!hub) return parseGrammar(s, s);
-  const nameEnd = scanNameTail(s, restStart);
-  if (nameEnd < 0) {
-    const full = DEFAULT_DOMAIN_SLASH + (library ? OFFICIAL_REPO_PREFIX : "") + s.slice(restStart);
-    throw grammarError(full, s);
-  }
-  const tail = s.slice(restStart, nameEnd);
-  const path = library ? OFFICIAL_REPO_PREFIX + tail : tail;
-  const name = DEFAULT_DOMAIN_SLASH + path;
-  const string = nameEnd === s.length ? name : name + s.slice(nameEnd);
-  return complete(s, s, nameEnd, DEFAULT_DOMAIN, path, name, string);
+  return grammarError(hub ? DEFAULT_DOMAIN_SLASH + prefix + s.slice(restStart) : s, s);
 }
 
 /**
