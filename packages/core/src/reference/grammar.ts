@@ -46,6 +46,7 @@ const SLASH = 0x2f;
 const COLON = 0x3a;
 const AT = 0x40;
 const UNDERSCORE = 0x5f;
+const PLUS = 0x2b;
 const LEFT_BRACKET = 0x5b;
 const RIGHT_BRACKET = 0x5d;
 
@@ -55,64 +56,76 @@ export const TAG_MAX_LENGTH = 128;
 /** The most bytes a repository path may have; the domain does not count. */
 export const PATH_MAX_LENGTH = 255;
 
-// Character classes, the smallest pieces of the grammar. Each ASCII code
-// has a bit set per class it belongs to; anything outside ASCII belongs to
-// none. The table is built on first use (no work at import time).
+// Character classes, the smallest pieces of the grammar. Each UTF-16 code
+// unit has a byte in a table with one bit per class it belongs to; only
+// ASCII belongs to any. A full 64 KiB table (built on first use, never at
+// import) spares the hot loops a range check per character.
 
 /** `[0-9]`: port numbers are digits, never range-checked (`:65536` is fine). */
 const DIGIT = 1 << 0;
 /** `[a-z0-9]`: path components are lower case only; upper case hints at a domain. */
 const LOWER_ALPHANUMERIC = 1 << 1;
-/** `[a-zA-Z]`: the first character of a digest algorithm component. */
-const LETTER = 1 << 2;
 /** `[a-zA-Z0-9]`: host names are case-insensitive, so domains accept both cases. */
-const ALPHANUMERIC = 1 << 3;
-/** `\w` as Go's RE2 reads it, ASCII `[0-9A-Za-z_]` only: the first character of a tag. */
-const WORD = 1 << 4;
+const ALPHANUMERIC = 1 << 2;
+/** `[a-zA-Z0-9-]`: what a domain label is made of (it may not start or end with `-`). */
+const HOST_CHARACTER = 1 << 3;
 /** `[\w.-]`: the other characters of a tag. */
-const TAG_CHARACTER = 1 << 5;
+const TAG_CHARACTER = 1 << 4;
 /** `[[:xdigit:]]`: the reference grammar accepts hex of either case. */
-const HEX = 1 << 6;
+const HEX = 1 << 5;
 /** `[a-f0-9]`: go-digest then requires lower case. */
-const LOWER_HEX = 1 << 7;
-/** `[a-fA-F0-9:]`: IPv6 inside brackets, compressed or not; zones and IPv4 tails are excluded. */
-const IPV6 = 1 << 8;
-/** `[-_+.]`: what joins two digest algorithm components. */
-const ALGORITHM_SEPARATOR = 1 << 9;
+const LOWER_HEX = 1 << 6;
+/** `[A-Z]`: upper case, which makes a first component a domain when normalizing. */
+const UPPER = 1 << 7;
 
-let classTable: Uint16Array | undefined;
+let classTable: Uint8Array | undefined;
 
-function buildClassTable(): Uint16Array {
-  const table = new Uint16Array(128);
+function buildClassTable(): Uint8Array {
+  const table = new Uint8Array(0x10000);
   const add = (from: string, to: string, bits: number) => {
     for (let c = from.charCodeAt(0); c <= to.charCodeAt(0); c++) table[c] = (table[c] ?? 0) | bits;
   };
-  add(
-    "0",
-    "9",
-    DIGIT | LOWER_ALPHANUMERIC | ALPHANUMERIC | WORD | TAG_CHARACTER | HEX | LOWER_HEX | IPV6,
-  );
-  add("a", "f", LOWER_HEX | HEX | IPV6);
-  add("A", "F", HEX | IPV6);
-  add("a", "z", LOWER_ALPHANUMERIC | LETTER | ALPHANUMERIC | WORD | TAG_CHARACTER);
-  add("A", "Z", LETTER | ALPHANUMERIC | WORD | TAG_CHARACTER);
-  add("_", "_", WORD | TAG_CHARACTER | ALGORITHM_SEPARATOR);
-  add(".", ".", TAG_CHARACTER | ALGORITHM_SEPARATOR);
-  add("-", "-", TAG_CHARACTER | ALGORITHM_SEPARATOR);
-  add("+", "+", ALGORITHM_SEPARATOR);
-  add(":", ":", IPV6);
+  add("0", "9", DIGIT | LOWER_ALPHANUMERIC | ALPHANUMERIC | HOST_CHARACTER | TAG_CHARACTER | HEX);
+  add("0", "9", LOWER_HEX);
+  add("a", "f", HEX | LOWER_HEX);
+  add("A", "F", HEX);
+  add("a", "z", LOWER_ALPHANUMERIC | ALPHANUMERIC | HOST_CHARACTER | TAG_CHARACTER);
+  add("A", "Z", ALPHANUMERIC | HOST_CHARACTER | TAG_CHARACTER | UPPER);
+  add("_", "_", TAG_CHARACTER);
+  add(".", ".", TAG_CHARACTER);
+  add("-", "-", HOST_CHARACTER | TAG_CHARACTER);
   return table;
 }
 
-/** The class bits of every ASCII code, built on first use. */
-function classes(): Uint16Array {
+/** The class bits of every code unit, built on first use. */
+function classes(): Uint8Array {
   if (classTable === undefined) classTable = buildClassTable();
   return classTable;
 }
 
-/** True when the code `c` belongs to one of the classes in `bits`. */
-function inClass(table: Uint16Array, c: number, bits: number): boolean {
-  return c < 128 && ((table[c] as number) & bits) !== 0;
+/** `\\w` as Go's RE2 reads it, ASCII `[0-9A-Za-z_]` only: the first character of a tag. */
+function isWordCharacter(table: Uint8Array, c: number): boolean {
+  return c !== DOT && c !== DASH && inClass(table, c, TAG_CHARACTER);
+}
+
+/** True when the code unit `c` belongs to one of the classes in `bits`. */
+function inClass(table: Uint8Array, c: number, bits: number): boolean {
+  return ((table[c] as number) & bits) !== 0;
+}
+
+/** `[a-zA-Z]`: the first character of a digest algorithm component. */
+function isLetter(table: Uint8Array, c: number): boolean {
+  return ((table[c] as number) & (ALPHANUMERIC | DIGIT)) === ALPHANUMERIC;
+}
+
+/** `[a-fA-F0-9:]`: IPv6 inside brackets, compressed or not; zones and IPv4 tails are excluded. */
+function isIpv6Character(table: Uint8Array, c: number): boolean {
+  return c === COLON || inClass(table, c, HEX);
+}
+
+/** `[-_+.]`: what joins two digest algorithm components. */
+function isAlgorithmSeparator(c: number): boolean {
+  return c === DASH || c === UNDERSCORE || c === PLUS || c === DOT;
 }
 
 /**
@@ -147,13 +160,39 @@ export function scanPathComponent(s: string, start: number, end: number): number
   }
 }
 
-/** Returns the end of the `remote-name` (path components joined by `/`) at `start`, or -1. */
+/**
+ * Returns the end of the `remote-name` (path components joined by `/`) at
+ * `start`, or -1. The same rules as {@link scanPathComponent}, in one loop
+ * over all components: this is the hottest loop of reference parsing.
+ */
 export function scanRemoteName(s: string, start: number, end: number): number {
-  let i = scanPathComponent(s, start, end);
-  while (i >= 0 && i < end && s.charCodeAt(i) === SLASH) {
-    i = scanPathComponent(s, i + 1, end);
+  const table = classes();
+  let i = start;
+  for (;;) {
+    // A component starts with [a-z0-9] ...
+    if (i >= end || !inClass(table, s.charCodeAt(i), LOWER_ALPHANUMERIC)) return -1;
+    i++;
+    for (;;) {
+      // ... runs of [a-z0-9] ...
+      let c = 0;
+      for (; i < end; i++) {
+        c = s.charCodeAt(i);
+        if (!inClass(table, c, LOWER_ALPHANUMERIC)) break;
+      }
+      if (i >= end) return end;
+      // ... joined by one separator, which must be followed by [a-z0-9].
+      if (c === DOT) i++;
+      else if (c === UNDERSCORE) i += i + 1 < end && s.charCodeAt(i + 1) === UNDERSCORE ? 2 : 1;
+      else if (c === DASH) {
+        i++;
+        while (i < end && s.charCodeAt(i) === DASH) i++;
+      } else break;
+      if (i >= end || !inClass(table, s.charCodeAt(i), LOWER_ALPHANUMERIC)) return -1;
+      i++;
+    }
+    if (s.charCodeAt(i) !== SLASH) return i;
+    i++;
   }
-  return i;
 }
 
 /**
@@ -163,7 +202,7 @@ export function scanRemoteName(s: string, start: number, end: number): number {
  */
 export function scanTag(s: string, start: number, end: number): number {
   const table = classes();
-  if (start >= end || !inClass(table, s.charCodeAt(start), WORD)) return -1;
+  if (start >= end || !isWordCharacter(table, s.charCodeAt(start))) return -1;
   let i = start + 1;
   while (i < end && inClass(table, s.charCodeAt(i), TAG_CHARACTER)) i++;
   return i - start > TAG_MAX_LENGTH ? -1 : i;
@@ -188,13 +227,13 @@ export function scanDigest(s: string, start: number, end: number): number {
   const table = classes();
   let i = start;
   for (;;) {
-    if (i >= end || !inClass(table, s.charCodeAt(i), LETTER)) return DIGEST_NO_MATCH;
+    if (i >= end || !isLetter(table, s.charCodeAt(i))) return DIGEST_NO_MATCH;
     i++;
     while (i < end && inClass(table, s.charCodeAt(i), ALPHANUMERIC)) i++;
     if (i >= end) return DIGEST_NO_MATCH;
     const c = s.charCodeAt(i);
     if (c === COLON) break;
-    if (!inClass(table, c, ALGORITHM_SEPARATOR)) return DIGEST_NO_MATCH;
+    if (!isAlgorithmSeparator(c)) return DIGEST_NO_MATCH;
     i++;
   }
   const algorithmLength = i - start;
@@ -203,7 +242,7 @@ export function scanDigest(s: string, start: number, end: number): number {
   let common = HEX | LOWER_HEX;
   for (; i < end; i++) {
     const c = s.charCodeAt(i);
-    const bits = c < 128 ? (table[c] as number) : 0;
+    const bits = table[c] as number;
     if ((bits & HEX) === 0) return DIGEST_NO_MATCH;
     common &= bits;
   }
@@ -217,44 +256,68 @@ export function scanDigest(s: string, start: number, end: number): number {
   return registered && (common & LOWER_HEX) !== 0 ? DIGEST_VALID : DIGEST_SHAPE_ONLY;
 }
 
+/** {@link scanDomain}: the text is not a `domain`. */
+export const NOT_A_DOMAIN = -1;
+/** {@link scanDomain} flag: the domain contains `.` or `:` (a host or a port). */
+export const DOMAIN_HAS_DOT_OR_COLON = 1;
+/** {@link scanDomain} flag: the domain contains an upper-case ASCII letter. */
+export const DOMAIN_HAS_UPPER = 2;
+
 /**
- * True when `s[start:end]` is exactly a `domain`: a DNS-like name (labels of
+ * Matches `s[start:end]` against `domain`: a DNS-like name (labels of
  * `[a-zA-Z0-9-]` that neither start nor end with `-`, joined by `.`) or an
- * IPv6 address in brackets, then an optional `:port`.
+ * IPv6 address in brackets, then an optional `:port`. Returns
+ * {@link NOT_A_DOMAIN}, or the flags the Docker Hub split asks about
+ * ({@link DOMAIN_HAS_DOT_OR_COLON}, {@link DOMAIN_HAS_UPPER}), so that a
+ * first component is read once.
  */
-export function isDomain(s: string, start: number, end: number): boolean {
+export function scanDomain(s: string, start: number, end: number): number {
   const table = classes();
   let i = start;
-  if (i >= end) return false;
+  let seen = 0; // the union of the classes of every letter and digit read
+  let dotOrColon = false;
+  if (i >= end) return NOT_A_DOMAIN;
   if (s.charCodeAt(i) === LEFT_BRACKET) {
     i++;
     const hostStart = i;
-    while (i < end && inClass(table, s.charCodeAt(i), IPV6)) i++;
-    if (i === hostStart || i >= end || s.charCodeAt(i) !== RIGHT_BRACKET) return false;
+    for (; i < end; i++) {
+      const c = s.charCodeAt(i);
+      if (!isIpv6Character(table, c)) break;
+      if (c === COLON) dotOrColon = true;
+      else seen |= table[c] as number;
+    }
+    if (i === hostStart || i >= end || s.charCodeAt(i) !== RIGHT_BRACKET) return NOT_A_DOMAIN;
     i++;
   } else {
     for (;;) {
-      if (i >= end || !inClass(table, s.charCodeAt(i), ALPHANUMERIC)) return false;
-      i++;
-      let last = 0;
-      while (i < end) {
-        const c = s.charCodeAt(i);
-        if (c !== DASH && !inClass(table, c, ALPHANUMERIC)) break;
-        last = c;
-        i++;
+      const labelStart = i;
+      for (; i < end; i++) {
+        const bits = table[s.charCodeAt(i)] as number;
+        if ((bits & HOST_CHARACTER) === 0) break;
+        seen |= bits;
       }
-      if (last === DASH) return false;
+      if (i === labelStart || s.charCodeAt(labelStart) === DASH || s.charCodeAt(i - 1) === DASH) {
+        return NOT_A_DOMAIN;
+      }
       if (i < end && s.charCodeAt(i) === DOT) {
+        dotOrColon = true;
         i++;
         continue;
       }
       break;
     }
   }
-  if (i === end) return true;
-  if (s.charCodeAt(i) !== COLON || i + 1 >= end) return false;
-  for (i++; i < end; i++) if (!inClass(table, s.charCodeAt(i), DIGIT)) return false;
-  return true;
+  if (i < end) {
+    if (s.charCodeAt(i) !== COLON || i + 1 >= end) return NOT_A_DOMAIN;
+    for (i++; i < end; i++) if (!inClass(table, s.charCodeAt(i), DIGIT)) return NOT_A_DOMAIN;
+    dotOrColon = true;
+  }
+  return (dotOrColon ? DOMAIN_HAS_DOT_OR_COLON : 0) | ((seen & UPPER) !== 0 ? DOMAIN_HAS_UPPER : 0);
+}
+
+/** True when `s[start:end]` is exactly a `domain`. */
+export function isDomain(s: string, start: number, end: number): boolean {
+  return scanDomain(s, start, end) !== NOT_A_DOMAIN;
 }
 
 /**

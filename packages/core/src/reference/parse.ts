@@ -10,11 +10,12 @@ import { ImageReferenceError } from "./errors.js";
 import {
   DIGEST_NO_MATCH,
   DIGEST_VALID,
-  isDomain,
   isIdentifier,
   matchesReference,
+  NOT_A_DOMAIN,
   PATH_MAX_LENGTH,
   scanDigest,
+  scanDomain,
   scanPathComponent,
   scanRemoteName,
   scanTag,
@@ -36,8 +37,10 @@ import {
 
 const COLON = 0x3a;
 const AT = 0x40;
+const LEFT_BRACKET = 0x5b;
 const DOT = 0x2e;
 const DEFAULT_DOMAIN_SLASH = `${DEFAULT_DOMAIN}/`;
+const DEFAULT_DOMAIN_SLASH_LIBRARY = `${DEFAULT_DOMAIN}/${OFFICIAL_REPO_PREFIX}`;
 
 /**
  * The error `Parse` reports when `s` fails the grammar: upstream retries
@@ -61,7 +64,6 @@ function grammarError(s: string, input: string): ImageReferenceError {
  * normalizing operations (`checkRemote`), when an untagged digest's
  * algorithm has upper case: that is part of the remote name, which upstream
  * checks first; the caller then replays the upstream order to report it.
- * `string` is `undefined` when it is `name` followed by the rest of `s`.
  */
 function finishReference(
   s: string,
@@ -69,7 +71,7 @@ function finishReference(
   domain: string,
   path: string,
   name: string,
-  string: string | undefined,
+  string: string,
   checkRemote: boolean,
 ): NamedReference | undefined {
   const end = s.length;
@@ -97,28 +99,31 @@ function finishReference(
     const code = checkDigest(digest);
     if (code !== undefined) throw new ImageReferenceError(code, s);
   }
-  if (string === undefined) string = pathEnd === end ? name : name + s.slice(pathEnd);
   return namedReference(domain, path, name, tag, digest, string);
 }
 
 /**
  * `Parse` of a non-empty `s`, or `undefined` when the grammar does not
- * match. The domain is the text before the first `/` when it is a valid
- * domain; otherwise that text must be the first path component.
+ * match. `slash` is the first `/` of `s` (or -1) and `domain` what
+ * {@link scanDomain} says of the text before it. That text is the domain
+ * when it is a valid one; otherwise it must be the first path component.
  */
-function parseReference(s: string, checkRemote: boolean): NamedReference | undefined {
-  const slash = s.indexOf("/");
+function parseReference(
+  s: string,
+  slash: number,
+  domain: number,
+  checkRemote: boolean,
+): NamedReference | undefined {
   const pathEnd = scanRemoteName(s, slash + 1, s.length);
   if (pathEnd < 0) return undefined;
+  const name = pathEnd === s.length ? s : s.slice(0, pathEnd);
   if (slash >= 0) {
-    if (isDomain(s, 0, slash)) {
-      const domain = s.slice(0, slash);
+    if (domain !== NOT_A_DOMAIN) {
       const path = s.slice(slash + 1, pathEnd);
-      return finishReference(s, pathEnd, domain, path, s.slice(0, pathEnd), s, checkRemote);
+      return finishReference(s, pathEnd, s.slice(0, slash), path, name, s, checkRemote);
     }
     if (scanPathComponent(s, 0, slash) !== slash) return undefined;
   }
-  const name = s.slice(0, pathEnd);
   return finishReference(s, pathEnd, "", name, name, s, checkRemote);
 }
 
@@ -141,7 +146,9 @@ function parseReference(s: string, checkRemote: boolean): NamedReference | undef
  */
 export function parse(s: string): Reference {
   if (s === "") throw new ImageReferenceError("NAME_EMPTY", s);
-  const reference = parseReference(s, false);
+  const slash = s.indexOf("/");
+  const domain = slash < 0 ? NOT_A_DOMAIN : scanDomain(s, 0, slash);
+  const reference = parseReference(s, slash, domain, false);
   if (reference === undefined) throw grammarError(s, s);
   return reference;
 }
@@ -167,13 +174,23 @@ export function parse(s: string): Reference {
 export function parseNormalizedNamed(s: string): NamedReference {
   if (isIdentifier(s)) throw new ImageReferenceError("NAME_IS_HEX_IDENTIFIER", s, s);
 
-  // splitDockerDomain. Off Docker Hub, Parse(domain + "/" + remainder) is
-  // Parse(s) itself, and Parse may still decide that the first component is
-  // a path component (`ex_ample.com/app`: split off here, not a valid domain).
+  // splitDockerDomain: the first component is a domain when it is
+  // `localhost`, contains `.` or `:`, or has upper case. Off Docker Hub,
+  // Parse(domain + "/" + remainder) is Parse(s) itself, and Parse may still
+  // decide that the first component is a path component (`ex_ample.com/app`
+  // is split off here, but is not a valid domain).
   const slash = s.indexOf("/");
-  const split = slash >= 0 && isDomainCandidate(s, slash);
+  let domain = NOT_A_DOMAIN;
+  let split = false;
+  if (slash >= 0) {
+    domain = scanDomain(s, 0, slash);
+    split =
+      domain === NOT_A_DOMAIN
+        ? isDomainCandidate(s, slash)
+        : domain !== 0 || (slash === 9 && s.startsWith("localhost"));
+  }
   if (split && !isHubDomain(s, slash)) {
-    const reference = parseReference(s, true);
+    const reference = parseReference(s, slash, domain, true);
     if (reference === undefined) throw normalizedError(s, slash + 1, false, false);
     return reference;
   }
@@ -185,13 +202,28 @@ export function parseNormalizedNamed(s: string): NamedReference {
   // to that); when it does not, `normalizedError` replays the upstream order.
   const restStart = split ? slash + 1 : 0;
   const library = slash < 0 || (split && s.indexOf("/", restStart) < 0);
-  const pathEnd = scanRemoteName(s, restStart, s.length);
+  // A first component that is a lower-case host label ("bitnami") is also a
+  // valid path component, so the scan can resume after it.
+  const scanFrom = domain === 0 && s.charCodeAt(0) !== LEFT_BRACKET ? slash + 1 : restStart;
+  const pathEnd = scanRemoteName(s, scanFrom, s.length);
   let reference: NamedReference | undefined;
   if (pathEnd >= 0) {
-    const tail = s.slice(restStart, pathEnd);
-    const path = library ? OFFICIAL_REPO_PREFIX + tail : tail;
-    const name = DEFAULT_DOMAIN_SLASH + path;
-    reference = finishReference(s, pathEnd, DEFAULT_DOMAIN, path, name, undefined, true);
+    let path: string;
+    let name: string;
+    let string: string;
+    if (restStart === 0) {
+      const tail = pathEnd === s.length ? s : s.slice(0, pathEnd);
+      const prefix = library ? DEFAULT_DOMAIN_SLASH_LIBRARY : DEFAULT_DOMAIN_SLASH;
+      path = library ? OFFICIAL_REPO_PREFIX + tail : tail;
+      name = prefix + tail;
+      string = prefix + s;
+    } else {
+      const prefix = library ? OFFICIAL_REPO_PREFIX : "";
+      path = prefix + s.slice(restStart, pathEnd);
+      name = DEFAULT_DOMAIN_SLASH + path;
+      string = DEFAULT_DOMAIN_SLASH + prefix + s.slice(restStart);
+    }
+    reference = finishReference(s, pathEnd, DEFAULT_DOMAIN, path, name, string, true);
   }
   if (reference === undefined) throw normalizedError(s, restStart, library, true);
   return reference;
