@@ -67,16 +67,14 @@ const DIGIT = 1 << 0;
 const LOWER_ALPHANUMERIC = 1 << 1;
 /** `[a-zA-Z0-9]`: host names are case-insensitive, so domains accept both cases. */
 const ALPHANUMERIC = 1 << 2;
-/** `[a-zA-Z0-9-]`: what a domain label is made of (it may not start or end with `-`). */
-const HOST_CHARACTER = 1 << 3;
 /** `[\w.-]`: the other characters of a tag. */
-const TAG_CHARACTER = 1 << 4;
+const TAG_CHARACTER = 1 << 3;
 /** `[[:xdigit:]]`: the reference grammar accepts hex of either case. */
-const HEX = 1 << 5;
+const HEX = 1 << 4;
 /** `[a-f0-9]`: go-digest then requires lower case. */
-const LOWER_HEX = 1 << 6;
+const LOWER_HEX = 1 << 5;
 /** `[A-Z]`: upper case, which makes a first component a domain when normalizing. */
-const UPPER = 1 << 7;
+const UPPER = 1 << 6;
 
 let classTable: Uint8Array | undefined;
 
@@ -85,15 +83,14 @@ function buildClassTable(): Uint8Array {
   const add = (from: string, to: string, bits: number) => {
     for (let c = from.charCodeAt(0); c <= to.charCodeAt(0); c++) table[c] = (table[c] ?? 0) | bits;
   };
-  add("0", "9", DIGIT | LOWER_ALPHANUMERIC | ALPHANUMERIC | HOST_CHARACTER | TAG_CHARACTER | HEX);
-  add("0", "9", LOWER_HEX);
+  add("0", "9", DIGIT | LOWER_ALPHANUMERIC | ALPHANUMERIC | TAG_CHARACTER | HEX | LOWER_HEX);
   add("a", "f", HEX | LOWER_HEX);
   add("A", "F", HEX);
-  add("a", "z", LOWER_ALPHANUMERIC | ALPHANUMERIC | HOST_CHARACTER | TAG_CHARACTER);
-  add("A", "Z", ALPHANUMERIC | HOST_CHARACTER | TAG_CHARACTER | UPPER);
+  add("a", "z", LOWER_ALPHANUMERIC | ALPHANUMERIC | TAG_CHARACTER);
+  add("A", "Z", ALPHANUMERIC | TAG_CHARACTER | UPPER);
   add("_", "_", TAG_CHARACTER);
   add(".", ".", TAG_CHARACTER);
-  add("-", "-", HOST_CHARACTER | TAG_CHARACTER);
+  add("-", "-", TAG_CHARACTER);
   return table;
 }
 
@@ -238,13 +235,13 @@ export function scanDigest(s: string, start: number, end: number): number {
   }
   const algorithmLength = i - start;
   const hexStart = ++i;
-  // AND of the classes of every hex character: LOWER_HEX survives only if all are lower case.
-  let common = HEX | LOWER_HEX;
+  let lowerCase = true;
   for (; i < end; i++) {
-    const c = s.charCodeAt(i);
-    const bits = table[c] as number;
-    if ((bits & HEX) === 0) return DIGEST_NO_MATCH;
-    common &= bits;
+    const bits = table[s.charCodeAt(i)] as number;
+    if ((bits & LOWER_HEX) === 0) {
+      if ((bits & HEX) === 0) return DIGEST_NO_MATCH;
+      lowerCase = false;
+    }
   }
   const hexLength = end - hexStart;
   if (hexLength < 32) return DIGEST_NO_MATCH;
@@ -253,14 +250,18 @@ export function scanDigest(s: string, start: number, end: number): number {
     ((hexLength === 64 && s.startsWith("sha256", start)) ||
       (hexLength === 96 && s.startsWith("sha384", start)) ||
       (hexLength === 128 && s.startsWith("sha512", start)));
-  return registered && (common & LOWER_HEX) !== 0 ? DIGEST_VALID : DIGEST_SHAPE_ONLY;
+  return registered && lowerCase ? DIGEST_VALID : DIGEST_SHAPE_ONLY;
 }
 
 /** {@link scanDomain}: the text is not a `domain`. */
 export const NOT_A_DOMAIN = -1;
 /** {@link scanDomain} flag: the domain contains `.` or `:` (a host or a port). */
 export const DOMAIN_HAS_DOT_OR_COLON = 1;
-/** {@link scanDomain} flag: the domain contains an upper-case ASCII letter. */
+/**
+ * {@link scanDomain} flag: the domain contains an upper-case ASCII letter;
+ * only reported without {@link DOMAIN_HAS_DOT_OR_COLON}, which already makes
+ * a first component a domain.
+ */
 export const DOMAIN_HAS_UPPER = 2;
 
 /**
@@ -274,7 +275,6 @@ export const DOMAIN_HAS_UPPER = 2;
 export function scanDomain(s: string, start: number, end: number): number {
   const table = classes();
   let i = start;
-  let seen = 0; // the union of the classes of every letter and digit read
   let dotOrColon = false;
   if (i >= end) return NOT_A_DOMAIN;
   if (s.charCodeAt(i) === LEFT_BRACKET) {
@@ -284,35 +284,36 @@ export function scanDomain(s: string, start: number, end: number): number {
       const c = s.charCodeAt(i);
       if (!isIpv6Character(table, c)) break;
       if (c === COLON) dotOrColon = true;
-      else seen |= table[c] as number;
     }
     if (i === hostStart || i >= end || s.charCodeAt(i) !== RIGHT_BRACKET) return NOT_A_DOMAIN;
     i++;
   } else {
-    for (;;) {
-      const labelStart = i;
-      for (; i < end; i++) {
-        const bits = table[s.charCodeAt(i)] as number;
-        if ((bits & HOST_CHARACTER) === 0) break;
-        seen |= bits;
-      }
-      if (i === labelStart || s.charCodeAt(labelStart) === DASH || s.charCodeAt(i - 1) === DASH) {
-        return NOT_A_DOMAIN;
-      }
-      if (i < end && s.charCodeAt(i) === DOT) {
+    // Labels joined by '.', each starting and ending with [a-zA-Z0-9]: track
+    // what the previous character was, as if the name followed a '.'.
+    let previous = DOT;
+    for (; i < end; i++) {
+      const c = s.charCodeAt(i);
+      if (inClass(table, c, ALPHANUMERIC)) previous = 0;
+      else if (c === DASH) {
+        if (previous === DOT) return NOT_A_DOMAIN; // a label cannot start with '-'
+        previous = DASH;
+      } else if (c === DOT) {
+        if (previous !== 0) return NOT_A_DOMAIN; // nor end with '-', nor be empty
+        previous = DOT;
         dotOrColon = true;
-        i++;
-        continue;
-      }
-      break;
+      } else break;
     }
+    if (previous !== 0) return NOT_A_DOMAIN;
   }
   if (i < end) {
     if (s.charCodeAt(i) !== COLON || i + 1 >= end) return NOT_A_DOMAIN;
     for (i++; i < end; i++) if (!inClass(table, s.charCodeAt(i), DIGIT)) return NOT_A_DOMAIN;
     dotOrColon = true;
   }
-  return (dotOrColon ? DOMAIN_HAS_DOT_OR_COLON : 0) | ((seen & UPPER) !== 0 ? DOMAIN_HAS_UPPER : 0);
+  if (dotOrColon) return DOMAIN_HAS_DOT_OR_COLON;
+  // Upper case only matters for a name without '.' or ':', usually a short one.
+  for (i = start; i < end; i++) if (inClass(table, s.charCodeAt(i), UPPER)) return DOMAIN_HAS_UPPER;
+  return 0;
 }
 
 /** True when `s[start:end]` is exactly a `domain`. */
