@@ -39,8 +39,10 @@ const COLON = 0x3a;
 const AT = 0x40;
 const LEFT_BRACKET = 0x5b;
 const DOT = 0x2e;
-const DEFAULT_DOMAIN_SLASH = `${DEFAULT_DOMAIN}/`;
-const DEFAULT_DOMAIN_SLASH_LIBRARY = `${DEFAULT_DOMAIN}/${OFFICIAL_REPO_PREFIX}`;
+/** `docker.io/`, the prefix of every Docker Hub name. */
+const DEFAULT_DOMAIN_SLASH = "docker.io/";
+/** `docker.io/library/`, the prefix of every official Docker Hub name. */
+const DEFAULT_DOMAIN_SLASH_LIBRARY = "docker.io/library/";
 
 /**
  * The error `Parse` reports when `s` fails the grammar: upstream retries
