@@ -1,1 +1,8 @@
-export {};
+export { compileRegexp, type GoRegexp } from "./compile.js";
+export { isRegexpError, RegexpError, type RegexpErrorCode } from "./errors.js";
+export {
+  bindTemplate,
+  type ExpandTemplate,
+  parseTemplate,
+  type TemplatePiece,
+} from "./template.js";

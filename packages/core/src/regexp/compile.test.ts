@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { compileRegexp } from "./compile.js";
+import { isRegexpError, RegexpError } from "./errors.js";
+
+function compileError(pattern: string): RegexpError {
+  try {
+    compileRegexp(pattern);
+  } catch (error) {
+    if (isRegexpError(error)) return error;
+    throw error;
+  }
+  throw new Error(`${pattern} compiled`);
+}
+
+describe("compileRegexp rejects what Go rejects, with Go's message", () => {
+  it.each([
+    { pattern: "^test-(.*", message: "error parsing regexp: missing closing ): `^test-(.*`" },
+    { pattern: "[=", message: "error parsing regexp: missing closing ]: `[=`" },
+    { pattern: "\\1", message: "error parsing regexp: invalid escape sequence: `\\1`" },
+    {
+      pattern: "(?=a)",
+      message: "error parsing regexp: invalid or unsupported Perl syntax: `(?=`",
+    },
+    { pattern: "(?<=a)b", message: "error parsing regexp: invalid named capture: `(?<=a)b`" },
+    { pattern: "a++", message: "error parsing regexp: invalid nested repetition operator: `++`" },
+    { pattern: "a{1001}", message: "error parsing regexp: invalid repeat count: `{1001}`" },
+    { pattern: "\\Z", message: "error parsing regexp: invalid escape sequence: `\\Z`" },
+    // A lone surrogate is text no Go string can hold.
+    { pattern: "a\uD800b", message: "error parsing regexp: invalid UTF-8: `\uD800b`" },
+  ])("$pattern", ({ pattern, message }) => {
+    const error = compileError(pattern);
+    expect(error.code).toBe("COMPILE_ERROR");
+    expect(error.pattern).toBe(pattern);
+    expect(error.message).toBe(message);
+    expect(error).toBeInstanceOf(RegexpError);
+  });
+
+  it("keeps the original names in messages about renamed duplicate groups", () => {
+    const error = compileError("(?P<v>a)(?P<v>b)(");
+    expect(error.message).toBe("error parsing regexp: missing closing ): `(?P<v>a)(?P<v>b)(`");
+  });
+
+  it("recognises a RegexpError from another copy of the package by name and code", () => {
+    const foreign = Object.assign(new Error("x"), { name: "RegexpError", code: "COMPILE_ERROR" });
+    expect(isRegexpError(foreign)).toBe(true);
+    expect(isRegexpError(new Error("x"))).toBe(false);
+  });
+});
+
+describe("compileRegexp accepts Go syntax JavaScript lacks", () => {
+  it.each([
+    { pattern: "(?P<n>a)", input: "a", want: true },
+    { pattern: "(?<n>a)", input: "a", want: true },
+    { pattern: "(?i)K", input: "\u212A", want: true },
+    { pattern: "[[:alpha:]]+\\z", input: "ab", want: true },
+    { pattern: "\\pL", input: "é", want: true },
+    { pattern: "\\Qa.b\\E", input: "axb", want: false },
+    { pattern: "a{,3}", input: "a{,3}", want: true },
+    { pattern: "\\d", input: "١", want: false }, // \d is ASCII only
+    { pattern: "^a$", input: "a\n", want: false }, // $ is end of text without (?m)
+  ])("$pattern on $input", ({ pattern, input, want }) => {
+    expect(compileRegexp(pattern).matchString(input)).toBe(want);
+  });
+});
+
+describe("GoRegexp", () => {
+  it("numbers named and unnamed groups together and allows repeated names", () => {
+    const re = compileRegexp("(?P<v>a)(b)(?P<v>c)(?<w>d)");
+    expect(re.numSubexp).toBe(4);
+    expect(re.subexpNames()).toEqual(["", "v", "", "v", "w"]);
+    expect(re.subexpIndex("v")).toBe(1);
+    expect(re.subexpIndex("w")).toBe(4);
+    expect(re.subexpIndex("")).toBe(-1);
+  });
+
+  it("returns string indexes and -1 for groups that did not take part", () => {
+    const re = compileRegexp("(x)?(é+)(b)");
+    expect(re.findStringSubmatchIndex("aéébc")).toEqual([1, 4, -1, -1, 1, 3, 3, 4]);
+    expect(re.findStringSubmatchIndex("zzz")).toBeNull();
+  });
+
+  it("captures only the groups asked for", () => {
+    const re = compileRegexp("(a)(b)(c)");
+    expect(re.findStringSubmatchIndex("abc", { groups: 1 })).toEqual([0, 3, 0, 1, -1, -1, -1, -1]);
+    expect(re.findStringSubmatchIndex("abc", { groups: 0 })).toEqual([
+      0, 3, -1, -1, -1, -1, -1, -1,
+    ]);
+    expect(re.findStringSubmatchIndex("xyz", { groups: 1 })).toBeNull();
+  });
+
+  it("runs in linear time on a catastrophic pattern (ReDoS)", () => {
+    const re = compileRegexp("^(a+)+$");
+    const input = `${"a".repeat(1_000_000)}!`;
+    const started = performance.now();
+    expect(re.matchString(input)).toBe(false);
+    expect(re.findStringSubmatchIndex(input)).toBeNull();
+    expect(compileRegexp("(a+)+").findStringSubmatchIndex(input)?.slice(0, 2)).toEqual([
+      0, 1_000_000,
+    ]);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});

@@ -1,0 +1,202 @@
+/**
+ * Go-compatible regular expressions over re2js.
+ *
+ * Every pattern a user supplies (Flux `filterTags.pattern`, routing rules)
+ * is compiled here and never handed to `new RegExp`: re2js implements Go's
+ * RE2 parser and matcher, so syntax, error messages and leftmost-first
+ * semantics are Go's, and matching runs in time linear in the input.
+ *
+ * Where re2js and Go part ways we bridge the gap:
+ *
+ * - Go accepts several groups with the same name; re2js rejects them. A
+ *   repeated name is compiled under a fresh name and reported under the
+ *   original one by {@link GoRegexp.subexpNames}.
+ * - Go checks that a pattern is valid UTF-8 before parsing it. A JavaScript
+ *   string can carry a lone surrogate, which no Go string can; it is rejected
+ *   with Go's `invalid UTF-8` error.
+ * - Go has `Expand`; re2js has JavaScript replacement strings instead. Go's
+ *   template language lives in `template.ts`.
+ *
+ * Indexes returned here are JavaScript string indexes (UTF-16 code units),
+ * not Go's byte offsets; slicing the same string with them gives the same
+ * text Go would.
+ */
+import { RE2JS, RE2JSException, RE2JSSyntaxException } from "re2js";
+import { RegexpError } from "./errors.js";
+import { renameDuplicateGroups } from "./named-groups.js";
+import { bindTemplate, type ExpandTemplate } from "./template.js";
+
+/** A compiled Go regular expression. Safe to reuse across calls. */
+export interface GoRegexp {
+  /** The pattern as given to {@link compileRegexp}. */
+  readonly source: string;
+  /** The number of capturing groups (Go `NumSubexp`). */
+  readonly numSubexp: number;
+  /**
+   * Returns true when the pattern matches anywhere in `s` (Go `MatchString`,
+   * an unanchored search). Runs without captures, on re2js's DFA when it can.
+   */
+  matchString(s: string): boolean;
+  /**
+   * Returns the leftmost-first match of the pattern in `s` as pairs of
+   * indexes into `s` (Go `FindStringSubmatchIndex`): `[start0, end0, start1,
+   * end1, …]` with -1 for groups that did not take part; null when there is
+   * no match.
+   *
+   * `options.groups` asks for groups 0 to `groups` only (the others come back
+   * as -1), which lets the matcher take a faster path.
+   */
+  findStringSubmatchIndex(s: string, options?: { groups?: number }): number[] | null;
+  /**
+   * Returns the names of the groups (Go `SubexpNames`): index 0 and unnamed
+   * groups are `""`; a name may repeat.
+   */
+  subexpNames(): readonly string[];
+  /** Returns the index of the leftmost group named `name`, or -1 (Go `SubexpIndex`). */
+  subexpIndex(name: string): number;
+  /**
+   * Returns `template` expanded against `match`, a result of
+   * {@link GoRegexp.findStringSubmatchIndex} on `src` (Go `ExpandString`,
+   * with the expansion only, not appended to anything).
+   */
+  expandString(template: string, src: string, match: readonly number[]): string;
+  /** Parses `template` once for this regexp's groups; see {@link ExpandTemplate}. */
+  compileTemplate(template: string): ExpandTemplate;
+}
+
+/** A lone UTF-16 surrogate: text no Go string can hold. */
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Returns the Go regular expression `pattern` compiled (Go `regexp.Compile`:
+ * Perl-flavoured RE2 syntax, leftmost-first matching).
+ *
+ * Throws a {@link RegexpError} with code `COMPILE_ERROR` and Go's message
+ * when Go would reject the pattern (backreferences, lookaround, possessive
+ * quantifiers, repeat counts above 1000, …).
+ *
+ * @example
+ * ```ts
+ * const re = compileRegexp("^RELEASE\\.(?P<timestamp>.*)Z$");
+ * const m = re.findStringSubmatchIndex("RELEASE.2024-01-01T00-00-00Z");
+ * m && re.expandString("$timestamp", "RELEASE.2024-01-01T00-00-00Z", m); // "2024-01-01T00-00-00"
+ * ```
+ */
+export function compileRegexp(pattern: string): GoRegexp {
+  if (typeof pattern !== "string") {
+    throw new TypeError(`compileRegexp: pattern must be a string, got ${typeof pattern}`);
+  }
+  const bad = loneSurrogate.exec(pattern);
+  if (bad !== null) {
+    const reason = "invalid UTF-8";
+    const fragment = pattern.slice(bad.index);
+    throw new RegexpError(pattern, reason, `error parsing regexp: ${reason}: \`${fragment}\``);
+  }
+  let compiled: RE2JS;
+  let originals: ReadonlyMap<string, string> | undefined;
+  try {
+    compiled = RE2JS.compile(pattern);
+  } catch (error) {
+    if (!isDuplicateNameError(error)) throw toRegexpError(pattern, error);
+    const renamed = renameDuplicateGroups(pattern);
+    try {
+      compiled = RE2JS.compile(renamed.pattern);
+    } catch (second) {
+      throw toRegexpError(pattern, second, renamed.originals);
+    }
+    originals = renamed.originals;
+  }
+  return new CompiledRegexp(pattern, compiled, originals);
+}
+
+function isDuplicateNameError(error: unknown): boolean {
+  return (
+    error instanceof RE2JSSyntaxException &&
+    error.getDescription() === "duplicate capture group name"
+  );
+}
+
+function toRegexpError(
+  pattern: string,
+  error: unknown,
+  originals?: ReadonlyMap<string, string>,
+): unknown {
+  if (!(error instanceof RE2JSException)) return error;
+  const reason = error instanceof RE2JSSyntaxException ? error.getDescription() : "";
+  let message = error.message;
+  if (originals) {
+    for (const [fresh, original] of originals) message = message.split(fresh).join(original);
+  }
+  if (!message.startsWith("error parsing regexp: ")) message = `error parsing regexp: ${message}`;
+  return new RegexpError(pattern, reason || message, message, { cause: error });
+}
+
+/** re2js's compiled program (its `RE2` class, which the package does not export by name). */
+type RE2 = ReturnType<RE2JS["re2"]>;
+
+/** re2js's anchoring flag for an unanchored search (RE2Flags.UNANCHORED). */
+const UNANCHORED = 0;
+
+class CompiledRegexp implements GoRegexp {
+  readonly source: string;
+  readonly numSubexp: number;
+  readonly #pattern: RE2JS;
+  readonly #re2: RE2;
+  readonly #names: readonly string[];
+  #lastTemplate: ExpandTemplate | undefined;
+
+  constructor(source: string, pattern: RE2JS, originals: ReadonlyMap<string, string> | undefined) {
+    this.source = source;
+    this.#pattern = pattern;
+    this.#re2 = pattern.re2();
+    this.numSubexp = pattern.groupCount();
+    const names: string[] = new Array<string>(this.numSubexp + 1).fill("");
+    for (const [name, index] of Object.entries(pattern.namedGroups())) {
+      names[index] = originals?.get(name) ?? name;
+    }
+    this.#names = Object.freeze(names);
+  }
+
+  matchString(s: string): boolean {
+    return this.#pattern.test(s);
+  }
+
+  findStringSubmatchIndex(s: string, options?: { groups?: number }): number[] | null {
+    const groups = Math.min(options?.groups ?? this.numSubexp, this.numSubexp);
+    if (groups === this.numSubexp) {
+      return this.#re2.findSubmatchIndex(s) as number[] | null;
+    }
+    const [matched, found] = this.#re2.matchWithGroup(
+      s,
+      0,
+      s.length,
+      UNANCHORED,
+      Math.max(groups, 0) + 1,
+    ) as [boolean, number[] | null];
+    if (!matched || found === null) return null;
+    const out = new Array<number>(2 * (this.numSubexp + 1)).fill(-1);
+    for (let i = 0; i < found.length && i < out.length; i++) out[i] = found[i] as number;
+    return out;
+  }
+
+  subexpNames(): readonly string[] {
+    return this.#names;
+  }
+
+  subexpIndex(name: string): number {
+    return name === "" ? -1 : this.#names.indexOf(name);
+  }
+
+  expandString(template: string, src: string, match: readonly number[]): string {
+    let bound = this.#lastTemplate;
+    if (bound === undefined || bound.template !== template) {
+      bound = this.compileTemplate(template);
+      this.#lastTemplate = bound;
+    }
+    return bound.expand(src, match);
+  }
+
+  compileTemplate(template: string): ExpandTemplate {
+    return bindTemplate(template, this.#names);
+  }
+}
