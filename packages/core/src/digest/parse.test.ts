@@ -36,6 +36,15 @@ describe("parseDigest (go-digest v1.0.0 Parse)", () => {
     { input: `SHA256:${hex64}`, code: "DIGEST_INVALID_FORMAT" },
     { input: `sha256:${hex64}:x`, code: "DIGEST_INVALID_LENGTH" },
     { input: "a..b:abc", code: "DIGEST_INVALID_FORMAT" },
+    // Rows of go-digest's own test table (testdigest): length is checked before hex.
+    { input: "d41d8cd98f00b204e9800998ecf8427e", code: "DIGEST_INVALID_FORMAT" },
+    { input: "sha256:d41d8cd98f00b204e9800m98ecf8427e", code: "DIGEST_INVALID_LENGTH" },
+    { input: "sha256:abcdef0123456789", code: "DIGEST_INVALID_LENGTH" },
+    { input: `sha512:${"abcdef0123456789".repeat(4)}`, code: "DIGEST_INVALID_LENGTH" },
+    { input: "foo:d41d8cd98f00b204e9800998ecf8427e", code: "DIGEST_UNSUPPORTED" },
+    { input: `sha384__foo+bar:${hex64}`, code: "DIGEST_INVALID_FORMAT" }, // repeated separators
+    { input: `sha384.foo+bar:${hex64}`, code: "DIGEST_UNSUPPORTED" },
+    { input: `sha384_foo+bar:${hex64}`, code: "DIGEST_UNSUPPORTED" },
   ])("$input → $code", ({ input, code }) => {
     try {
       parseDigest(input);
