@@ -91,7 +91,13 @@ function finishReference(
     if (s.charCodeAt(i) !== AT) return undefined;
     digestState = scanDigest(s, i + 1, end);
     if (digestState === DIGEST_NO_MATCH) return undefined;
-    if (checkRemote && tag === undefined && hasUpperCase(s, i + 1, s.indexOf(":", i + 1))) {
+    // A registered algorithm is lower case; only another one can hold upper case.
+    if (
+      checkRemote &&
+      tag === undefined &&
+      digestState !== DIGEST_VALID &&
+      hasUpperCase(s, i + 1, s.indexOf(":", i + 1))
+    ) {
       return undefined;
     }
     digest = s.slice(i + 1);
