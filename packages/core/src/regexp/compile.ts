@@ -48,6 +48,19 @@ export interface GoRegexp {
    */
   findStringSubmatchIndex(s: string, options?: { groups?: number }): number[] | null;
   /**
+   * Returns the text of the leftmost-first match and of each group (Go
+   * `FindStringSubmatch`), `""` for groups that did not take part; null when
+   * there is no match.
+   */
+  findStringSubmatch(s: string): string[] | null;
+  /**
+   * Returns the successive non-overlapping matches of the pattern in `s`, at
+   * most `n` of them when `n >= 0` (Go `FindAllStringSubmatchIndex`, with Go's
+   * rule that an empty match right after a previous match is skipped); null
+   * when there is none.
+   */
+  findAllStringSubmatchIndex(s: string, n?: number): number[][] | null;
+  /**
    * Returns the names of the groups (Go `SubexpNames`): index 0 and unnamed
    * groups are `""`; a name may repeat.
    */
@@ -177,6 +190,22 @@ class CompiledRegexp implements GoRegexp {
     const out = new Array<number>(2 * (this.numSubexp + 1)).fill(-1);
     for (let i = 0; i < found.length && i < out.length; i++) out[i] = found[i] as number;
     return out;
+  }
+
+  findStringSubmatch(s: string): string[] | null {
+    const match = this.#re2.findSubmatchIndex(s) as number[] | null;
+    if (match === null) return null;
+    const out: string[] = [];
+    for (let i = 0; i < match.length; i += 2) {
+      const start = match[i] as number;
+      out.push(start < 0 ? "" : s.slice(start, match[i + 1]));
+    }
+    return out;
+  }
+
+  findAllStringSubmatchIndex(s: string, n = -1): number[][] | null {
+    if (n === 0) return null;
+    return this.#re2.findAllSubmatchIndex(s, n) as number[][] | null;
   }
 
   subexpNames(): readonly string[] {
