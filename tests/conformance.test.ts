@@ -23,6 +23,11 @@ function countVectors(suite: string): number {
 describe("conformance", () => {
   const suites = handledSuites();
 
+  it("has a handler for at least one suite", () => {
+    expect(suites.length).toBeGreaterThan(0);
+    expect(suites).toContain("reference");
+  });
+
   it.each(suites)("%s: every public vector passes", async (suite) => {
     const [report] = await runConformance({ suites: [suite] });
     expect(report, formatReports(report ? [report] : [])).toBeDefined();

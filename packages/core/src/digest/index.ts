@@ -1,1 +1,9 @@
-export {};
+export {
+  type DigestAlgorithm,
+  type DigestAlgorithmInfo,
+  digestAlgorithms,
+  isDigestAlgorithm,
+} from "./algorithms.js";
+export { computeDigest } from "./compute.js";
+export { DigestError, type DigestErrorCode, digestErrorMessages, isDigestError } from "./errors.js";
+export { type Digest, isValidDigest, parseDigest, safeParseDigest } from "./parse.js";

@@ -1,1 +1,49 @@
-export {};
+export { trimNamed, withDigest, withTag } from "./compose.js";
+export {
+  ImageReferenceError,
+  type ImageReferenceErrorCode,
+  imageReferenceErrorMessage,
+  isImageReferenceError,
+} from "./errors.js";
+export {
+  type DefaultPullPolicy,
+  defaultPullPolicy,
+  type ImageName,
+  parseImageName,
+  repositoryName,
+} from "./kubernetes.js";
+export { familiarMatch } from "./match.js";
+export {
+  DEFAULT_DOMAIN,
+  DEFAULT_TAG,
+  familiarName,
+  familiarString,
+  LEGACY_DEFAULT_DOMAIN,
+  OFFICIAL_REPO_PREFIX,
+  tagNameOnly,
+} from "./normalize.js";
+export {
+  parse,
+  parseAnyReference,
+  parseDockerRef,
+  parseNamed,
+  parseNormalizedNamed,
+  type SafeParseResult,
+  safeParse,
+  safeParseAnyReference,
+  safeParseDockerRef,
+  safeParseNamed,
+  safeParseNormalizedNamed,
+} from "./parse.js";
+export {
+  type DigestReference,
+  type DigestString,
+  domain,
+  isCanonical,
+  isDigested,
+  isNamed,
+  isTagged,
+  type NamedReference,
+  path,
+  type Reference,
+} from "./reference.js";

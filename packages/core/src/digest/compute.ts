@@ -1,0 +1,46 @@
+import { type DigestAlgorithm, digestAlgorithms, isDigestAlgorithm } from "./algorithms.js";
+import { DigestError } from "./errors.js";
+import { type Digest, digestFromValidated } from "./parse.js";
+
+const HEX = "0123456789abcdef";
+
+/** The one WebCrypto operation used, typed structurally so no DOM or Node types leak out. */
+interface SubtleDigest {
+  digest(algorithm: string, data: Uint8Array | ArrayBuffer): Promise<ArrayBuffer>;
+}
+
+function toHex(buffer: ArrayBuffer): string {
+  const bytes = new Uint8Array(buffer);
+  let out = "";
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] as number;
+    out += HEX[b >> 4] + (HEX[b & 15] as string);
+  }
+  return out;
+}
+
+/**
+ * Returns the digest of `bytes` (`sha256:<hex>` by default), computed with
+ * WebCrypto's `crypto.subtle`, so it runs in Node, Deno, Bun, browsers
+ * (secure contexts) and edge runtimes alike.
+ *
+ * Throws a {@link DigestError}: `DIGEST_UNSUPPORTED` for an algorithm other
+ * than `sha256`, `sha384` or `sha512`; `WEBCRYPTO_UNAVAILABLE` when the
+ * runtime has no `crypto.subtle`.
+ *
+ * @example
+ * ```ts
+ * const d = await computeDigest(new TextEncoder().encode("hello"));
+ * d.string; // "sha256:2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
+ * ```
+ */
+export async function computeDigest(
+  bytes: Uint8Array | ArrayBuffer,
+  algorithm: DigestAlgorithm = "sha256",
+): Promise<Digest> {
+  if (!isDigestAlgorithm(algorithm)) throw new DigestError("DIGEST_UNSUPPORTED", String(algorithm));
+  const subtle = (globalThis as { crypto?: { subtle?: SubtleDigest } }).crypto?.subtle;
+  if (subtle === undefined) throw new DigestError("WEBCRYPTO_UNAVAILABLE", algorithm);
+  const hash = await subtle.digest(digestAlgorithms[algorithm].webCryptoName, bytes);
+  return digestFromValidated(`${algorithm}:${toHex(hash)}`);
+}

@@ -1,0 +1,80 @@
+/**
+ * What Kubernetes makes of a container's `image` string, as the API server
+ * defaults it and the kubelet reads it. Every function parses with
+ * {@link parseNormalizedNamed}, as the kubelet does
+ * (`k8s.io/kubernetes/pkg/util/parsers.ParseImageName`).
+ *
+ * Deliberate difference: Kubernetes' defaulting ignores a parse error (the
+ * pod is rejected by validation later); these functions throw the
+ * {@link ImageReferenceError} instead, so a bad image is never given a
+ * silent answer.
+ *
+ * @module
+ */
+
+import { DEFAULT_TAG } from "./normalize.js";
+import { parseNormalizedNamed } from "./parse.js";
+
+/** The pull policy Kubernetes fills in when a container leaves `imagePullPolicy` empty. */
+export type DefaultPullPolicy = "Always" | "IfNotPresent";
+
+/** An image as the kubelet splits it: repository, tag (implicitly `latest`) and digest. */
+export interface ImageName {
+  /** The normalized repository name, e.g. `docker.io/library/nginx`. */
+  readonly repository: string;
+  /** The tag; `latest` when the image has neither tag nor digest; `undefined` for digest-only images. */
+  readonly tag: string | undefined;
+  /** The digest, or `undefined`. */
+  readonly digest: string | undefined;
+}
+
+/**
+ * Returns the repository, tag and digest of a container image as the
+ * kubelet reads them (Kubernetes `parsers.ParseImageName`): the tag is
+ * `latest` when the image has neither a tag nor a digest.
+ *
+ * @example
+ * ```ts
+ * parseImageName("nginx");
+ * // { repository: "docker.io/library/nginx", tag: "latest", digest: undefined }
+ * ```
+ */
+export function parseImageName(image: string): ImageName {
+  const r = parseNormalizedNamed(image);
+  const tag = r.tag === undefined && r.digest === undefined ? DEFAULT_TAG : r.tag;
+  return Object.freeze({ repository: r.name, tag, digest: r.digest });
+}
+
+/**
+ * Returns the `imagePullPolicy` Kubernetes defaults to for `image`:
+ * `Always` when the tag is `latest` or the image has neither tag nor digest,
+ * `IfNotPresent` otherwise (a digest-only image included).
+ *
+ * Follows the defaulting code (`SetDefaults_Container`), which looks at the
+ * tag only: `nginx:latest@sha256:…` is `Always` too.
+ *
+ * @example
+ * ```ts
+ * defaultPullPolicy("nginx");                 // "Always"
+ * defaultPullPolicy("nginx:latest");          // "Always"
+ * defaultPullPolicy("nginx:1.25");            // "IfNotPresent"
+ * defaultPullPolicy("nginx@sha256:" + hex64); // "IfNotPresent"
+ * ```
+ */
+export function defaultPullPolicy(image: string): DefaultPullPolicy {
+  return parseImageName(image).tag === DEFAULT_TAG ? "Always" : "IfNotPresent";
+}
+
+/**
+ * Returns the repository name of `image` with tag and digest stripped,
+ * normalized, as the kubelet keys registry credentials by it.
+ *
+ * @example
+ * ```ts
+ * repositoryName("nginx:1.25");                  // "docker.io/library/nginx"
+ * repositoryName("registry.k8s.io/pause@sha256:" + hex64); // "registry.k8s.io/pause"
+ * ```
+ */
+export function repositoryName(image: string): string {
+  return parseNormalizedNamed(image).name;
+}

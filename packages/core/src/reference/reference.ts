@@ -1,0 +1,162 @@
+/**
+ * The shapes a parsed reference takes, and the guards that tell them apart.
+ * Every reference is a frozen plain object whose `string` is what Go's
+ * `String()` returns; `toString()` returns the same.
+ *
+ * @module
+ */
+
+/** A digest as text, `algorithm:hex` (for example `sha256:<64 hex>`). */
+export type DigestString = string;
+
+/**
+ * A reference with a repository name: `[domain/]path[:tag][@digest]`.
+ * Mirrors the `Named` family of distribution/reference (`repository`,
+ * `taggedReference`, `canonicalReference`, `reference`) as one shape.
+ */
+export interface NamedReference {
+  /** The registry host and port, e.g. `docker.io`; `""` only from {@link parse}. */
+  readonly domain: string;
+  /** The repository path without the domain, e.g. `library/nginx`. */
+  readonly path: string;
+  /** `domain + "/" + path`, or `path` alone when the domain is `""` (Go's `Name()`). */
+  readonly name: string;
+  /** The tag, or `undefined`. */
+  readonly tag: string | undefined;
+  /** The digest `algorithm:hex`, or `undefined`. */
+  readonly digest: DigestString | undefined;
+  /** `name[:tag][@digest]`, Go's `String()`. */
+  readonly string: string;
+  /** Same as `.string`. */
+  toString(): string;
+}
+
+/** A reference that is only a digest (from {@link parseAnyReference}). Mirrors `digestReference`. */
+export interface DigestReference {
+  /** The digest `algorithm:hex`. */
+  readonly digest: DigestString;
+  /** The digest again (Go's `String()`). */
+  readonly string: string;
+  /** Same as `.string`. */
+  toString(): string;
+}
+
+/** Any parsed reference: named, or digest-only. */
+export type Reference = NamedReference | DigestReference;
+
+function referenceToString(this: { readonly string: string }): string {
+  return this.string;
+}
+
+/**
+ * Builds a frozen named reference from parts already validated. `name` and
+ * `string` are passed in because callers usually have them as slices of
+ * the input already, which saves concatenations.
+ */
+export function namedReference(
+  domain: string,
+  path: string,
+  name: string,
+  tag: string | undefined,
+  digest: string | undefined,
+  string: string,
+): NamedReference {
+  return Object.freeze({ domain, path, name, tag, digest, string, toString: referenceToString });
+}
+
+/** Builds a frozen named reference from its parts, computing `name` and `string`. */
+export function composeNamed(
+  domain: string,
+  path: string,
+  tag: string | undefined,
+  digest: string | undefined,
+): NamedReference {
+  const name = domain === "" ? path : `${domain}/${path}`;
+  let string = name;
+  if (tag !== undefined) string += `:${tag}`;
+  if (digest !== undefined) string += `@${digest}`;
+  return namedReference(domain, path, name, tag, digest, string);
+}
+
+/** Builds a frozen digest-only reference from a validated digest. */
+export function digestReference(digest: string): DigestReference {
+  return Object.freeze({ digest, string: digest, toString: referenceToString });
+}
+
+/**
+ * Returns true when `r` has a repository name (Go's `Named`).
+ *
+ * @example
+ * ```ts
+ * isNamed(parseAnyReference("nginx"));           // true
+ * isNamed(parseAnyReference("sha256:" + hex64)); // false: digest only
+ * ```
+ */
+export function isNamed(r: Reference): r is NamedReference {
+  return typeof (r as Partial<NamedReference>).name === "string";
+}
+
+/**
+ * Returns true when `r` carries a tag (Go's `Tagged`).
+ *
+ * @example
+ * ```ts
+ * isTagged(parseNormalizedNamed("nginx:1.25")); // true
+ * isTagged(parseNormalizedNamed("nginx"));      // false: no implicit tag here
+ * ```
+ */
+export function isTagged(r: Reference): r is NamedReference & { readonly tag: string } {
+  return typeof (r as Partial<NamedReference>).tag === "string";
+}
+
+/**
+ * Returns true when `r` carries a digest (Go's `Digested`), digest-only
+ * references included.
+ *
+ * @example
+ * ```ts
+ * isDigested(parseNormalizedNamed("nginx@sha256:" + hex64)); // true
+ * ```
+ */
+export function isDigested(r: Reference): r is Reference & { readonly digest: DigestString } {
+  return typeof r.digest === "string";
+}
+
+/**
+ * Returns true when `r` has both a name and a digest (Go's `Canonical`).
+ *
+ * @example
+ * ```ts
+ * isCanonical(parseNormalizedNamed("nginx@sha256:" + hex64)); // true
+ * isCanonical(parseAnyReference("sha256:" + hex64));          // false: no name
+ * ```
+ */
+export function isCanonical(r: Reference): r is NamedReference & { readonly digest: DigestString } {
+  return isNamed(r) && typeof r.digest === "string";
+}
+
+/**
+ * Returns the domain of a named reference (Go's `Domain()`): the registry
+ * host and port, `""` only for results of {@link parse} without one.
+ *
+ * @example
+ * ```ts
+ * domain(parseNormalizedNamed("quay.io/prometheus/node-exporter")); // "quay.io"
+ * ```
+ */
+export function domain(r: NamedReference): string {
+  return r.domain;
+}
+
+/**
+ * Returns the path of a named reference (Go's `Path()`): the name without
+ * its domain.
+ *
+ * @example
+ * ```ts
+ * path(parseNormalizedNamed("nginx")); // "library/nginx"
+ * ```
+ */
+export function path(r: NamedReference): string {
+  return r.path;
+}
