@@ -1,0 +1,87 @@
+/**
+ * Flux's `filterTags` (`RegexFilter` in image-reflector-controller): keep the
+ * tags the pattern matches anywhere, turn each into the key the policy ranks
+ * (the tag itself, or Go's `Expand` of `extract` over the leftmost match), and
+ * remember which tag each key came from.
+ *
+ * The match runs through `@kubeimg/core/regexp`, never `new RegExp`. To stay
+ * fast on large repositories the filter asks the engine for as little as
+ * the template needs: a boolean `test` when the key is the tag itself or a
+ * constant, and only the groups the template reads otherwise.
+ */
+import {
+  compileRegexp,
+  type ExpandTemplate,
+  type GoRegexp,
+  isRegexpError,
+} from "@kubeimg/core/regexp";
+import { TagPolicyError } from "./errors.js";
+import type { TagFilterSpec } from "./types.js";
+
+/** A compiled `filterTags`. */
+export interface TagFilter {
+  readonly pattern: string;
+  readonly extract: string;
+  /**
+   * Returns the map from key to original tag, in first-seen key order; a
+   * later tag with the same key replaces the earlier one, as in Flux.
+   */
+  apply(tags: readonly string[]): Map<string, string>;
+  /** Returns the key of one tag, or undefined when the pattern does not match it. */
+  keyOf(tag: string): string | undefined;
+}
+
+/**
+ * Returns the compiled filter, or throws `INVALID_PATTERN` with Flux's
+ * message when the pattern is not a Go regular expression.
+ */
+export function compileTagFilter(spec: TagFilterSpec): TagFilter {
+  const pattern = spec.pattern ?? "";
+  const extract = spec.extract ?? "";
+  let re: GoRegexp;
+  try {
+    re = compileRegexp(pattern);
+  } catch (error) {
+    if (!isRegexpError(error)) throw error;
+    throw new TagPolicyError(
+      "INVALID_PATTERN",
+      `failed to filter tags: invalid regular expression pattern '${pattern}': ${error.message}`,
+      { input: pattern, cause: error },
+    );
+  }
+  const template: ExpandTemplate | undefined =
+    extract === "" ? undefined : re.compileTemplate(extract);
+  const keyOf = makeKeyOf(re, template);
+  return {
+    pattern,
+    extract,
+    keyOf,
+    apply(tags) {
+      const keys = new Map<string, string>();
+      for (let i = 0; i < tags.length; i++) {
+        const tag = tags[i] as string;
+        const key = keyOf(tag);
+        if (key !== undefined) keys.set(key, tag);
+      }
+      return keys;
+    },
+  };
+}
+
+function makeKeyOf(
+  re: GoRegexp,
+  template: ExpandTemplate | undefined,
+): (tag: string) => string | undefined {
+  if (template === undefined) return (tag) => (re.matchString(tag) ? tag : undefined);
+  if (template.maxGroup < 0) {
+    const constant = template.expand("", []);
+    return (tag) => (re.matchString(tag) ? constant : undefined);
+  }
+  // Asking for every group is as fast as asking for fewer in re2js (its
+  // one-pass and backtracking engines fill them all anyway), and a separate
+  // boolean test first would run the engine twice on every kept tag.
+  return (tag) => {
+    const match = re.findStringSubmatchIndex(tag);
+    return match === null ? undefined : template.expand(tag, match);
+  };
+}
