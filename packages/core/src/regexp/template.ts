@@ -124,7 +124,7 @@ export interface ExpandTemplate {
    * Returns the template expanded against `match`, a submatch index array
    * (as from `findStringSubmatchIndex`) into `src`.
    */
-  expand(src: string, match: readonly number[]): string;
+  expand(src: string, match: ArrayLike<number>): string;
 }
 
 /** A template piece resolved to the group indexes it may read. */
@@ -170,7 +170,7 @@ export function bindTemplate(template: string, subexpNames: readonly string[]): 
   return {
     template,
     maxGroup,
-    expand(src: string, match: readonly number[]): string {
+    expand(src: string, match: ArrayLike<number>): string {
       let out = "";
       for (const piece of bound) {
         if (typeof piece === "string") {

@@ -77,11 +77,8 @@ function makeKeyOf(
     const constant = template.expand("", []);
     return (tag) => (re.matchString(tag) ? constant : undefined);
   }
-  // Asking for every group is as fast as asking for fewer in re2js (its
-  // one-pass and backtracking engines fill them all anyway), and a separate
-  // boolean test first would run the engine twice on every kept tag.
-  return (tag) => {
-    const match = re.findStringSubmatchIndex(tag);
-    return match === null ? undefined : template.expand(tag, match);
-  };
+  // One reusable buffer for the match positions: no allocation per tag.
+  const match = new Int32Array(2 * (re.numSubexp + 1));
+  return (tag) =>
+    re.findStringSubmatchIndexInto(tag, match) ? template.expand(tag, match) : undefined;
 }
