@@ -89,9 +89,9 @@ export function policerFromSpec(choice: ImagePolicyChoice): Policer {
   if (choice.semver != null) {
     let constraints: Constraints;
     try {
-      constraints = parseConstraints(choice.semver.range);
+      constraints = parseConstraints(choice.semver.range ?? "");
     } catch (error) {
-      if (isSemverError(error)) throw invalidPolicy(error.message, choice.semver.range);
+      if (isSemverError(error)) throw invalidPolicy(error.message, choice.semver.range ?? "");
       throw error;
     }
     return semverPolicer(constraints);

@@ -88,6 +88,8 @@ describe("the pipeline rules", () => {
   it.each([
     { tags: ["1.0.0"], policy: { policy: {} }, code: "INVALID_POLICY" },
     { tags: ["1.0.0"], policy: { policy: { semver: { range: "" } } }, code: "INVALID_POLICY" },
+    // A semver policy without a range is Go's empty range.
+    { tags: ["1.0.0"], policy: { policy: { semver: {} } }, code: "INVALID_POLICY" },
     {
       tags: ["a"],
       policy: { policy: { alphabetical: { order: " asc" } } },
