@@ -167,6 +167,19 @@ export function bindTemplate(template: string, subexpNames: readonly string[]): 
   // Fast paths for the common shapes: all literal, or exactly one reference.
   if (bound.length === 0) return { template, maxGroup, expand: () => "" };
   if (typeof only === "string") return { template, maxGroup, expand: () => only };
+  if (only !== undefined && only.length === 1) {
+    // A lone reference such as `$ts`: the group's text, or "" when it did not take part.
+    const group = only[0] as number;
+    return {
+      template,
+      maxGroup,
+      expand(src: string, match: ArrayLike<number>): string {
+        const start = match[2 * group];
+        const end = match[2 * group + 1];
+        return start !== undefined && end !== undefined && start >= 0 ? src.slice(start, end) : "";
+      },
+    };
+  }
   return {
     template,
     maxGroup,
