@@ -224,6 +224,9 @@ class CompiledRegexp implements GoRegexp {
       for (let i = 0; i < size; i++) out[i] = cap[i] as number;
       return out;
     }
+    // re2js's capturing engine for long inputs is its NFA; its DFA answers
+    // "no match" far faster, so ask it first.
+    if (!this.#pattern.test(s)) return null;
     if (groups === this.numSubexp) {
       return this.#re2.findSubmatchIndex(s) as number[] | null;
     }
@@ -244,6 +247,7 @@ class CompiledRegexp implements GoRegexp {
     const fast = this.#capturing(s);
     if (fast !== undefined)
       return fast.exec(s, out, Math.min(out.length, 2 * (this.numSubexp + 1)));
+    if (!this.#pattern.test(s)) return false;
     const found = this.#re2.findSubmatchIndex(s) as number[] | null;
     if (found === null) return false;
     for (let i = 0; i < out.length; i++) out[i] = i < found.length ? (found[i] as number) : -1;
