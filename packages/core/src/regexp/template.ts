@@ -110,6 +110,14 @@ export function parseTemplate(template: string): TemplatePiece[] {
 
 /**
  * A template bound to one regexp's groups: expands matches of that regexp.
+ *
+ * @example
+ * ```ts
+ * const re = compileRegexp("^v(?P<major>\\d+)\\.(\\d+)");
+ * const t = re.compileTemplate("$major-${2}");
+ * const m = re.findStringSubmatchIndex("v1.22");
+ * m && t.expand("v1.22", m); // "1-22"
+ * ```
  */
 export interface ExpandTemplate {
   /** The template text as given. */

@@ -173,6 +173,12 @@ function caret(v: Version, c: Constraint, includePre: boolean): ConstraintMiss |
 /**
  * The operator table (Masterminds `constraintOps`): one comparator per
  * operator, aliases sharing theirs.
+ *
+ * @example
+ * ```ts
+ * const [c] = parseConstraints("~1.2").groups[0] ?? [];
+ * c && comparators[c.operator](parseVersion("1.3.0"), c, false); // "MAJOR_MINOR_DIFFERS"
+ * ```
  */
 export const comparators: Readonly<Record<Operator, Comparator>> = Object.freeze({
   "": tildeOrEqual,

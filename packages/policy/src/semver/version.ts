@@ -49,6 +49,15 @@ function fail(code: keyof typeof messages, input: string): never {
  * The numbers are unsigned 64-bit in Masterminds, beyond JavaScript's safe
  * integers, so they are kept as canonical decimal strings (`majorDigits`, …)
  * and offered as `bigint` (`major`, …).
+ *
+ * @example
+ * ```ts
+ * const v = parseVersion("v1.2.3-rc.1+build");
+ * v.major;       // 1n
+ * v.prerelease;  // "rc.1"
+ * v.toString();  // "1.2.3-rc.1+build"
+ * v.original;    // "v1.2.3-rc.1+build"
+ * ```
  */
 export class Version {
   /** The text the version was parsed from (Go `Original`). */

@@ -135,7 +135,15 @@ export const imagePolicyStatusSchema = z.object({
   lastHandledReconcileAt: z.string().optional(),
 });
 
-/** A whole `ImagePolicy` object, as found in a manifest or the API server. */
+/**
+ * A whole `ImagePolicy` object, as found in a manifest or the API server.
+ *
+ * @example
+ * ```ts
+ * const result = imagePolicySchema.safeParse(object);
+ * if (result.success) result.data.spec.policy;
+ * ```
+ */
 export const imagePolicySchema = z.object({
   apiVersion: z.literal("image.toolkit.fluxcd.io/v1"),
   kind: z.literal("ImagePolicy"),

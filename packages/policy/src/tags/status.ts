@@ -12,7 +12,14 @@ import type { Condition, ImagePolicyStatus, ImageRef } from "./schema.js";
 /** `spec.digestReflectionPolicy`. */
 export type DigestReflectionPolicy = "Always" | "IfNotPresent" | "Never";
 
-/** Condition reasons Flux uses for an `ImagePolicy`. */
+/**
+ * Condition reasons Flux uses for an `ImagePolicy`.
+ *
+ * @example
+ * ```ts
+ * status.conditions?.some((c) => c.type === "Stalled" && c.reason === conditionReasons.invalidPolicy);
+ * ```
+ */
 export const conditionReasons = Object.freeze({
   /** Ready=True after a successful reconciliation. */
   succeeded: "Succeeded",
