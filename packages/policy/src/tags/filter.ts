@@ -6,8 +6,9 @@
  *
  * The match runs through `@kubeimg/core/regexp`, never `new RegExp`. To stay
  * fast on large repositories the filter asks the engine for as little as
- * the template needs: a boolean `test` when the key is the tag itself or a
- * constant, and only the groups the template reads otherwise.
+ * the template needs: a boolean match when the key is the tag itself or a
+ * constant, and otherwise the group positions written into one buffer reused
+ * for every tag.
  */
 import {
   compileRegexp,
