@@ -1,0 +1,254 @@
+/**
+ * The part of Go's `net/url.Parse` the kubelet keyring depends on, over
+ * byte strings (see `go-bytes.ts`): which inputs are rejected, and the
+ * decoded host and path of the rest. Pinned to the Go the Kubernetes v1.35
+ * kubelet is built with: bracketed hosts must hold an IPv6 address (the
+ * CVE-2025-47912 fix) and a colon in a plain host is checked from the last
+ * one (`urlstrictcolons=0`, the default for a `go 1.25` module).
+ */
+
+/** The pieces of a parsed URL the keyring reads. */
+export interface GoUrl {
+  /** Host with port, unescaped (`url.URL.Host`). */
+  readonly host: string;
+  /** Unescaped path (`url.URL.Path`). */
+  readonly path: string;
+}
+
+type Mode = "path" | "host" | "zone" | "userPassword" | "fragment";
+
+/** Bytes a host may hold literally (besides ASCII letters and digits). */
+const hostLiteral = new Set("!\"$&'()*+,-.:;<=>[]_~");
+
+function isAlnum(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+/** Go's `shouldEscape` for the host and zone modes. */
+function hostShouldEscape(c: number): boolean {
+  return !(isAlnum(c) || hostLiteral.has(String.fromCharCode(c)));
+}
+
+const isHex = (c: number): boolean =>
+  (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+
+const unhex = (c: number): number => Number.parseInt(String.fromCharCode(c), 16);
+
+/** Go's `unescape`; `undefined` where Go returns an error. */
+function goUnescape(s: string, mode: Mode): string | undefined {
+  let count = 0;
+  for (let i = 0; i < s.length; ) {
+    const c = s.charCodeAt(i);
+    if (c === 0x25) {
+      count++;
+      if (i + 2 >= s.length || !isHex(s.charCodeAt(i + 1)) || !isHex(s.charCodeAt(i + 2))) {
+        return undefined;
+      }
+      const three = s.slice(i, i + 3);
+      if (mode === "host" && unhex(s.charCodeAt(i + 1)) < 8 && three !== "%25") return undefined;
+      if (mode === "zone") {
+        const v = (unhex(s.charCodeAt(i + 1)) << 4) | unhex(s.charCodeAt(i + 2));
+        if (three !== "%25" && v !== 0x20 && hostShouldEscape(v)) return undefined;
+      }
+      i += 3;
+      continue;
+    }
+    if ((mode === "host" || mode === "zone") && c < 0x80 && hostShouldEscape(c)) return undefined;
+    i++;
+  }
+  if (count === 0) return s;
+  let out = "";
+  for (let i = 0; i < s.length; ) {
+    if (s.charCodeAt(i) === 0x25) {
+      out += String.fromCharCode((unhex(s.charCodeAt(i + 1)) << 4) | unhex(s.charCodeAt(i + 2)));
+      i += 3;
+    } else {
+      out += s[i];
+      i++;
+    }
+  }
+  return out;
+}
+
+function validOptionalPort(port: string): boolean {
+  return port === "" || /^:[0-9]*$/.test(port);
+}
+
+const userinfoChars = /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/;
+
+/** Go's `netip.ParseAddr`: "v4", "v6", or undefined when it is not an address. */
+function parseAddr(s: string): "v4" | "v6" | undefined {
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === ".") return isIPv4(s) ? "v4" : undefined;
+    if (c === ":") return isIPv6(s) ? "v6" : undefined;
+    if (c === "%") return undefined;
+  }
+  return undefined;
+}
+
+function isIPv4(s: string): boolean {
+  let value = 0;
+  let fields = 0;
+  let digits = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) {
+      if (digits === 1 && value === 0) return false; // leading zero
+      value = value * 10 + (c - 0x30);
+      digits++;
+      if (value > 255) return false;
+    } else if (c === 0x2e) {
+      if (i === 0 || i === s.length - 1 || s[i - 1] === ".") return false;
+      if (fields === 3) return false;
+      fields++;
+      value = 0;
+      digits = 0;
+    } else {
+      return false;
+    }
+  }
+  return fields === 3;
+}
+
+function isIPv6(input: string): boolean {
+  let s = input;
+  const percent = s.indexOf("%");
+  if (percent >= 0) {
+    if (percent === s.length - 1) return false;
+    s = s.slice(0, percent);
+  }
+  let ellipsis = -1;
+  if (s.startsWith("::")) {
+    ellipsis = 0;
+    s = s.slice(2);
+    if (s === "") return true;
+  }
+  let i = 0;
+  while (i < 16) {
+    let off = 0;
+    let acc = 0;
+    while (off < s.length) {
+      const c = s.charCodeAt(off);
+      if (!isHex(c)) break;
+      acc = acc * 16 + unhex(c);
+      if (off > 3 || acc > 0xffff) return false;
+      off++;
+    }
+    if (off === 0) return false;
+    if (s[off] === ".") {
+      if ((ellipsis < 0 && i !== 12) || i + 4 > 16) return false;
+      if (!isIPv4(s)) return false;
+      s = "";
+      i += 4;
+      break;
+    }
+    i += 2;
+    s = s.slice(off);
+    if (s === "") break;
+    if (s[0] !== ":" || s.length === 1) return false;
+    s = s.slice(1);
+    if (s[0] === ":") {
+      if (ellipsis >= 0) return false;
+      ellipsis = i;
+      s = s.slice(1);
+      if (s === "") break;
+    }
+  }
+  if (s !== "") return false;
+  if (i < 16) return ellipsis >= 0;
+  return ellipsis < 0;
+}
+
+/** Go's `parseHost`. */
+function parseHost(host: string): string | undefined {
+  const open = host.lastIndexOf("[");
+  if (open > 0) return undefined;
+  if (open === 0) {
+    const close = host.lastIndexOf("]");
+    if (close < 0) return undefined;
+    const colonPort = host.slice(close + 1);
+    if (!validOptionalPort(colonPort)) return undefined;
+    const port = goUnescape(colonPort, "host");
+    if (port === undefined) return undefined;
+    const hostname = host.slice(1, close);
+    const zone = hostname.indexOf("%25");
+    let unescaped: string | undefined;
+    if (zone >= 0) {
+      const a = goUnescape(hostname.slice(0, zone), "host");
+      const b = goUnescape(hostname.slice(zone), "zone");
+      unescaped = a === undefined || b === undefined ? undefined : a + b;
+    } else {
+      unescaped = goUnescape(hostname, "host");
+    }
+    if (unescaped === undefined || parseAddr(unescaped) !== "v6") return undefined;
+    return `[${unescaped}]${port}`;
+  }
+  const colon = host.lastIndexOf(":");
+  if (colon >= 0 && !validOptionalPort(host.slice(colon))) return undefined;
+  return goUnescape(host, "host");
+}
+
+/**
+ * Parses an absolute `http://` or `https://` URL (as a byte string) like
+ * Go's `url.Parse`, or returns `undefined` where Go returns an error.
+ */
+export function parseGoUrl(raw: string): GoUrl | undefined {
+  const hash = raw.indexOf("#");
+  const u = hash >= 0 ? raw.slice(0, hash) : raw;
+  const fragment = hash >= 0 ? raw.slice(hash + 1) : "";
+  // Control bytes are refused (in everything before the fragment).
+  for (let i = 0; i < u.length; i++) {
+    const c = u.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return undefined;
+  }
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(u);
+  if (!scheme) return undefined;
+  let rest = u.slice(scheme[0].length);
+  const question = rest.indexOf("?");
+  if (question >= 0) rest = rest.slice(0, question);
+  if (!rest.startsWith("//")) return undefined;
+  const afterSlashes = rest.slice(2);
+  const slash = afterSlashes.indexOf("/");
+  const authority = slash >= 0 ? afterSlashes.slice(0, slash) : afterSlashes;
+  const rawPath = slash >= 0 ? afterSlashes.slice(slash) : "";
+  const at = authority.lastIndexOf("@");
+  const host = parseHost(at >= 0 ? authority.slice(at + 1) : authority);
+  if (host === undefined) return undefined;
+  if (at >= 0) {
+    const userinfo = authority.slice(0, at);
+    if (!userinfoChars.test(userinfo)) return undefined;
+    const colon = userinfo.indexOf(":");
+    const parts = colon >= 0 ? [userinfo.slice(0, colon), userinfo.slice(colon + 1)] : [userinfo];
+    if (parts.some((part) => goUnescape(part, "userPassword") === undefined)) return undefined;
+  }
+  const path = goUnescape(rawPath, "path");
+  if (path === undefined) return undefined;
+  if (fragment !== "" && goUnescape(fragment, "fragment") === undefined) return undefined;
+  return { host, path };
+}
+
+/**
+ * Go's `net.SplitHostPort`, falling back as the keyring does: when the
+ * host has no valid port, the whole host and an empty port.
+ */
+export function splitHostPortLoose(hostport: string): { host: string; port: string } {
+  const whole = { host: hostport, port: "" };
+  const i = hostport.lastIndexOf(":");
+  if (i < 0) return whole;
+  let host: string;
+  let j = 0;
+  let k = 0;
+  if (hostport[0] === "[") {
+    const end = hostport.indexOf("]");
+    if (end < 0 || end + 1 !== i) return whole;
+    host = hostport.slice(1, end);
+    j = 1;
+    k = end + 1;
+  } else {
+    host = hostport.slice(0, i);
+    if (host.includes(":")) return whole;
+  }
+  if (hostport.slice(j).includes("[") || hostport.slice(k).includes("]")) return whole;
+  return { host, port: hostport.slice(i + 1) };
+}

@@ -1,0 +1,150 @@
+/**
+ * Pull Secrets as the kubelet reads them (`pkg/credentialprovider/secrets`
+ * `MakeDockerKeyring`, Kubernetes v1.35): a Secret counts when its `type`
+ * is `kubernetes.io/dockerconfigjson` with a non-empty `.dockerconfigjson`,
+ * or `kubernetes.io/dockercfg` with a non-empty `.dockercfg`; all counted
+ * Secrets feed one keyring, which comes before the node's.
+ */
+import { z } from "zod";
+import {
+  type DockerConfig,
+  parseDockerConfigJsonWith,
+  parseDockercfgWith,
+} from "./docker-config.js";
+import { DockerConfigError } from "./errors.js";
+import { decodeGoBase64 } from "./go-base64.js";
+import { fromByteString } from "./go-bytes.js";
+import {
+  type CredentialSource,
+  createDockerKeyring,
+  type DockerKeyring,
+  type KeyringConfig,
+  unionDockerKeyrings,
+} from "./keyring.js";
+
+/** The Secret type of a `config.json`-shaped pull secret. */
+export const SECRET_TYPE_DOCKER_CONFIG_JSON = "kubernetes.io/dockerconfigjson";
+/** The Secret type of a legacy `.dockercfg` pull secret. */
+export const SECRET_TYPE_DOCKERCFG = "kubernetes.io/dockercfg";
+
+/** The fields of a Kubernetes `v1.Secret` the kubelet reads; `data` values are base64 as in the API. */
+export const pullSecretSchema = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: z
+    .object({
+      name: z.string().optional(),
+      namespace: z.string().optional(),
+      uid: z.string().optional(),
+    })
+    .optional(),
+  type: z.string().optional(),
+  data: z.record(z.string(), z.string().nullable()).nullable().optional(),
+  stringData: z.record(z.string(), z.string()).nullable().optional(),
+});
+
+/** A Kubernetes Secret object as written in YAML/JSON (only the fields the kubelet reads). */
+export type PullSecret = z.input<typeof pullSecretSchema>;
+
+function secretName(secret: z.output<typeof pullSecretSchema>, index: number): string {
+  const meta = secret.metadata;
+  return meta?.name !== undefined ? `${meta.namespace ?? ""}/${meta.name}` : `#${index}`;
+}
+
+/** The bytes (as a JavaScript string) of one data key; `stringData` wins as in the API server. */
+function dataValue(
+  secret: z.output<typeof pullSecretSchema>,
+  key: string,
+  name: string,
+): string | undefined {
+  const plain = secret.stringData?.[key];
+  if (plain !== undefined) return plain;
+  const encoded = secret.data?.[key];
+  if (encoded === undefined || encoded === null) return undefined;
+  const bytes = decodeGoBase64(encoded, { padded: true });
+  if (bytes === undefined) {
+    throw new DockerConfigError(
+      "INVALID_SECRET",
+      `secret ${name}: data["${key}"] is not valid base64`,
+      {
+        path: `data["${key}"]`,
+        secret: name,
+      },
+    );
+  }
+  return fromByteString(bytes);
+}
+
+/**
+ * Returns the docker configs the kubelet would take from a pod's pull
+ * Secrets, in pod order, each with its source; Secrets of other types or
+ * with an empty key are skipped.
+ *
+ * @throws {DockerConfigError} `INVALID_SECRET` for an object that is not a
+ *   Secret or has undecodable `data`; `INVALID_DOCKER_CONFIG` when a counted
+ *   Secret's config is invalid (one bad Secret fails them all, as upstream).
+ * @example
+ * ```ts
+ * const configs = dockerConfigsFromSecrets([secret]);
+ * configs[0]?.source; // { kind: "secret", namespace: "team-a", name: "regcred", uid: "…" }
+ * ```
+ */
+export function dockerConfigsFromSecrets(secrets: readonly unknown[]): KeyringConfig[] {
+  const out: KeyringConfig[] = [];
+  secrets.forEach((raw, index) => {
+    const parsed = pullSecretSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new DockerConfigError(
+        "INVALID_SECRET",
+        `pull secret #${index} is not a valid Secret object: ${parsed.error.issues
+          .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+          .join("; ")}`,
+        { path: "", cause: parsed.error },
+      );
+    }
+    const secret = parsed.data;
+    const name = secretName(secret, index);
+    const source: CredentialSource = {
+      kind: "secret",
+      namespace: secret.metadata?.namespace ?? "",
+      name: secret.metadata?.name ?? "",
+      uid: secret.metadata?.uid ?? "",
+    };
+    let config: DockerConfig | undefined;
+    const json =
+      secret.type === SECRET_TYPE_DOCKER_CONFIG_JSON
+        ? dataValue(secret, ".dockerconfigjson", name)
+        : undefined;
+    const cfg =
+      secret.type === SECRET_TYPE_DOCKERCFG ? dataValue(secret, ".dockercfg", name) : undefined;
+    if (json !== undefined && json.length > 0) {
+      config = parseDockerConfigJsonWith(json, { secret: name });
+    } else if (cfg !== undefined && cfg.length > 0) {
+      config = parseDockercfgWith(cfg, { secret: name });
+    }
+    if (config) out.push({ config, source: Object.freeze(source) });
+  });
+  return out;
+}
+
+/**
+ * Returns the keyring the kubelet uses for a pod (mirrors
+ * `MakeDockerKeyring`): the credentials of its pull Secrets first, then
+ * those of `nodeKeyring`. Without any counted Secret it is `nodeKeyring`
+ * itself (or an empty keyring).
+ *
+ * @throws {DockerConfigError} as {@link dockerConfigsFromSecrets}.
+ * @example
+ * ```ts
+ * const keyring = makeDockerKeyring(pod.spec.imagePullSecrets.map(getSecret), nodeKeyring);
+ * keyring.lookup(repositoryName("nginx:1.25"));
+ * ```
+ */
+export function makeDockerKeyring(
+  secrets: readonly unknown[],
+  nodeKeyring?: DockerKeyring,
+): DockerKeyring {
+  const configs = dockerConfigsFromSecrets(secrets);
+  if (configs.length === 0) return nodeKeyring ?? createDockerKeyring([]);
+  return unionDockerKeyrings([createDockerKeyring(configs), nodeKeyring]);
+}
