@@ -165,13 +165,19 @@ export function compileBacktrack(re2: unknown): BacktrackMatcher | undefined {
     return c * 4 + 1;
   }
 
-  /** Go's `tryBacktrack` for one start position; fills `out` on a match. */
+  /** Go's `tryBacktrack` for one start position; fills `outCap` on a match. */
   function tryBacktrack(
     startPc: number,
     startPos: number,
     outCap: Int32Array,
     ncap: number,
   ): boolean {
+    // Hot loop: closure state copied into locals, the BMP case of `step` and
+    // the visited check written out inline.
+    const s = text;
+    const len = end;
+    const stride = len + 1;
+    const seen = visited;
     push(startPc, startPos, false);
     while (jobs > 0) {
       jobs--;
@@ -180,23 +186,42 @@ export function compileBacktrack(re2: unknown): BacktrackMatcher | undefined {
       let isArg = jobArg[jobs] === 1;
       let check = false;
       for (;;) {
-        if (check && !shouldVisit(pc, pos)) break;
+        if (check) {
+          const k = pc * stride + pos;
+          const word = k >>> 5;
+          const bit = 1 << (k & 31);
+          const v = seen[word] as number;
+          if ((v & bit) !== 0) break;
+          seen[word] = v | bit;
+        }
         check = true;
         const op = ops[pc] as number;
-        if (op === RUNE || op === RUNE1) {
-          const sw = step(pos);
-          if (sw < 0) break;
-          const rune = sw >> 2;
-          if (rune < 128) {
-            if (accept[pc * 128 + rune] === 0) break;
-          } else if (
-            op === RUNE
-              ? !(insts[pc] as Re2jsInst).matchRune(rune)
-              : rune !== (insts[pc] as Re2jsInst).runes[0]
-          ) {
+        if (op >= RUNE) {
+          // RUNE, RUNE1, RUNE_ANY, RUNE_ANY_NOT_NL: consume one rune.
+          if (pos >= len) break;
+          let rune = s.charCodeAt(pos);
+          let width = 1;
+          if (rune >= 0xd800 && rune <= 0xdbff && pos + 1 < len) {
+            const lo = s.charCodeAt(pos + 1);
+            if (lo >= 0xdc00 && lo <= 0xdfff) {
+              rune = (rune - 0xd800) * 1024 + (lo - 0xdc00) + 0x10000;
+              width = 2;
+            }
+          }
+          if (op === RUNE || op === RUNE1) {
+            if (rune < 128) {
+              if (accept[pc * 128 + rune] === 0) break;
+            } else if (
+              op === RUNE
+                ? !(insts[pc] as Re2jsInst).matchRune(rune)
+                : rune !== (insts[pc] as Re2jsInst).runes[0]
+            ) {
+              break;
+            }
+          } else if (op === RUNE_ANY_NOT_NL && rune === 10) {
             break;
           }
-          pos += sw & 3;
+          pos += width;
           pc = out[pc] as number;
           continue;
         }
@@ -224,7 +249,7 @@ export function compileBacktrack(re2: unknown): BacktrackMatcher | undefined {
           continue;
         }
         if (op === EMPTY_WIDTH) {
-          if (((arg[pc] as number) & ~contextAt(text, pos)) !== 0) break;
+          if (((arg[pc] as number) & ~contextAt(s, pos)) !== 0) break;
           pc = out[pc] as number;
           continue;
         }
@@ -232,23 +257,15 @@ export function compileBacktrack(re2: unknown): BacktrackMatcher | undefined {
           pc = out[pc] as number;
           continue;
         }
-        if (op === RUNE_ANY || op === RUNE_ANY_NOT_NL) {
-          const sw = step(pos);
-          if (sw < 0) break;
-          if (op === RUNE_ANY_NOT_NL && sw >> 2 === 10) break;
-          pos += sw & 3;
-          pc = out[pc] as number;
-          continue;
-        }
         if (op === ALT_MATCH) {
           const o = ops[out[pc] as number] as number;
-          if (o === RUNE || o === RUNE1 || o === RUNE_ANY || o === RUNE_ANY_NOT_NL) {
+          if (o >= RUNE) {
             push(arg[pc] as number, pos, false);
             pc = arg[pc] as number;
-            pos = end;
+            pos = len;
             continue;
           }
-          push(out[pc] as number, end, false);
+          push(out[pc] as number, len, false);
           pc = out[pc] as number;
           continue;
         }
