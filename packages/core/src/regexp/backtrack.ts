@@ -24,7 +24,7 @@ const MATCH = 6;
 const NOP = 7;
 const RUNE = 8;
 const RUNE1 = 9;
-const RUNE_ANY = 10;
+// 10 is RUNE_ANY: with RUNE, RUNE1 and RUNE_ANY_NOT_NL, the opcodes from RUNE up consume a rune.
 const RUNE_ANY_NOT_NL = 11;
 
 const EMPTY_BEGIN_LINE = 1;
