@@ -63,6 +63,13 @@ describe("resolveImagePolicy", () => {
     );
   });
 
+  it("requeues after 10 minutes when Always has a zero interval", async () => {
+    const reg = registry();
+    const s = spec({ digestReflectionPolicy: "Always", interval: "0s" });
+    const r = await resolveImagePolicy({ spec: s, image, tagLister: reg, digestResolver: reg });
+    expect(r.requeueAfterMillis).toBe(600_000);
+  });
+
   it("IfNotPresent keeps the stored digest while the tag is unchanged", async () => {
     const reg = registry();
     const s = spec({ digestReflectionPolicy: "IfNotPresent" });

@@ -59,6 +59,9 @@ export interface ImagePolicyResolution {
   readonly error: Error | undefined;
 }
 
+/** Flux's interval when `digestReflectionPolicy` is `Always` and `interval` is zero. */
+const defaultIntervalMillis = 600_000;
+
 /** How long Flux waits before retrying a repository without tags. */
 const noTagsRetryMillis = 30_000;
 
@@ -198,7 +201,11 @@ export async function resolveImagePolicy(
   });
   const status: Partial<ImagePolicyStatus> = { latestRef: refs.latestRef };
   if (refs.observedPreviousRef !== undefined) status.observedPreviousRef = refs.observedPreviousRef;
-  const interval = reflection === "Always" ? parseIntervalMillis(spec.interval ?? "") : undefined;
+  // Flux `GetInterval`: with Always, the interval, or 10 minutes when it is zero.
+  const interval =
+    reflection === "Always"
+      ? parseIntervalMillis(spec.interval ?? "") || defaultIntervalMillis
+      : undefined;
   return finish(
     { kind: "success", message: composeReadyMessage(refs.latestRef, refs.observedPreviousRef) },
     { tag, status, ...(interval === undefined ? {} : { requeue: interval }) },
