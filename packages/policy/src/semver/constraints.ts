@@ -12,6 +12,11 @@
  * The grammar itself lives in `grammar.ts`; this module follows
  * `NewConstraint` step by step: rewrite hyphen ranges, split on `||`,
  * validate each group, find its constraints, parse each one.
+ *
+ * npm `semver` ranges are not used anywhere here: they lack `!=`, `=>`, `=<`
+ * and comma AND, and admit a pre-release only on the comparator's own
+ * `major.minor.patch`, where Masterminds admits any once the AND group names
+ * one. Everything below is our own port.
  */
 import { SemverError } from "./errors.js";
 import { constraintGrammar } from "./grammar.js";
