@@ -16,5 +16,8 @@ describe("pnpm demo", () => {
     // References.
     expect(transcript).toMatch(/normalized: +docker\.io\/library\/nginx\n/);
     expect(transcript).toContain("[REMOTE_NAME_CONTAINS_UPPERCASE]");
+    // Tag policies: the spec's three worked examples.
+    const selected = [...transcript.matchAll(/selected: +(.+)/g)].map((m) => m[1]);
+    expect(selected).toEqual(["5.1.10", "1.2.0-rc.1", "RELEASE.2024-10-02T17-50-41Z"]);
   });
 });

@@ -26,5 +26,48 @@ const references: DemoSection = {
   ],
 };
 
+/** Flux ImagePolicy: the worked examples of the tag-policy spec. */
+const tagPolicies: DemoSection = {
+  title: 'Tag policies (Flux ImagePolicy: which tag is "latest", and why not the others)',
+  steps: [
+    {
+      say: "semver range 5.1.x: the greatest 5.1 patch; pre-releases and other minors are out of range",
+      args: [
+        "tags",
+        "-f",
+        "tags/podinfo-semver.yaml",
+        "--tags-file",
+        "tags/podinfo.tags",
+        "--explain",
+      ],
+      exit: 0,
+    },
+    {
+      say: "^1.x-0 admits 1.x pre-releases; the filter keeps only the -rc tags",
+      args: [
+        "tags",
+        "-f",
+        "tags/app-release-candidates.yaml",
+        "--tags-file",
+        "tags/app.tags",
+        "--explain",
+      ],
+      exit: 0,
+    },
+    {
+      say: "RELEASE.<timestamp>Z: the extracted timestamp is ordered alphabetically",
+      args: [
+        "tags",
+        "-f",
+        "tags/minio-release.yaml",
+        "--tags-file",
+        "tags/minio.tags",
+        "--explain",
+      ],
+      exit: 0,
+    },
+  ],
+};
+
 /** Every section, in the order the demo prints them. */
-export const SECTIONS: readonly DemoSection[] = [references];
+export const SECTIONS: readonly DemoSection[] = [references, tagPolicies];

@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { COMMANDS } from "./commands/index.js";
 import { runCli } from "./run.js";
 import { memoryIo } from "./testing/memory-io.js";
 import { runKubeimg, stderrLines } from "./testing/run-program.js";
 import { VERSION } from "./version.js";
 
-const COMMAND_NAMES = ["parse"];
+const COMMAND_NAMES = COMMANDS.map((c) => c.name);
 
 describe("kubeimg (built program)", () => {
   it("VERSION matches package.json", () => {

@@ -1,5 +1,6 @@
 import type { Command } from "./command.js";
 import { parseCommand } from "./parse/parse.js";
+import { tagsCommand } from "./tags/tags.js";
 
 /** Every `kubeimg` command, in the order the help lists them. */
-export const COMMANDS: readonly Command[] = [parseCommand];
+export const COMMANDS: readonly Command[] = [parseCommand, tagsCommand];

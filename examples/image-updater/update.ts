@@ -1,0 +1,111 @@
+/**
+ * One pass of an image-update checker: for every `ImagePolicy`, list its
+ * repository's tags from the registry, select the latest tag exactly as Flux
+ * does, reflect its digest per `digestReflectionPolicy`, and compute the
+ * status Flux would write (`latestRef`, conditions).
+ */
+
+import type { DockerKeyring } from "@kubeimg/core/keyring";
+import { compileRegexp } from "@kubeimg/core/regexp";
+import {
+  type ImagePolicy,
+  type ImagePolicyResolution,
+  type ImagePolicyStatus,
+  resolveImagePolicy,
+  type TagLister,
+} from "@kubeimg/policy/tags";
+import { createDigestResolver, createTagLister, type RegistryClient } from "@kubeimg/registry";
+import type { FluxObjects, ImageRepository } from "./objects.js";
+
+/** Flux's default `ImageRepository.spec.exclusionList`. */
+const DEFAULT_EXCLUSION = ["^.*\\.sig$"];
+
+/** The outcome for one policy, as `kubectl get imagepolicy` shows it and more. */
+export interface PolicyReport {
+  readonly namespace: string;
+  readonly name: string;
+  readonly repository: ImageRepository | undefined;
+  readonly resolution: ImagePolicyResolution;
+}
+
+/** What {@link checkImagePolicies} needs. */
+export interface CheckOptions {
+  readonly client: RegistryClient;
+  readonly keyring?: DockerKeyring;
+  /** Each policy's previous status (by `namespace/name`), for digest reflection and messages. */
+  readonly previous?: ReadonlyMap<string, ImagePolicyStatus>;
+  readonly signal?: AbortSignal;
+}
+
+/** Returns true for a tag the ImageRepository's `exclusionList` drops, as Flux does. */
+function exclusion(patterns: readonly string[]): (tag: string) => boolean {
+  const compiled = patterns.map((p) => compileRegexp(p));
+  return (tag) => compiled.some((r) => r.matchString(tag));
+}
+
+/** Resolves every policy of `objects` against the registry, in file order. */
+export async function checkImagePolicies(
+  objects: FluxObjects,
+  options: CheckOptions,
+): Promise<PolicyReport[]> {
+  const adapter = {
+    client: options.client,
+    ...(options.keyring ? { keyring: options.keyring } : {}),
+  };
+  const resolver = createDigestResolver(adapter);
+  const reports: PolicyReport[] = [];
+  for (const policy of objects.policies) {
+    reports.push(
+      await checkOne(
+        policy,
+        objects,
+        (exclude) => createTagLister({ ...adapter, exclude }),
+        resolver,
+        options,
+      ),
+    );
+  }
+  return reports;
+}
+
+async function checkOne(
+  policy: ImagePolicy,
+  objects: FluxObjects,
+  listerFor: (exclude: (tag: string) => boolean) => TagLister,
+  resolver: Parameters<typeof resolveImagePolicy>[0]["digestResolver"],
+  options: CheckOptions,
+): Promise<PolicyReport> {
+  const namespace = policy.metadata.namespace ?? "default";
+  const name = policy.metadata.name;
+  const ref = policy.spec.imageRepositoryRef;
+  const repository = objects.repositories.find(
+    (r) => r.name === ref.name && r.namespace === (ref.namespace ?? namespace),
+  );
+  const status = options.previous?.get(`${namespace}/${name}`);
+  if (repository === undefined) {
+    const message = `referenced ImageRepository ${ref.namespace ?? namespace}/${ref.name} not found`;
+    return {
+      namespace,
+      name,
+      repository,
+      resolution: {
+        tag: undefined,
+        status: {
+          ...status,
+          conditions: [{ type: "Ready", status: "False", reason: "DependencyNotReady", message }],
+        },
+        requeueAfterMillis: undefined,
+        error: new Error(message),
+      },
+    };
+  }
+  const resolution = await resolveImagePolicy({
+    spec: policy.spec,
+    image: repository.image,
+    status,
+    tagLister: listerFor(exclusion(repository.exclusionList ?? DEFAULT_EXCLUSION)),
+    digestResolver: resolver,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  return { namespace, name, repository, resolution };
+}

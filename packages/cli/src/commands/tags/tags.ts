@@ -1,0 +1,218 @@
+import { makeDockerKeyring } from "@kubeimg/core/keyring";
+import { parseNormalizedNamed } from "@kubeimg/core/reference";
+import { composeReadyMessage, explainTagSelection, type TagVerdict } from "@kubeimg/policy/tags";
+import { createTagLister } from "@kubeimg/registry";
+import { CliError } from "../../errors/cli-error.js";
+import { EXIT_CODES } from "../../errors/exit-codes.js";
+import type { CliIo } from "../../io/io.js";
+import type { Colors } from "../../output/color.js";
+import { type Cell, renderFields, renderTable } from "../../output/table.js";
+import { writeResult } from "../../output/write.js";
+import { registryAccess } from "../../registry/registry-access.js";
+import { REGISTRY_OPTIONS } from "../../registry/registry-options.js";
+import { type Command, type CommandContext, stringOption, stringOptions } from "../command.js";
+import { loadImagePolicy, readTagsFile } from "./load.js";
+
+/** Flux errors that mean "the policy found nothing" (exit 1) rather than bad input (exit 2). */
+const NOTHING_FOUND = new Set(["NO_TAGS", "ALL_TAGS_FILTERED", "NO_MATCHING_VERSION"]);
+
+function verdictCell(verdict: TagVerdict, c: Colors): Cell {
+  switch (verdict) {
+    case "selected":
+      return { text: verdict, style: c.green };
+    case "ranked":
+      return verdict;
+    default:
+      return { text: verdict, style: c.dim };
+  }
+}
+
+/** Wraps `fetch` to report each page of a tag listing on stderr. */
+function progressFetch(
+  context: CommandContext,
+  repository: string,
+): {
+  fetch: typeof globalThis.fetch;
+  done(): void;
+} {
+  const { io } = context;
+  let pages = 0;
+  let tags = 0;
+  const tty = io.stderr.isTTY === true;
+  const report = (line: string) => {
+    if (tty) io.stderr.write(`\r\u001b[2K${line}`);
+    else io.stderr.write(`${line}\n`);
+  };
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const response = await io.fetch(input, init);
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (/\/tags\/list(\?|$)/.test(url) && response.ok) {
+      pages++;
+      try {
+        const body = (await response.clone().json()) as { tags?: unknown };
+        if (Array.isArray(body.tags)) tags += body.tags.length;
+      } catch {
+        // The client reports malformed pages itself.
+      }
+      report(`kubeimg tags: listing ${repository}: page ${pages}, ${tags} tags so far`);
+    }
+    return response;
+  };
+  return { fetch, done: () => tty && pages > 0 && io.stderr.write("\r\u001b[2K") };
+}
+
+async function listFromRegistry(context: CommandContext, image: string): Promise<string[]> {
+  let repository: ReturnType<typeof parseNormalizedNamed>;
+  try {
+    repository = parseNormalizedNamed(image);
+  } catch (error) {
+    if (error instanceof Error) error.message = `image ${JSON.stringify(image)}: ${error.message}`;
+    throw error;
+  }
+  const progress = progressFetch(context, repository.name);
+  const io: CliIo = { ...context.io, fetch: progress.fetch };
+  const access = await registryAccess({ ...context, io }, { defaultTimeoutMs: 30_000 });
+  const keyring = makeDockerKeyring(access.secrets, access.keyring);
+  const lister = createTagLister({ client: access.client, keyring, timeoutMs: access.timeoutMs });
+  try {
+    return await lister.listTags(
+      repository,
+      context.io.signal ? { signal: context.io.signal } : {},
+    );
+  } finally {
+    progress.done();
+  }
+}
+
+/** `kubeimg tags` */
+export const tagsCommand: Command = {
+  name: "tags",
+  summary: "show which tag a Flux ImagePolicy selects, and why the others lost",
+  usage: "kubeimg tags -f IMAGEPOLICY.yaml (--tags-file FILE | --registry) [--explain]",
+  description: [
+    "Evaluates a Flux ImagePolicy (image.toolkit.fluxcd.io/v1) exactly as the",
+    "image-reflector-controller v1.2.0 does: filterTags pattern and extract (Go RE2 and",
+    "Expand), then the semver range (Masterminds/semver v3), alphabetical or numerical",
+    "order. The tags come from a file (one per line, a YAML/JSON list, or a registry",
+    "tags/list answer) or, with --registry, from the registry of the ImageRepository in",
+    "the same files (or --image), with a progress line on stderr while pages arrive.",
+    "With --explain every tag gets a verdict: filtered out, not a version, outside the",
+    "range, ranked lower, or selected. Exit 1 when the policy selects nothing.",
+  ].join("\n"),
+  options: {
+    file: {
+      type: "string",
+      short: "f",
+      multiple: true,
+      value: "FILE",
+      help: "YAML with the ImagePolicy (and optionally its ImageRepository)",
+    },
+    name: {
+      type: "string",
+      value: "NAME",
+      help: "the ImagePolicy to use when the files hold several",
+    },
+    "tags-file": { type: "string", value: "FILE", help: "the repository's tags" },
+    registry: { type: "boolean", help: "list the tags from the registry" },
+    image: {
+      type: "string",
+      value: "REPOSITORY",
+      help: "the repository to list (default: spec.image of the ImageRepository)",
+    },
+    explain: { type: "boolean", help: "show every tag's verdict" },
+    ...REGISTRY_OPTIONS,
+  },
+  positionals: false,
+  examples: [
+    [
+      "which tag does this policy pick from these tags, and why not the others?",
+      "kubeimg tags -f podinfo-policy.yaml --tags-file tags.txt --explain",
+    ],
+    [
+      "ask the registry (ImageRepository and ImagePolicy in one file)",
+      "kubeimg tags -f podinfo.yaml --registry --docker-config ~/.docker/config.json",
+    ],
+  ],
+  async run(context) {
+    const { io, values, format, colors } = context;
+    const files = stringOptions(values, "file");
+    if (files.length === 0) {
+      throw new CliError("USAGE", "-f/--file is required (see 'kubeimg tags --help')", "--file");
+    }
+    const tagsFile = stringOption(values, "tags-file");
+    const fromRegistry = values.registry === true;
+    if ((tagsFile === undefined) === !fromRegistry) {
+      throw new CliError(
+        "USAGE",
+        "give exactly one of --tags-file FILE or --registry (see 'kubeimg tags --help')",
+      );
+    }
+    const { policy, repositories } = await loadImagePolicy(files, stringOption(values, "name"), io);
+    const ref = policy.spec.imageRepositoryRef;
+    const repository =
+      repositories.find(
+        (r) =>
+          r.name === ref.name &&
+          (r.namespace ?? "") === (ref.namespace ?? policy.metadata.namespace ?? ""),
+      ) ?? repositories.find((r) => r.name === ref.name);
+    const image = stringOption(values, "image") ?? repository?.image;
+    let tags: string[];
+    if (tagsFile !== undefined) {
+      tags = await readTagsFile(tagsFile, io);
+    } else {
+      if (image === undefined) {
+        throw new CliError(
+          "USAGE",
+          `--registry needs the repository: add the ImageRepository "${ref.name}" to the files or give --image`,
+        );
+      }
+      tags = await listFromRegistry(context, image);
+    }
+    const result = explainTagSelection(tags, policy.spec);
+    const explain = values.explain === true;
+    const policyName = `${policy.metadata.namespace ?? "default"}/${policy.metadata.name}`;
+    const readyMessage =
+      result.tag !== undefined && image !== undefined
+        ? composeReadyMessage({ name: image, tag: result.tag }, undefined)
+        : undefined;
+    const data = {
+      policy: policyName,
+      image: image ?? null,
+      tag: result.tag ?? null,
+      error: result.error ? { code: result.error.code, message: result.error.message } : null,
+      ...(readyMessage ? { message: readyMessage } : {}),
+      tagCount: tags.length,
+      ...(explain ? { tags: result.tags } : {}),
+    };
+    writeResult(
+      io,
+      format,
+      data,
+      (c) => {
+        const fields = renderFields(
+          [
+            ["policy", policyName],
+            ["image", image ?? "-"],
+            ["tags", String(tags.length)],
+            result.tag !== undefined
+              ? ["selected", { text: result.tag, style: c.green }]
+              : ["selected", { text: `none: ${result.error?.message ?? "?"}`, style: c.red }],
+            ...(readyMessage ? [["message", readyMessage] as const] : []),
+          ],
+          c,
+        );
+        if (!explain || result.tags.length === 0) return fields;
+        return `${fields}\n${renderTable(
+          ["TAG", "VERDICT", "WHY"],
+          result.tags.map((t) => [t.tag, verdictCell(t.verdict, c), t.reason]),
+          c,
+        )}`;
+      },
+      colors,
+    );
+    if (result.error === undefined) return EXIT_CODES.OK;
+    if (NOTHING_FOUND.has(result.error.code)) return EXIT_CODES.NOTHING_FOUND;
+    context.note(`${result.error.message} [${result.error.code}]`);
+    return EXIT_CODES.BAD_INPUT;
+  },
+};
