@@ -1,1 +1,108 @@
-export {};
+export type {
+  Availability,
+  AvailabilityChecker,
+  CredentialSecretRef,
+  Timers,
+} from "./availability.js";
+export {
+  type AvailabilityGate,
+  type AvailabilityGateOptions,
+  type AvailabilityGateStats,
+  type CircuitState,
+  createAvailabilityGate,
+} from "./availability-gate.js";
+export {
+  type CompiledMirrorSet,
+  type CompiledReplicatedSet,
+  type CompiledResource,
+  type CompiledRouting,
+  type CompiledUpstream,
+  type CompileRoutingOptions,
+  compileRouting,
+  compileRoutingResource,
+  createRoutingCompileCache,
+  KIND_RANK,
+  type PodMeta,
+  type ResourceRef,
+  type RoutingCompileCache,
+} from "./compile.js";
+export {
+  type KuikConfig,
+  type KuikConfigInput,
+  kuikConfigSchema,
+  loadKuikConfig,
+  parseKuikConfig,
+} from "./config-schema.js";
+export { type CrdViolation, crdViolations } from "./crd-validation.js";
+export { parseGoDuration } from "./duration.js";
+export { isRoutingError, RoutingError, type RoutingErrorCode } from "./errors.js";
+export {
+  compileIncludeExcludeFilter,
+  type IncludeExcludeFilter,
+} from "./include-exclude.js";
+export {
+  type LabelRequirement,
+  type LabelSelector,
+  type LabelSelectorOperator,
+  parseLabelSelector,
+} from "./label-selector.js";
+export {
+  type LoadRoutingResourcesOptions,
+  loadRoutingResources,
+  type ParseRoutingResourceOptions,
+  parseRoutingResource,
+  safeParseRoutingResource,
+} from "./load.js";
+export {
+  MIRROR_POD_ANNOTATION,
+  ORIGINAL_IMAGES_ANNOTATION,
+  originalImagesKey,
+  readOriginalImages,
+} from "./original-images.js";
+export { type PlanPodRoutingOptions, type PodRoutingPlan, planPodRouting } from "./plan-pod.js";
+export {
+  type BuildPodPatchOptions,
+  buildPodPatch,
+  type JsonPatchOperation,
+  type PodPatch,
+  type PullSecretToEnsure,
+} from "./pod-patch.js";
+export { parseRoutingPod, type RoutingPod } from "./pod-schema.js";
+export {
+  type ProbeOutcome,
+  type ProbeTarget,
+  type ResolveFirstAvailableOptions,
+  type ResolveResult,
+  resolveFirstAvailable,
+} from "./resolve.js";
+export {
+  type ClusterFilter,
+  type ClusterImageSetMirror,
+  type ClusterReplicatedImageSet,
+  type CredentialSecret,
+  type Filter,
+  type ImageFilterDefinition,
+  type ImageSetMirror,
+  KUIK_API_VERSION,
+  type Mirror,
+  type ReplicatedImageSet,
+  type ReplicatedUpstream,
+  ROUTING_KINDS,
+  type RoutingKind,
+  type RoutingResource,
+  routingResourceSchema,
+} from "./resource-schema.js";
+export {
+  type AlternativeReason,
+  type ContainerRoute,
+  type ContainerSpec,
+  finalContainerImage,
+  type RouteContainerInput,
+  type RoutedAlternative,
+  type RoutedContainerRoute,
+  routeContainer,
+  type SkippedContainerRoute,
+  type SkipReason,
+  type SortKey,
+  safeRouteContainer,
+} from "./route-container.js";

@@ -1,0 +1,429 @@
+/**
+ * Compiling routing objects once: filters (RE2, anchored), label selectors,
+ * credential namespaces and kind ranks, so that ordering a container is a walk
+ * over plain data. Compiled objects are kept per CR generation in a
+ * {@link RoutingCompileCache}.
+ */
+import type { CredentialSecretRef } from "./availability.js";
+import { type KuikConfig, parseKuikConfig } from "./config-schema.js";
+import { goPathJoin } from "./go-path.js";
+import { compileIncludeExcludeFilter, type IncludeExcludeFilter } from "./include-exclude.js";
+import { type LabelSelector, parseLabelSelector } from "./label-selector.js";
+import type {
+  ClusterFilter,
+  CredentialSecret,
+  Filter,
+  ImageFilterDefinition,
+  RoutingKind,
+  RoutingResource,
+} from "./resource-schema.js";
+
+/** kuik's kind rank, the second element of the sort key (the original is 0). */
+export const KIND_RANK: Readonly<Record<RoutingKind, number>> = {
+  ClusterImageSetMirror: 1,
+  ImageSetMirror: 2,
+  ClusterReplicatedImageSet: 3,
+  ReplicatedImageSet: 4,
+};
+
+/** Which routing object an alternative or a problem comes from. */
+export interface ResourceRef {
+  readonly kind: RoutingKind;
+  readonly name: string;
+  /** Absent for the cluster kinds. */
+  readonly namespace?: string;
+}
+
+/** A pod's labels, annotations and namespace, as the pod matcher sees them. */
+export interface PodMeta {
+  readonly namespace: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+}
+
+/** Returns true when a pod is in scope of a CR's `spec.filter`. */
+type PodMatcher = (pod: PodMeta) => boolean;
+
+interface CompiledBase {
+  readonly ref: ResourceRef;
+  readonly rank: number;
+  readonly priority: number;
+  /** Undefined: every pod passes. */
+  readonly podMatcher: PodMatcher | undefined;
+  /** Why kuik ignores this CR entirely (bad selector or regex), if it does. */
+  readonly problem: string | undefined;
+}
+
+/** A compiled (Cluster)ImageSetMirror. */
+export interface CompiledMirrorSet extends CompiledBase {
+  readonly type: "mirror";
+  /** Undefined when `problem` is set. */
+  readonly imageFilter: IncludeExcludeFilter | undefined;
+  readonly mirrors: readonly {
+    readonly index: number;
+    readonly registry: string;
+    readonly path: string;
+    readonly priority: number;
+    readonly secret: CredentialSecretRef | undefined;
+  }[];
+}
+
+/** A compiled (Cluster)ReplicatedImageSet upstream. */
+export interface CompiledUpstream {
+  readonly index: number;
+  readonly registry: string;
+  readonly path: string;
+  /** `path.Join(registry, path)`. */
+  readonly prefix: string;
+  readonly priority: number;
+  readonly discardAlternative: boolean;
+  readonly secret: CredentialSecretRef | undefined;
+  /** Undefined: never matches (no `imageFilter`, or both lists empty). */
+  readonly filter: IncludeExcludeFilter | undefined;
+  /** Set when a pattern does not compile: the upstream is dropped everywhere. */
+  readonly problem: string | undefined;
+}
+
+/** A compiled (Cluster)ReplicatedImageSet. */
+export interface CompiledReplicatedSet extends CompiledBase {
+  readonly type: "replicated";
+  readonly upstreams: readonly CompiledUpstream[];
+}
+
+/** One compiled routing object. */
+export type CompiledResource = CompiledMirrorSet | CompiledReplicatedSet;
+
+/** What {@link compileRouting} options may hold. */
+export interface CompileRoutingOptions {
+  /** kuik's operator configuration (input form; defaults applied). */
+  readonly config?: unknown;
+  /** Reuses compiled objects across calls while their generation is unchanged. */
+  readonly cache?: RoutingCompileCache;
+  /**
+   * `"kuik"` (default): kuik's code; a list reduced to one entry by
+   * `discardAlternative` is left alone (never probed, never rewritten).
+   * `"docs"`: the documented bitnami example; when `discardAlternative`
+   * removed the original and a single entry remains, the container is routed
+   * to it directly, without probing.
+   */
+  readonly discardAlternativeMode?: "kuik" | "docs";
+}
+
+/** Routing objects and configuration, compiled for {@link routeContainer}. */
+export interface CompiledRouting {
+  readonly config: KuikConfig;
+  readonly discardAlternativeMode: "kuik" | "docs";
+  readonly skipLabels: readonly LabelSelector[];
+  readonly skipAnnotations: readonly LabelSelector[];
+  readonly clusterMirrors: readonly CompiledMirrorSet[];
+  readonly clusterReplicated: readonly CompiledReplicatedSet[];
+  /** Namespaced kinds, by namespace. */
+  readonly namespacedMirrors: ReadonlyMap<string, readonly CompiledMirrorSet[]>;
+  readonly namespacedReplicated: ReadonlyMap<string, readonly CompiledReplicatedSet[]>;
+  /** CRs (and upstreams) kuik ignores, with the reason. */
+  readonly problems: readonly { readonly resource: ResourceRef; readonly message: string }[];
+}
+
+/** Compiled objects kept between calls, keyed by kind, namespace and name. */
+export interface RoutingCompileCache {
+  /** How many compiled objects are held. */
+  readonly size: number;
+  /** Forgets everything. */
+  clear(): void;
+}
+
+interface CacheEntry {
+  readonly source: RoutingResource;
+  readonly compiled: CompiledResource;
+}
+
+class CompileCache implements RoutingCompileCache {
+  readonly entries = new Map<string, CacheEntry>();
+  get size(): number {
+    return this.entries.size;
+  }
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+/**
+ * Returns an empty cache for {@link compileRouting}. An object is reused when
+ * it is the same JavaScript object as last time, or when its
+ * `metadata.uid` and `metadata.generation` are given and unchanged (the API
+ * server bumps `generation` on every spec change).
+ *
+ * @example
+ * ```ts
+ * const cache = createRoutingCompileCache();
+ * const routing = compileRouting(informerObjects, { config, cache });
+ * ```
+ */
+export function createRoutingCompileCache(): RoutingCompileCache {
+  return new CompileCache();
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function resolveSecret(
+  secret: CredentialSecret | undefined,
+  forcedNamespace: string | undefined,
+): CredentialSecretRef | undefined {
+  if (!secret) return undefined;
+  return Object.freeze({ name: secret.name, namespace: forcedNamespace ?? secret.namespace });
+}
+
+/** Non-empty values of one filter dimension, in order (kuik's `collectFilterItems`). */
+function collect(items: readonly Record<string, string | undefined>[], key: string): string[] {
+  const out: string[] = [];
+  for (const item of items) {
+    const v = item[key];
+    if (v !== undefined && v !== "") out.push(v);
+  }
+  return out;
+}
+
+function selectorsMatch(
+  include: readonly LabelSelector[],
+  exclude: readonly LabelSelector[],
+  set: Readonly<Record<string, string>>,
+): boolean {
+  if (include.length > 0 && !include.some((s) => s.matches(set))) return false;
+  return !exclude.some((s) => s.matches(set));
+}
+
+/** Builds the pod matcher of `spec.filter`; throws on a bad selector or namespace regex. */
+function compilePodMatcher(
+  filter: Filter | ClusterFilter | undefined,
+  cluster: boolean,
+): PodMatcher | undefined {
+  if (!filter || filter.include.length + filter.exclude.length === 0) return undefined;
+  const include = filter.include as Record<string, string | undefined>[];
+  const exclude = filter.exclude as Record<string, string | undefined>[];
+  const includeLabels = collect(include, "label").map(parseLabelSelector);
+  const excludeLabels = collect(exclude, "label").map(parseLabelSelector);
+  const includeAnnotations = collect(include, "annotation").map(parseLabelSelector);
+  const excludeAnnotations = collect(exclude, "annotation").map(parseLabelSelector);
+  let namespaces: IncludeExcludeFilter | undefined;
+  if (cluster) {
+    const includeNs = collect(include, "namespace");
+    namespaces = compileIncludeExcludeFilter(
+      includeNs.length === 0 ? [".*"] : includeNs,
+      collect(exclude, "namespace"),
+    );
+  }
+  return (pod) =>
+    selectorsMatch(includeLabels, excludeLabels, pod.labels) &&
+    selectorsMatch(includeAnnotations, excludeAnnotations, pod.annotations) &&
+    (namespaces === undefined || namespaces.match(pod.namespace));
+}
+
+/** The image filter of a mirror CR: `spec.filter` when it has items, else `spec.imageFilter`. */
+function compileMirrorImageFilter(
+  filter: Filter | ClusterFilter | undefined,
+  imageFilter: ImageFilterDefinition | undefined,
+): IncludeExcludeFilter {
+  if (filter && filter.include.length + filter.exclude.length > 0) {
+    const include = collect(filter.include as Record<string, string | undefined>[], "image");
+    return compileIncludeExcludeFilter(
+      include.length === 0 ? [".*"] : include,
+      collect(filter.exclude as Record<string, string | undefined>[], "image"),
+    );
+  }
+  return compileIncludeExcludeFilter(imageFilter?.include ?? [], imageFilter?.exclude ?? []);
+}
+
+function refOf(resource: RoutingResource): ResourceRef {
+  const namespaced = resource.kind === "ImageSetMirror" || resource.kind === "ReplicatedImageSet";
+  return Object.freeze(
+    namespaced
+      ? {
+          kind: resource.kind,
+          name: resource.metadata.name,
+          namespace: resource.metadata.namespace ?? "",
+        }
+      : { kind: resource.kind, name: resource.metadata.name },
+  );
+}
+
+/**
+ * Returns one routing object compiled: pod matcher, image or upstream
+ * filters, credential namespaces (forced to the CR's namespace on the
+ * namespaced kinds, as kuik does). Never throws: what kuik skips is recorded
+ * in `problem`.
+ *
+ * @example
+ * ```ts
+ * const compiled = compileRoutingResource(parseRoutingResource(object));
+ * if (compiled.problem) console.warn(compiled.problem);
+ * ```
+ */
+export function compileRoutingResource(resource: RoutingResource): CompiledResource {
+  const ref = refOf(resource);
+  const rank = KIND_RANK[resource.kind];
+  const cluster = ref.namespace === undefined;
+  const forcedNamespace = ref.namespace;
+  let podMatcher: PodMatcher | undefined;
+  let problem: string | undefined;
+  try {
+    podMatcher = compilePodMatcher(resource.spec.filter, cluster);
+  } catch (e) {
+    problem = `spec.filter: ${messageOf(e)}`;
+  }
+  if (resource.kind === "ClusterImageSetMirror" || resource.kind === "ImageSetMirror") {
+    let imageFilter: IncludeExcludeFilter | undefined;
+    if (problem === undefined) {
+      try {
+        imageFilter = compileMirrorImageFilter(resource.spec.filter, resource.spec.imageFilter);
+      } catch (e) {
+        problem = `image filter: ${messageOf(e)}`;
+      }
+    }
+    return Object.freeze({
+      type: "mirror",
+      ref,
+      rank,
+      priority: resource.spec.priority,
+      podMatcher,
+      problem,
+      imageFilter,
+      mirrors: Object.freeze(
+        resource.spec.mirrors.map((m, index) =>
+          Object.freeze({
+            index,
+            registry: m.registry,
+            path: m.path,
+            priority: m.priority,
+            secret: resolveSecret(m.credentialSecret, forcedNamespace),
+          }),
+        ),
+      ),
+    });
+  }
+  const upstreams = resource.spec.upstreams.map((u, index): CompiledUpstream => {
+    let filter: IncludeExcludeFilter | undefined;
+    let upstreamProblem: string | undefined;
+    if (u.imageFilter) {
+      try {
+        filter = compileIncludeExcludeFilter(u.imageFilter.include, u.imageFilter.exclude);
+      } catch (e) {
+        upstreamProblem = `spec.upstreams[${index}].imageFilter: ${messageOf(e)}`;
+      }
+    }
+    return Object.freeze({
+      index,
+      registry: u.registry,
+      path: u.path,
+      prefix: goPathJoin(u.registry, u.path),
+      priority: u.priority,
+      discardAlternative: u.discardAlternative,
+      secret: resolveSecret(u.credentialSecret, forcedNamespace),
+      filter,
+      problem: upstreamProblem,
+    });
+  });
+  return Object.freeze({
+    type: "replicated",
+    ref,
+    rank,
+    priority: resource.spec.priority,
+    podMatcher,
+    problem,
+    upstreams: Object.freeze(upstreams),
+  });
+}
+
+function cacheKey(resource: RoutingResource): string {
+  return `${resource.kind}/${resource.metadata.namespace ?? ""}/${resource.metadata.name}`;
+}
+
+function reusable(previous: RoutingResource, next: RoutingResource): boolean {
+  if (previous === next) return true;
+  const a = previous.metadata;
+  const b = next.metadata;
+  return (
+    a.generation !== undefined &&
+    a.generation === b.generation &&
+    a.uid !== undefined &&
+    a.uid === b.uid
+  );
+}
+
+function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/**
+ * Returns the routing objects and configuration compiled for
+ * {@link routeContainer}. Objects keep their input order within a kind (kuik
+ * reads them from an informer cache whose order is undefined; input order is
+ * this library's rule). Pass a {@link RoutingCompileCache} to recompile only
+ * objects whose generation changed. Throws `INVALID_CONFIG` for a bad
+ * configuration; never throws for a CR kuik would skip (see `problems`).
+ *
+ * @example
+ * ```ts
+ * const routing = compileRouting(loadRoutingResources(yaml), { config: { routing: {} } });
+ * const route = routeContainer(routing, { pod, container: { name: "app", image: "nginx:1.25" } });
+ * ```
+ */
+export function compileRouting(
+  resources: readonly RoutingResource[],
+  options: CompileRoutingOptions = {},
+): CompiledRouting {
+  const config = parseKuikConfig(options.config ?? {});
+  const cache = options.cache instanceof CompileCache ? options.cache : undefined;
+  const clusterMirrors: CompiledMirrorSet[] = [];
+  const clusterReplicated: CompiledReplicatedSet[] = [];
+  const namespacedMirrors = new Map<string, CompiledMirrorSet[]>();
+  const namespacedReplicated = new Map<string, CompiledReplicatedSet[]>();
+  const problems: { resource: ResourceRef; message: string }[] = [];
+  const seen = cache ? new Set<string>() : undefined;
+  for (const resource of resources) {
+    let compiled: CompiledResource;
+    if (cache) {
+      const key = cacheKey(resource);
+      seen?.add(key);
+      const entry = cache.entries.get(key);
+      if (entry && reusable(entry.source, resource)) compiled = entry.compiled;
+      else {
+        compiled = compileRoutingResource(resource);
+        cache.entries.set(key, { source: resource, compiled });
+      }
+    } else {
+      compiled = compileRoutingResource(resource);
+    }
+    if (compiled.problem !== undefined) {
+      problems.push({ resource: compiled.ref, message: compiled.problem });
+    }
+    if (compiled.type === "replicated") {
+      for (const u of compiled.upstreams) {
+        if (u.problem !== undefined) problems.push({ resource: compiled.ref, message: u.problem });
+      }
+    }
+    const ns = compiled.ref.namespace;
+    if (compiled.type === "mirror") {
+      if (ns === undefined) clusterMirrors.push(compiled);
+      else pushTo(namespacedMirrors, ns, compiled);
+    } else if (ns === undefined) clusterReplicated.push(compiled);
+    else pushTo(namespacedReplicated, ns, compiled);
+  }
+  if (cache && seen) {
+    for (const key of [...cache.entries.keys()]) if (!seen.has(key)) cache.entries.delete(key);
+  }
+  return Object.freeze({
+    config,
+    discardAlternativeMode: options.discardAlternativeMode ?? "kuik",
+    skipLabels: Object.freeze(config.skipLabels.map(parseLabelSelector)),
+    skipAnnotations: Object.freeze(config.skipAnnotations.map(parseLabelSelector)),
+    clusterMirrors: Object.freeze(clusterMirrors),
+    clusterReplicated: Object.freeze(clusterReplicated),
+    namespacedMirrors,
+    namespacedReplicated,
+    problems: Object.freeze(problems),
+  });
+}

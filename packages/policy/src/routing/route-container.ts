@@ -1,0 +1,451 @@
+/**
+ * The ordering of one container's alternatives, exactly as kuik's mutating
+ * webhook computes it (`buildAlternativesList` and the gates of `defaultPod`
+ * in `internal/webhook/core/v1/pod_webhook.go`, main at db2d839). Steps are
+ * numbered as in the project's routing anchor note.
+ */
+import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
+import type { CredentialSecretRef } from "./availability.js";
+import type {
+  CompiledMirrorSet,
+  CompiledReplicatedSet,
+  CompiledRouting,
+  PodMeta,
+  ResourceRef,
+} from "./compile.js";
+import { RoutingError } from "./errors.js";
+import { goPathJoin } from "./go-path.js";
+import {
+  MIRROR_POD_ANNOTATION,
+  ORIGINAL_IMAGES_ANNOTATION,
+  originalImagesKey,
+  readOriginalImages,
+} from "./original-images.js";
+
+/** The container fields routing reads. */
+export interface ContainerSpec {
+  readonly name: string;
+  readonly image: string;
+  /**
+   * As the webhook sees it, i.e. after API-server defaulting (`Always` for
+   * `:latest` or untagged images, else `IfNotPresent`; see
+   * `defaultPullPolicy` in `@kubeimg/core/reference`). Empty or absent is
+   * neither `Always` nor `Never`.
+   */
+  readonly imagePullPolicy?: string;
+}
+
+/** What {@link routeContainer} needs. */
+export interface RouteContainerInput {
+  readonly pod: PodMeta;
+  readonly container: ContainerSpec;
+  /** True for an init container (never recorded in the annotation). */
+  readonly init?: boolean;
+}
+
+/** Why kuik leaves a container alone without building a list. */
+export type SkipReason =
+  /** The Pod is a kubelet static-pod mirror (annotation `kubernetes.io/config.mirror`). */
+  | "MIRROR_POD"
+  /** A `skipLabels` selector matched the Pod's labels. */
+  | "SKIP_LABELS"
+  /** A `skipAnnotations` selector matched the Pod's annotations. */
+  | "SKIP_ANNOTATIONS"
+  /** The container is already listed in `kuik.enix.io/original-images`. */
+  | "ALREADY_PROCESSED"
+  /** The image does not parse as a Docker reference. */
+  | "INVALID_IMAGE"
+  /** The image contains `@` (digest, or tag and digest). */
+  | "DIGEST"
+  /** `imagePullPolicy: Never` and `routing.rewriteOnNeverImagePullPolicy` is false. */
+  | "PULL_POLICY_NEVER";
+
+/**
+ * kuik's sort key, compared element by element, all ascending. The original
+ * has (0, 0, 0, 0), or a `crPriority` of `-Infinity` (Go's minimum `int`) when
+ * it is pinned first for `imagePullPolicy: Always`.
+ */
+export interface SortKey {
+  readonly crPriority: number;
+  /** 0 original, 1 ClusterImageSetMirror, 2 ImageSetMirror, 3 ClusterReplicatedImageSet, 4 ReplicatedImageSet. */
+  readonly kindRank: number;
+  /** The mirror's or upstream's own `priority`. */
+  readonly entryPriority: number;
+  /** The mirror's or upstream's index in its list. */
+  readonly entryIndex: number;
+}
+
+/** Why an alternative is in the list. */
+export type AlternativeReason =
+  | {
+      readonly source: "original";
+      readonly key: SortKey;
+      /** True when `Always` pinned it first (honor flag off). */
+      readonly pinnedFirst: boolean;
+    }
+  | {
+      readonly source: "upstream";
+      readonly key: SortKey;
+      readonly resource: ResourceRef;
+      readonly upstreamIndex: number;
+      /** True for the upstream whose filter matched the image. */
+      readonly matched: boolean;
+    }
+  | {
+      readonly source: "mirror";
+      readonly key: SortKey;
+      readonly resource: ResourceRef;
+      readonly mirrorIndex: number;
+      /** The list entry this mirror entry was built from. */
+      readonly mirrorOf: string;
+    };
+
+/** One entry of a container's ordered list. */
+export interface RoutedAlternative {
+  readonly image: string;
+  /** The secret kuik attaches to this entry, if any. */
+  readonly credentialSecret: CredentialSecretRef | undefined;
+  readonly reason: AlternativeReason;
+}
+
+/** A container kuik does not consider. */
+export interface SkippedContainerRoute {
+  readonly status: "skipped";
+  readonly container: string;
+  readonly init: boolean;
+  /** The image as written (unchanged). */
+  readonly image: string;
+  readonly skipReason: SkipReason;
+}
+
+/** A container with its ordered, de-duplicated alternatives. */
+export interface RoutedContainerRoute {
+  readonly status: "routed";
+  readonly container: string;
+  readonly init: boolean;
+  /** The image as written. */
+  readonly image: string;
+  /** The normalised original (`docker.io/library/nginx:1.25`), tag as written. */
+  readonly normalized: string;
+  /** The exact list kuik would probe, in order; may be empty. */
+  readonly alternatives: readonly RoutedAlternative[];
+  /** True when kuik would probe the list (two entries or more). */
+  readonly probed: boolean;
+  /** True when a matched `discardAlternative` upstream removed the original. */
+  readonly originalDiscarded: boolean;
+  /**
+   * Only with `discardAlternativeMode: "docs"`: the single remaining entry the
+   * container is routed to without probing.
+   */
+  readonly direct: RoutedAlternative | undefined;
+}
+
+/** The outcome of {@link routeContainer}. */
+export type ContainerRoute = SkippedContainerRoute | RoutedContainerRoute;
+
+interface Candidate {
+  readonly image: string;
+  readonly secret: CredentialSecretRef | undefined;
+  readonly reason: AlternativeReason;
+  /** Normalised form and path after the registry, computed when a mirror CR first needs it. */
+  parsed?: { readonly normalized: string; readonly path: string };
+}
+
+const originalKey: SortKey = Object.freeze({
+  crPriority: 0,
+  kindRank: 0,
+  entryPriority: 0,
+  entryIndex: 0,
+});
+const pinnedOriginalKey: SortKey = Object.freeze({
+  crPriority: Number.NEGATIVE_INFINITY,
+  kindRank: 0,
+  entryPriority: 0,
+  entryIndex: 0,
+});
+
+function compareKeys(a: Candidate, b: Candidate): number {
+  const x = a.reason.key;
+  const y = b.reason.key;
+  return (
+    x.crPriority - y.crPriority ||
+    x.kindRank - y.kindRank ||
+    x.entryPriority - y.entryPriority ||
+    x.entryIndex - y.entryIndex
+  );
+}
+
+/** Step 1: the pod-level gates; undefined when the Pod is considered. */
+export function podSkipReason(routing: CompiledRouting, pod: PodMeta): SkipReason | undefined {
+  if (Object.hasOwn(pod.annotations, MIRROR_POD_ANNOTATION)) return "MIRROR_POD";
+  if (routing.skipLabels.some((s) => s.matches(pod.labels))) return "SKIP_LABELS";
+  if (routing.skipAnnotations.some((s) => s.matches(pod.annotations))) return "SKIP_ANNOTATIONS";
+  return undefined;
+}
+
+function applies(cr: CompiledMirrorSet | CompiledReplicatedSet, pod: PodMeta): boolean {
+  return cr.problem === undefined && (cr.podMatcher === undefined || cr.podMatcher(pod));
+}
+
+/** Step 7: one replicated set's contribution; returns true when it discards the original. */
+function addUpstreamCandidates(
+  cr: CompiledReplicatedSet,
+  normalized: string,
+  out: Candidate[],
+): boolean {
+  const match = cr.upstreams.find(
+    (u) =>
+      u.problem === undefined &&
+      u.filter !== undefined &&
+      normalized.startsWith(u.registry) &&
+      u.filter.match(normalized.slice(u.registry.length)),
+  );
+  if (!match) return false;
+  const suffix = normalized.startsWith(match.prefix)
+    ? normalized.slice(match.prefix.length)
+    : normalized;
+  for (const u of cr.upstreams) {
+    if (u.problem !== undefined || u.discardAlternative) continue;
+    out.push({
+      image: u.prefix + suffix,
+      secret: u.secret,
+      reason: Object.freeze({
+        source: "upstream",
+        key: Object.freeze({
+          crPriority: cr.priority,
+          kindRank: cr.rank,
+          entryPriority: u.priority,
+          entryIndex: u.index,
+        }),
+        resource: cr.ref,
+        upstreamIndex: u.index,
+        matched: u === match,
+      }),
+    });
+  }
+  return match.discardAlternative;
+}
+
+/** Step 9.2: the registry/path split of a candidate, parsing it as kuik does. */
+function parsedCandidate(candidate: Candidate): { normalized: string; path: string } {
+  if (candidate.parsed) return candidate.parsed;
+  const result = safeParseNormalizedNamed(candidate.image);
+  if (!result.success) {
+    throw new RoutingError(
+      "INVALID_ALTERNATIVE_REFERENCE",
+      `alternative "${candidate.image}" is not a valid reference: ${result.error.message}`,
+      { input: candidate.image, value: candidate.image, cause: result.error },
+    );
+  }
+  const normalized = result.reference.string;
+  const slash = normalized.indexOf("/");
+  candidate.parsed = { normalized, path: normalized.slice(slash + 1) };
+  return candidate.parsed;
+}
+
+/** Step 9: one mirror set's contribution, walking the list as it stands. */
+function addMirrorCandidates(cr: CompiledMirrorSet, out: Candidate[]): void {
+  const filter = cr.imageFilter;
+  if (!filter) return;
+  const count = out.length;
+  for (let i = 0; i < count; i++) {
+    const candidate = out[i] as Candidate;
+    const { normalized, path } = parsedCandidate(candidate);
+    if (!filter.match(normalized)) continue;
+    for (const m of cr.mirrors) {
+      out.push({
+        image: goPathJoin(m.registry, m.path, path),
+        secret: m.secret,
+        reason: Object.freeze({
+          source: "mirror",
+          key: Object.freeze({
+            crPriority: cr.priority,
+            kindRank: cr.rank,
+            entryPriority: m.priority,
+            entryIndex: m.index,
+          }),
+          resource: cr.ref,
+          mirrorIndex: m.index,
+          mirrorOf: candidate.image,
+        }),
+      });
+    }
+  }
+}
+
+function skipped(input: RouteContainerInput, skipReason: SkipReason): SkippedContainerRoute {
+  return Object.freeze({
+    status: "skipped",
+    container: input.container.name,
+    init: input.init ?? false,
+    image: input.container.image,
+    skipReason,
+  });
+}
+
+/**
+ * Returns the container's gates outcome or its ordered alternatives, as kuik
+ * computes them: pod gates, the original-images annotation, container gates,
+ * CR selection by namespace and `spec.filter`, the upstream phase, the
+ * original, the mirror phase (mirrors of every entry so far, mirrors of
+ * mirrors included), a stable sort by (CR priority, kind rank, entry
+ * priority, entry index) and exact-string de-duplication keeping the first
+ * entry and its secret. Within a kind, CRs are taken in input order.
+ *
+ * Throws a {@link RoutingError} `INVALID_ALTERNATIVE_REFERENCE` when a
+ * (Cluster)ImageSetMirror applies and an entry built so far is not a valid
+ * reference: kuik then fails the whole admission call and the Pod is
+ * admitted unchanged (use {@link safeRouteContainer} to get a value instead).
+ *
+ * @example
+ * ```ts
+ * const route = routeContainer(routing, {
+ *   pod: { namespace: "default", labels: {}, annotations: {} },
+ *   container: { name: "app", image: "nginx:1.25", imagePullPolicy: "IfNotPresent" },
+ * });
+ * if (route.status === "routed") console.log(route.alternatives.map((a) => a.image));
+ * ```
+ */
+export function routeContainer(
+  routing: CompiledRouting,
+  input: RouteContainerInput,
+): ContainerRoute {
+  const { pod, container } = input;
+  const podReason = podSkipReason(routing, pod);
+  if (podReason) return skipped(input, podReason);
+  const processed = readOriginalImages(pod.annotations[ORIGINAL_IMAGES_ANNOTATION]);
+  if (Object.hasOwn(processed, originalImagesKey(container.name, { init: input.init ?? false }))) {
+    return skipped(input, "ALREADY_PROCESSED");
+  }
+  return orderContainer(routing, input);
+}
+
+/**
+ * The container gates and the list, without the pod-level gates and the
+ * annotation check (the pod planner applies those once per Pod).
+ */
+export function orderContainer(
+  routing: CompiledRouting,
+  input: RouteContainerInput,
+): ContainerRoute {
+  const { pod, container } = input;
+  const parsed = safeParseNormalizedNamed(container.image);
+  if (!parsed.success) return skipped(input, "INVALID_IMAGE");
+  if (container.image.includes("@")) return skipped(input, "DIGEST");
+  const policy = container.imagePullPolicy ?? "";
+  const routingConfig = routing.config.routing;
+  if (policy === "Never" && !routingConfig.rewriteOnNeverImagePullPolicy) {
+    return skipped(input, "PULL_POLICY_NEVER");
+  }
+  const normalized = parsed.reference.string;
+  const candidates: Candidate[] = [];
+
+  let originalDiscarded = false;
+  const namespacedReplicated = routing.namespacedReplicated.get(pod.namespace) ?? [];
+  for (const list of [routing.clusterReplicated, namespacedReplicated]) {
+    for (const cr of list) {
+      if (applies(cr, pod) && addUpstreamCandidates(cr, normalized, candidates)) {
+        originalDiscarded = true;
+      }
+    }
+  }
+
+  if (!originalDiscarded) {
+    const pinnedFirst =
+      policy === "Always" && !routingConfig.honorPrioritiesOnAlwaysImagePullPolicy;
+    candidates.push({
+      image: normalized,
+      secret: undefined,
+      reason: Object.freeze({
+        source: "original",
+        key: pinnedFirst ? pinnedOriginalKey : originalKey,
+        pinnedFirst,
+      }),
+    });
+  }
+
+  const namespacedMirrors = routing.namespacedMirrors.get(pod.namespace) ?? [];
+  for (const list of [routing.clusterMirrors, namespacedMirrors]) {
+    for (const cr of list) {
+      if (applies(cr, pod)) addMirrorCandidates(cr, candidates);
+    }
+  }
+
+  candidates.sort(compareKeys);
+  const seen = new Set<string>();
+  const alternatives: RoutedAlternative[] = [];
+  for (const c of candidates) {
+    if (seen.has(c.image)) continue;
+    seen.add(c.image);
+    alternatives.push(
+      Object.freeze({ image: c.image, credentialSecret: c.secret, reason: c.reason }),
+    );
+  }
+
+  const only = alternatives[0];
+  const direct =
+    routing.discardAlternativeMode === "docs" &&
+    originalDiscarded &&
+    alternatives.length === 1 &&
+    only !== undefined &&
+    only.image !== normalized
+      ? only
+      : undefined;
+
+  return Object.freeze({
+    status: "routed",
+    container: container.name,
+    init: input.init ?? false,
+    image: container.image,
+    normalized,
+    alternatives: Object.freeze(alternatives),
+    probed: alternatives.length >= 2,
+    originalDiscarded,
+    direct,
+  });
+}
+
+/**
+ * Like {@link routeContainer}, but returns the `INVALID_ALTERNATIVE_REFERENCE`
+ * error as a value, so a webhook can admit the Pod unchanged as kuik does.
+ *
+ * @example
+ * ```ts
+ * const r = safeRouteContainer(routing, input);
+ * if (!r.success) log.warn(r.error.message); // admit unchanged
+ * ```
+ */
+export function safeRouteContainer(
+  routing: CompiledRouting,
+  input: RouteContainerInput,
+): { success: true; route: ContainerRoute } | { success: false; error: RoutingError } {
+  try {
+    return { success: true, route: routeContainer(routing, input) };
+  } catch (e) {
+    if (e instanceof RoutingError) return { success: false, error: e };
+    throw e;
+  }
+}
+
+/**
+ * Returns the image the container ends up with, given the winner of the
+ * probes (the first available entry in list order, or undefined when none
+ * is). Follows kuik: skipped or unprobed containers keep their image as
+ * written; so does a container whose winner is the normalised original; with
+ * `discardAlternativeMode: "docs"` a `direct` entry is used without probing.
+ *
+ * @example
+ * ```ts
+ * finalContainerImage(route, route.status === "routed" ? route.alternatives[1] : undefined)
+ * ```
+ */
+export function finalContainerImage(
+  route: ContainerRoute,
+  winner: RoutedAlternative | undefined,
+): string {
+  if (route.status === "skipped") return route.image;
+  if (route.direct) return route.direct.image;
+  if (!route.probed || winner === undefined || winner.image === route.normalized)
+    return route.image;
+  return winner.image;
+}
