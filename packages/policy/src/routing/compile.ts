@@ -59,6 +59,12 @@ export interface CompiledMirrorSet extends CompiledBase {
   readonly type: "mirror";
   /** Undefined when `problem` is set. */
   readonly imageFilter: IncludeExcludeFilter | undefined;
+  /**
+   * The only registries whose entries the image filter can match, when every
+   * include pattern starts with a literal `host/`; undefined otherwise. Lets
+   * the mirror phase look at those entries only.
+   */
+  readonly hosts: readonly string[] | undefined;
   readonly mirrors: readonly {
     readonly index: number;
     readonly registry: string;
@@ -122,7 +128,34 @@ export interface CompiledRouting {
   readonly namespacedReplicated: ReadonlyMap<string, readonly CompiledReplicatedSet[]>;
   /** CRs (and upstreams) kuik ignores, with the reason. */
   readonly problems: readonly { readonly resource: ResourceRef; readonly message: string }[];
+  /**
+   * Memoised answers for this compiled set (internal; the compiled objects
+   * never change, so answers stay valid for its whole life).
+   * @internal
+   */
+  readonly memo: RoutingMemo;
 }
+
+/**
+ * Memoised answers kept by a {@link CompiledRouting}: container results by
+ * every input that shapes them, mirror-filter answers by candidate string,
+ * and candidate parses. Each map is bounded and cleared when full.
+ * @internal
+ */
+export interface RoutingMemo {
+  /** Mirror sets with a dense id each, for the answer arrays. */
+  readonly mirrorIds: ReadonlyMap<CompiledMirrorSet, number>;
+  /** Candidate string to one answer per mirror set id (0 unknown, 1 match, 2 no match). */
+  readonly mirrorAnswers: Map<string, Int8Array>;
+  /** Container results, keyed by pod scope, normalised image and pull-policy class. */
+  readonly results: Map<string, unknown>;
+}
+
+/** How many candidate strings keep their mirror-filter answers before the memo starts over. */
+export const MEMO_CAPACITY = 2048;
+
+/** How many container results are kept before that memo starts over. */
+export const RESULT_MEMO_CAPACITY = 256;
 
 /** Compiled objects kept between calls, keyed by kind, namespace and name. */
 export interface RoutingCompileCache {
@@ -214,10 +247,22 @@ function compilePodMatcher(
       collect(exclude, "namespace"),
     );
   }
+  // A cluster has few namespaces: remember each one's answer.
+  const namespaceAnswers = new Map<string, boolean>();
+  const namespaceMatches = (namespace: string): boolean => {
+    if (namespaces === undefined) return true;
+    let answer = namespaceAnswers.get(namespace);
+    if (answer === undefined) {
+      answer = namespaces.match(namespace);
+      if (namespaceAnswers.size >= 1024) namespaceAnswers.clear();
+      namespaceAnswers.set(namespace, answer);
+    }
+    return answer;
+  };
   return (pod) =>
     selectorsMatch(includeLabels, excludeLabels, pod.labels) &&
     selectorsMatch(includeAnnotations, excludeAnnotations, pod.annotations) &&
-    (namespaces === undefined || namespaces.match(pod.namespace));
+    namespaceMatches(pod.namespace);
 }
 
 /** The image filter of a mirror CR: `spec.filter` when it has items, else `spec.imageFilter`. */
@@ -233,6 +278,17 @@ function compileMirrorImageFilter(
     );
   }
   return compileIncludeExcludeFilter(imageFilter?.include ?? [], imageFilter?.exclude ?? []);
+}
+
+/** The registries an image filter is confined to, from its include patterns' literal prefixes. */
+function hostsOf(filter: IncludeExcludeFilter): readonly string[] | undefined {
+  const hosts = new Set<string>();
+  for (const prefix of filter.includePrefixes) {
+    const slash = prefix.indexOf("/");
+    if (slash === -1) return undefined;
+    hosts.add(prefix.slice(0, slash));
+  }
+  return Object.freeze([...hosts]);
 }
 
 function refOf(resource: RoutingResource): ResourceRef {
@@ -289,6 +345,7 @@ export function compileRoutingResource(resource: RoutingResource): CompiledResou
       podMatcher,
       problem,
       imageFilter,
+      hosts: imageFilter ? hostsOf(imageFilter) : undefined,
       mirrors: Object.freeze(
         resource.spec.mirrors.map((m, index) =>
           Object.freeze({
@@ -425,5 +482,12 @@ export function compileRouting(
     namespacedMirrors,
     namespacedReplicated,
     problems: Object.freeze(problems),
+    memo: {
+      mirrorIds: new Map(
+        [...clusterMirrors, ...[...namespacedMirrors.values()].flat()].map((set, id) => [set, id]),
+      ),
+      mirrorAnswers: new Map(),
+      results: new Map(),
+    },
   });
 }

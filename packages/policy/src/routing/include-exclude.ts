@@ -7,28 +7,111 @@
  */
 import { compileRegexp, type GoRegexp } from "@kubeimg/core/regexp";
 
-/** How many distinct strings each filter remembers its answer for. */
-const memoCapacity = 1024;
-
 /** A compiled include/exclude filter. */
 export interface IncludeExcludeFilter {
   /** The include patterns as written (after kuik's `.*` defaulting). */
   readonly include: readonly string[];
   /** The exclude patterns as written. */
   readonly exclude: readonly string[];
+  /** For each include pattern, literal text a match must start with ("" when none is certain). */
+  readonly includePrefixes: readonly string[];
   /** True when some include pattern and no exclude pattern matches all of `s`. */
   match(s: string): boolean;
 }
 
-function anchored(pattern: string): GoRegexp {
-  return compileRegexp(`^(${pattern})$`);
+/** Characters with a meaning in RE2 syntax. */
+const metacharacters = new Set(".[](){}*+?|^$\\");
+/** Punctuation that a backslash turns into itself. */
+const escapedLiterals = new Set(".-/:+*?()[]{}|^$\\");
+/** Quantifiers that make the preceding character optional or repeatable zero times. */
+const optionalQuantifiers = new Set("*?{");
+
+/** True when `pattern` has a `|` outside every group and class. */
+function hasTopLevelAlternation(pattern: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") i++;
+    else if (c === "[") {
+      i++;
+      if (pattern[i] === "^") i++;
+      if (pattern[i] === "]") i++; // a leading ] is literal in a class
+      while (i < pattern.length && pattern[i] !== "]") {
+        if (pattern[i] === "\\") i++;
+        i++;
+      }
+    } else if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (c === "|" && depth === 0) return true;
+  }
+  return false;
+}
+
+/**
+ * Returns literal text every string matched by `^(pattern)$` must start
+ * with, or "" when none is certain. Conservative: stops at the first
+ * metacharacter, escape class, non-ASCII character or quantified character,
+ * and gives up on top-level alternation. Used to reject most strings without
+ * running the regex (routing checks every candidate against every mirror CR).
+ *
+ * @example
+ * ```ts
+ * requiredLiteralPrefix("registry\\.example\\.com/.+") // "registry.example.com/"
+ * requiredLiteralPrefix("a|b") // ""
+ * ```
+ */
+export function requiredLiteralPrefix(pattern: string): string {
+  if (hasTopLevelAlternation(pattern)) return "";
+  let out = "";
+  let i = 0;
+  while (i < pattern.length) {
+    const c = pattern[i] as string;
+    let literal: string;
+    let width: number;
+    if (c.charCodeAt(0) > 0x7e || c.charCodeAt(0) < 0x20) break;
+    if (!metacharacters.has(c)) {
+      literal = c;
+      width = 1;
+    } else if (c === "\\" && escapedLiterals.has(pattern[i + 1] ?? "")) {
+      literal = pattern[i + 1] as string;
+      width = 2;
+    } else {
+      break;
+    }
+    const next = pattern[i + width] ?? "";
+    if (optionalQuantifiers.has(next)) break;
+    out += literal;
+    if (next === "+") break;
+    i += width;
+  }
+  return out;
+}
+
+interface CompiledPattern {
+  readonly prefix: string;
+  readonly regexp: GoRegexp;
+  /** Set for `.*` and `.+`, which Go reads as "any run of non-newline characters". */
+  readonly anyLine: "any" | "nonEmpty" | undefined;
+}
+
+function anchored(pattern: string): CompiledPattern {
+  return {
+    prefix: requiredLiteralPrefix(pattern),
+    regexp: compileRegexp(`^(${pattern})$`),
+    anyLine: pattern === ".*" ? "any" : pattern === ".+" ? "nonEmpty" : undefined,
+  };
+}
+
+function matches(p: CompiledPattern, s: string): boolean {
+  if (p.anyLine !== undefined) return !s.includes("\n") && (p.anyLine === "any" || s !== "");
+  return s.startsWith(p.prefix) && p.regexp.matchString(s);
 }
 
 /**
  * Returns the compiled filter. Mirrors `CompileIncludeExcludeFilter`; throws
  * the `RegexpError` of the first pattern Go's `regexp.Compile` would refuse.
- * Answers are memoised per string (bounded), since the same image is routed
- * for every replica of a rollout.
+ * Each pattern's literal prefix is checked first, so most strings are
+ * refused without running the regex.
  *
  * @example
  * ```ts
@@ -43,19 +126,11 @@ export function compileIncludeExcludeFilter(
   const includePatterns = include.length === 0 && exclude.length > 0 ? [".*"] : [...include];
   const includeRegexps = includePatterns.map(anchored);
   const excludeRegexps = exclude.map(anchored);
-  const memo = new Map<string, boolean>();
-  const evaluate = (s: string): boolean =>
-    includeRegexps.some((r) => r.matchString(s)) && !excludeRegexps.some((r) => r.matchString(s));
   return Object.freeze({
     include: Object.freeze(includePatterns),
     exclude: Object.freeze([...exclude]),
-    match(s: string): boolean {
-      const known = memo.get(s);
-      if (known !== undefined) return known;
-      const answer = evaluate(s);
-      if (memo.size >= memoCapacity) memo.clear();
-      memo.set(s, answer);
-      return answer;
-    },
+    includePrefixes: Object.freeze(includeRegexps.map((r) => r.prefix)),
+    match: (s: string): boolean =>
+      includeRegexps.some((r) => matches(r, s)) && !excludeRegexps.some((r) => matches(r, s)),
   });
 }

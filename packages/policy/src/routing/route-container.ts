@@ -6,12 +6,15 @@
  */
 import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import type { CredentialSecretRef } from "./availability.js";
-import type {
-  CompiledMirrorSet,
-  CompiledReplicatedSet,
-  CompiledRouting,
-  PodMeta,
-  ResourceRef,
+import {
+  type CompiledMirrorSet,
+  type CompiledReplicatedSet,
+  type CompiledRouting,
+  MEMO_CAPACITY,
+  type PodMeta,
+  RESULT_MEMO_CAPACITY,
+  type ResourceRef,
+  type RoutingMemo,
 } from "./compile.js";
 import { RoutingError } from "./errors.js";
 import { goPathJoin } from "./go-path.js";
@@ -148,7 +151,44 @@ interface Candidate {
   readonly secret: CredentialSecretRef | undefined;
   readonly reason: AlternativeReason;
   /** Normalised form and path after the registry, computed when a mirror CR first needs it. */
-  parsed?: { readonly normalized: string; readonly path: string };
+  parsed: { readonly normalized: string; readonly path: string } | undefined;
+  /** The memoised mirror-filter answers of `parsed.normalized`. */
+  answers: Int8Array | undefined;
+}
+
+/**
+ * The mirror phase's view of the list: every entry parsed once (in list
+ * order, so the first invalid one fails the call as in kuik) and indexed by
+ * registry, so a mirror CR whose filter names its registries only looks at
+ * those entries.
+ */
+const noIndexes: readonly number[] = Object.freeze([]);
+
+class MirrorWalk {
+  private parsedCount = 0;
+  private readonly byHost = new Map<string, number[]>();
+
+  constructor(private readonly candidates: Candidate[]) {}
+
+  /** Parses the entries not parsed yet, up to `count`. */
+  parseUpTo(count: number): void {
+    for (; this.parsedCount < count; this.parsedCount++) {
+      const candidate = this.candidates[this.parsedCount] as Candidate;
+      const { normalized } = parsedCandidate(candidate);
+      const host = normalized.slice(0, normalized.indexOf("/"));
+      const bucket = this.byHost.get(host);
+      if (bucket) bucket.push(this.parsedCount);
+      else this.byHost.set(host, [this.parsedCount]);
+    }
+  }
+
+  /** Indexes of the parsed entries on `hosts`, in list order (read-only for one CR's walk). */
+  indexesOn(hosts: readonly string[]): readonly number[] {
+    if (hosts.length === 1) return this.byHost.get(hosts[0] as string) ?? noIndexes;
+    const out: number[] = [];
+    for (const host of hosts) for (const i of this.byHost.get(host) ?? noIndexes) out.push(i);
+    return out.sort((a, b) => a - b);
+  }
 }
 
 const originalKey: SortKey = Object.freeze({
@@ -209,6 +249,8 @@ function addUpstreamCandidates(
     out.push({
       image: u.prefix + suffix,
       secret: u.secret,
+      parsed: undefined,
+      answers: undefined,
       reason: Object.freeze({
         source: "upstream",
         key: Object.freeze({
@@ -243,19 +285,53 @@ function parsedCandidate(candidate: Candidate): { normalized: string; path: stri
   return candidate.parsed;
 }
 
+/** The answer array of a candidate string, one slot per mirror set of the compiled routing. */
+function answersFor(memo: RoutingMemo, normalized: string): Int8Array {
+  let answers = memo.mirrorAnswers.get(normalized);
+  if (!answers) {
+    if (memo.mirrorAnswers.size >= MEMO_CAPACITY) memo.mirrorAnswers.clear();
+    answers = new Int8Array(memo.mirrorIds.size);
+    memo.mirrorAnswers.set(normalized, answers);
+  }
+  return answers;
+}
+
 /** Step 9: one mirror set's contribution, walking the list as it stands. */
-function addMirrorCandidates(cr: CompiledMirrorSet, out: Candidate[]): void {
+function addMirrorCandidates(
+  cr: CompiledMirrorSet,
+  memo: RoutingMemo,
+  walk: MirrorWalk,
+  out: Candidate[],
+): void {
   const filter = cr.imageFilter;
   if (!filter) return;
+  const id = memo.mirrorIds.get(cr) ?? -1;
   const count = out.length;
-  for (let i = 0; i < count; i++) {
-    const candidate = out[i] as Candidate;
+  walk.parseUpTo(count);
+  const indexes = cr.hosts ? walk.indexesOn(cr.hosts) : undefined;
+  const total = indexes ? indexes.length : count;
+  for (let k = 0; k < total; k++) {
+    const candidate = out[indexes ? (indexes[k] as number) : k] as Candidate;
     const { normalized, path } = parsedCandidate(candidate);
-    if (!filter.match(normalized)) continue;
+    let matches: boolean;
+    if (id >= 0) {
+      candidate.answers ??= answersFor(memo, normalized);
+      let answer = candidate.answers[id];
+      if (answer === 0) {
+        answer = filter.match(normalized) ? 1 : 2;
+        candidate.answers[id] = answer;
+      }
+      matches = answer === 1;
+    } else {
+      matches = filter.match(normalized);
+    }
+    if (!matches) continue;
     for (const m of cr.mirrors) {
       out.push({
         image: goPathJoin(m.registry, m.path, path),
         secret: m.secret,
+        parsed: undefined,
+        answers: undefined,
         reason: Object.freeze({
           source: "mirror",
           key: Object.freeze({
@@ -320,24 +396,34 @@ export function routeContainer(
   return orderContainer(routing, input);
 }
 
-/**
- * The container gates and the list, without the pod-level gates and the
- * annotation check (the pod planner applies those once per Pod).
- */
-export function orderContainer(
+/** What a container's list comes to; memoised per pod scope, image and policy class. */
+type RouteCore =
+  | {
+      readonly normalized: string;
+      readonly alternatives: readonly RoutedAlternative[];
+      readonly probed: boolean;
+      readonly originalDiscarded: boolean;
+      readonly direct: RoutedAlternative | undefined;
+    }
+  | { readonly error: RoutingError };
+
+/** A canonical text of a string map (sorted keys), for memo keys. */
+function mapKey(map: Readonly<Record<string, string>>): string {
+  const keys = Object.keys(map);
+  if (keys.length === 0) return "";
+  keys.sort();
+  let out = "";
+  for (const k of keys) out += `${k}\u0000${map[k]}\u0000`;
+  return out;
+}
+
+/** Steps 4 to 11 for a container that passed its gates. */
+function buildRouteCore(
   routing: CompiledRouting,
-  input: RouteContainerInput,
-): ContainerRoute {
-  const { pod, container } = input;
-  const parsed = safeParseNormalizedNamed(container.image);
-  if (!parsed.success) return skipped(input, "INVALID_IMAGE");
-  if (container.image.includes("@")) return skipped(input, "DIGEST");
-  const policy = container.imagePullPolicy ?? "";
-  const routingConfig = routing.config.routing;
-  if (policy === "Never" && !routingConfig.rewriteOnNeverImagePullPolicy) {
-    return skipped(input, "PULL_POLICY_NEVER");
-  }
-  const normalized = parsed.reference.string;
+  pod: PodMeta,
+  normalized: string,
+  pinnedFirst: boolean,
+): RouteCore {
   const candidates: Candidate[] = [];
 
   let originalDiscarded = false;
@@ -351,11 +437,11 @@ export function orderContainer(
   }
 
   if (!originalDiscarded) {
-    const pinnedFirst =
-      policy === "Always" && !routingConfig.honorPrioritiesOnAlwaysImagePullPolicy;
     candidates.push({
       image: normalized,
       secret: undefined,
+      parsed: undefined,
+      answers: undefined,
       reason: Object.freeze({
         source: "original",
         key: pinnedFirst ? pinnedOriginalKey : originalKey,
@@ -365,9 +451,10 @@ export function orderContainer(
   }
 
   const namespacedMirrors = routing.namespacedMirrors.get(pod.namespace) ?? [];
+  const walk = new MirrorWalk(candidates);
   for (const list of [routing.clusterMirrors, namespacedMirrors]) {
     for (const cr of list) {
-      if (applies(cr, pod)) addMirrorCandidates(cr, candidates);
+      if (applies(cr, pod)) addMirrorCandidates(cr, routing.memo, walk, candidates);
     }
   }
 
@@ -391,17 +478,56 @@ export function orderContainer(
     only.image !== normalized
       ? only
       : undefined;
-
   return Object.freeze({
-    status: "routed",
-    container: container.name,
-    init: input.init ?? false,
-    image: container.image,
     normalized,
     alternatives: Object.freeze(alternatives),
     probed: alternatives.length >= 2,
     originalDiscarded,
     direct,
+  });
+}
+
+/**
+ * The container gates and the list, without the pod-level gates and the
+ * annotation check (the pod planner applies those once per Pod). Results are
+ * memoised on the compiled routing by pod scope (namespace, labels,
+ * annotations), normalised image and pull-policy class.
+ */
+export function orderContainer(
+  routing: CompiledRouting,
+  input: RouteContainerInput,
+): ContainerRoute {
+  const { pod, container } = input;
+  const parsed = safeParseNormalizedNamed(container.image);
+  if (!parsed.success) return skipped(input, "INVALID_IMAGE");
+  if (container.image.includes("@")) return skipped(input, "DIGEST");
+  const policy = container.imagePullPolicy ?? "";
+  const routingConfig = routing.config.routing;
+  if (policy === "Never" && !routingConfig.rewriteOnNeverImagePullPolicy) {
+    return skipped(input, "PULL_POLICY_NEVER");
+  }
+  const normalized = parsed.reference.string;
+  const pinnedFirst = policy === "Always" && !routingConfig.honorPrioritiesOnAlwaysImagePullPolicy;
+  const key = `${pinnedFirst ? "1" : "0"}${normalized}\u0001${pod.namespace}\u0001${mapKey(pod.labels)}\u0001${mapKey(pod.annotations)}`;
+  const results = routing.memo.results;
+  let core = results.get(key) as RouteCore | undefined;
+  if (core === undefined) {
+    try {
+      core = buildRouteCore(routing, pod, normalized, pinnedFirst);
+    } catch (e) {
+      if (!(e instanceof RoutingError)) throw e;
+      core = Object.freeze({ error: e });
+    }
+    if (results.size >= RESULT_MEMO_CAPACITY) results.clear();
+    results.set(key, core);
+  }
+  if ("error" in core) throw core.error;
+  return Object.freeze({
+    status: "routed",
+    container: container.name,
+    init: input.init ?? false,
+    image: container.image,
+    ...core,
   });
 }
 
