@@ -44,6 +44,16 @@ function describeObject(value: unknown): string {
   return typeof name === "string" ? `${kind} "${name}"` : kind;
 }
 
+/** Drops `null` members, as the API server does for fields that are not nullable. */
+function dropNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropNulls);
+  const record = asRecord(value);
+  if (!record) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(record)) if (v !== null) out[key] = dropNulls(v);
+  return out;
+}
+
 function withDefaultNamespace(value: unknown, namespace: string | undefined): unknown {
   const record = asRecord(value);
   if (namespace === undefined || !record) return value;
@@ -87,7 +97,7 @@ export function safeParseRoutingResource(
   value: unknown,
   options: ParseRoutingResourceOptions = {},
 ): { success: true; resource: RoutingResource } | { success: false; error: RoutingError } {
-  const input = withDefaultNamespace(value, options.defaultNamespace);
+  const input = withDefaultNamespace(dropNulls(value), options.defaultNamespace);
   const record = asRecord(input);
   if (!record) {
     return {
@@ -208,6 +218,7 @@ export function loadRoutingResources(
   const out: RoutingResource[] = [];
   const documents = parseAllDocuments(text);
   const list = Array.isArray(documents) ? documents : [documents];
+  // Syntax first, for the whole file: a typo anywhere is reported before any schema problem.
   list.forEach((document, index) => {
     const [problem] = document.errors;
     if (problem) {
@@ -217,6 +228,8 @@ export function loadRoutingResources(
         cause: problem,
       });
     }
+  });
+  list.forEach((document, index) => {
     const value: unknown = document.toJS({ maxAliasCount: 100 });
     if (value === null || value === undefined) return;
     const items =
