@@ -41,6 +41,8 @@ describe("requiredLiteralPrefix", () => {
     ["(?i)abc", ""],
     ["abc(?i)def", "abc"],
     ["a[|]b", "a"],
+    ["ab[[:alpha:](]|zz", ""], // the ( sits in a class: the | is top-level
+    ["ab[]|]c", "ab"],
     ["caf\u00e9", "caf"],
     [".*", ""],
   ])("%s -> %j", (pattern, prefix) => {

@@ -38,6 +38,10 @@ function hasTopLevelAlternation(pattern: string): boolean {
       if (pattern[i] === "]") i++; // a leading ] is literal in a class
       while (i < pattern.length && pattern[i] !== "]") {
         if (pattern[i] === "\\") i++;
+        else if (pattern[i] === "[" && pattern[i + 1] === ":") {
+          const end = pattern.indexOf(":]", i + 2); // a POSIX class such as [:alpha:]
+          if (end !== -1) i = end + 1;
+        }
         i++;
       }
     } else if (c === "(") depth++;

@@ -76,6 +76,11 @@ export {
   resolveFirstAvailable,
 } from "./resolve.js";
 export {
+  type PodResolution,
+  type ResolvePodRoutingOptions,
+  resolvePodRouting,
+} from "./resolve-pod.js";
+export {
   type ClusterFilter,
   type ClusterImageSetMirror,
   type ClusterReplicatedImageSet,

@@ -169,3 +169,26 @@ describe("planPodRouting and buildPodPatch", () => {
     );
   });
 });
+
+describe("resolvePodRouting", () => {
+  it("probes each routed container and patches the winners", async () => {
+    const { resolvePodRouting } = await import("./resolve-pod.js");
+    const plan = planPodRouting(routing, pod());
+    const available = new Set([
+      "harbor.example.com/m/library/nginx:1.25",
+      "docker.io/library/alpine:3",
+    ]);
+    const result = await resolvePodRouting(plan, {
+      check: async (image) =>
+        available.has(image)
+          ? { available: true }
+          : { available: false, reason: "404", retryable: false },
+    });
+    expect(result.images).toEqual([
+      "harbor.example.com/m/library/nginx:1.25",
+      `busybox@sha256:${"b".repeat(64)}`,
+      "alpine:3", // the original won: the image stays as written
+    ]);
+    expect(result.resolutions.map((r) => r?.index)).toEqual([1, undefined, 0]);
+  });
+});
