@@ -113,12 +113,19 @@ export interface CompileRoutingOptions {
    * to it directly, without probing.
    */
   readonly discardAlternativeMode?: "kuik" | "docs";
+  /**
+   * Most entries (before de-duplication) one container may build; past it,
+   * routing fails with `TOO_MANY_ALTERNATIVES` instead of exhausting memory.
+   * Default 50,000.
+   */
+  readonly maxCandidates?: number;
 }
 
 /** Routing objects and configuration, compiled for {@link routeContainer}. */
 export interface CompiledRouting {
   readonly config: KuikConfig;
   readonly discardAlternativeMode: "kuik" | "docs";
+  readonly maxCandidates: number;
   readonly skipLabels: readonly LabelSelector[];
   readonly skipAnnotations: readonly LabelSelector[];
   readonly clusterMirrors: readonly CompiledMirrorSet[];
@@ -475,6 +482,7 @@ export function compileRouting(
   return Object.freeze({
     config,
     discardAlternativeMode: options.discardAlternativeMode ?? "kuik",
+    maxCandidates: options.maxCandidates ?? 50_000,
     skipLabels: Object.freeze(config.skipLabels.map(parseLabelSelector)),
     skipAnnotations: Object.freeze(config.skipAnnotations.map(parseLabelSelector)),
     clusterMirrors: Object.freeze(clusterMirrors),

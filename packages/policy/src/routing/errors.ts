@@ -19,7 +19,13 @@ export type RoutingErrorCode =
    * (Cluster)ImageSetMirror; one that is not a valid reference fails the
    * whole admission call (the Pod is then admitted unchanged).
    */
-  | "INVALID_ALTERNATIVE_REFERENCE";
+  | "INVALID_ALTERNATIVE_REFERENCE"
+  /**
+   * Mirrors of mirrors multiplied the list past `maxCandidates` (each `.*`
+   * mirror CR mirrors every entry before it). kuik has no such limit and would
+   * exhaust memory or time out; either way the Pod is admitted unchanged.
+   */
+  | "TOO_MANY_ALTERNATIVES";
 
 /**
  * The error every routing function throws for malformed input.
@@ -75,6 +81,7 @@ const routingCodes: ReadonlySet<string> = new Set<RoutingErrorCode>([
   "INVALID_DURATION",
   "INVALID_POD",
   "INVALID_ALTERNATIVE_REFERENCE",
+  "TOO_MANY_ALTERNATIVES",
 ]);
 
 /**

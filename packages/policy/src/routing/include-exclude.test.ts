@@ -70,7 +70,7 @@ describe("requiredLiteralPrefix", () => {
           }
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: 400 },
     );
   });
 });

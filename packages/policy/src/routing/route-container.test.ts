@@ -298,6 +298,25 @@ describe("routeContainer", () => {
     ).toMatchObject({ success: true });
   });
 
+  it("stops mirrors of mirrors from exploding with a typed error", () => {
+    const catchAll = (i: number) => ({
+      apiVersion: api,
+      kind: "ClusterImageSetMirror",
+      metadata: { name: `all-${i}` },
+      spec: {
+        filter: { include: [{ image: ".*" }] },
+        mirrors: [{ registry: `m${i}.example.com` }],
+      },
+    });
+    // Each catch-all mirrors every entry before it: 2^30 entries without a limit.
+    const routing = compile(Array.from({ length: 30 }, (_, i) => catchAll(i)));
+    const result = safeRouteContainer(routing, {
+      pod: pod(),
+      container: { name: "app", image: "nginx:1", imagePullPolicy: "IfNotPresent" },
+    });
+    expect(result).toMatchObject({ success: false, error: { code: "TOO_MANY_ALTERNATIVES" } });
+  });
+
   it("skips a CR whose filter has a bad selector or regex, and records why", () => {
     const routing = compile([
       {

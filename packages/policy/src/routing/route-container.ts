@@ -302,12 +302,20 @@ function addMirrorCandidates(
   memo: RoutingMemo,
   walk: MirrorWalk,
   out: Candidate[],
+  limit: number,
 ): void {
   const filter = cr.imageFilter;
   if (!filter) return;
   const id = memo.mirrorIds.get(cr) ?? -1;
   const count = out.length;
   walk.parseUpTo(count);
+  if (count > limit) {
+    throw new RoutingError(
+      "TOO_MANY_ALTERNATIVES",
+      `more than ${limit} alternatives before ${cr.ref.kind} "${cr.ref.name}" (mirrors of mirrors)`,
+      { value: count },
+    );
+  }
   const indexes = cr.hosts ? walk.indexesOn(cr.hosts) : undefined;
   const total = indexes ? indexes.length : count;
   for (let k = 0; k < total; k++) {
@@ -454,7 +462,8 @@ function buildRouteCore(
   const walk = new MirrorWalk(candidates);
   for (const list of [routing.clusterMirrors, namespacedMirrors]) {
     for (const cr of list) {
-      if (applies(cr, pod)) addMirrorCandidates(cr, routing.memo, walk, candidates);
+      if (applies(cr, pod))
+        addMirrorCandidates(cr, routing.memo, walk, candidates, routing.maxCandidates);
     }
   }
 
