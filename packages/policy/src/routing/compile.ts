@@ -106,11 +106,19 @@ export interface CompileRoutingOptions {
   /** Reuses compiled objects across calls while their generation is unchanged. */
   readonly cache?: RoutingCompileCache;
   /**
-   * `"kuik"` (default): kuik's code; a list reduced to one entry by
-   * `discardAlternative` is left alone (never probed, never rewritten).
-   * `"docs"`: the documented bitnami example; when `discardAlternative`
-   * removed the original and a single entry remains, the container is routed
-   * to it directly, without probing.
+   * How a list that `discardAlternative` reduced to one entry is treated.
+   *
+   * - `"kuik"` (default) follows kuik's code: a list of fewer than two
+   *   entries is never probed and the container keeps its image, even when
+   *   the single entry is not the original. With the docs' bitnami example
+   *   (upstream `docker.io/bitnami` with `discardAlternative: true`, plus
+   *   `docker.io/bitnamilegacy`), `bitnami/redis:7.2` stays as written.
+   * - `"docs"` follows kuik's documentation of that example: when a matched
+   *   `discardAlternative` upstream removed the original and exactly one entry
+   *   remains, the container is routed to it directly, without probing
+   *   (`docker.io/bitnamilegacy/redis:7.2`); the route carries it in `direct`.
+   *
+   * Every other case behaves the same in both modes.
    */
   readonly discardAlternativeMode?: "kuik" | "docs";
   /**
