@@ -158,8 +158,13 @@ export interface CompiledRouting {
  * @internal
  */
 export interface RoutingMemo {
-  /** Mirror sets with a dense id each, for the answer arrays. */
-  readonly mirrorIds: ReadonlyMap<CompiledMirrorSet, number>;
+  /** How many mirror sets the answer arrays have a slot for. */
+  readonly mirrorCount: number;
+  /**
+   * Slot of the first namespaced mirror set of each namespace; the cluster
+   * mirror sets take slots 0 to `clusterMirrors.length - 1`, in list order.
+   */
+  readonly namespaceSlots: ReadonlyMap<string, number>;
   /** Candidate string to one answer per mirror set id (0 unknown, 1 match, 2 no match). */
   readonly mirrorAnswers: Map<string, Int8Array>;
   /** Container results, keyed by pod scope, normalised image and pull-policy class. */
@@ -487,6 +492,11 @@ export function compileRouting(
   if (cache && seen) {
     for (const key of [...cache.entries.keys()]) if (!seen.has(key)) cache.entries.delete(key);
   }
+  const slots = { count: clusterMirrors.length, byNamespace: new Map<string, number>() };
+  for (const [namespace, sets] of namespacedMirrors) {
+    slots.byNamespace.set(namespace, slots.count);
+    slots.count += sets.length;
+  }
   return Object.freeze({
     config,
     discardAlternativeMode: options.discardAlternativeMode ?? "kuik",
@@ -499,9 +509,8 @@ export function compileRouting(
     namespacedReplicated,
     problems: Object.freeze(problems),
     memo: {
-      mirrorIds: new Map(
-        [...clusterMirrors, ...[...namespacedMirrors.values()].flat()].map((set, id) => [set, id]),
-      ),
+      mirrorCount: slots.count,
+      namespaceSlots: slots.byNamespace,
       mirrorAnswers: new Map(),
       results: new Map(),
     },

@@ -10,6 +10,7 @@ import {
   type CompiledMirrorSet,
   type CompiledReplicatedSet,
   type CompiledRouting,
+  type CompiledUpstream,
   MEMO_CAPACITY,
   type PodMeta,
   RESULT_MEMO_CAPACITY,
@@ -233,13 +234,18 @@ function addUpstreamCandidates(
   normalized: string,
   out: Candidate[],
 ): boolean {
-  const match = cr.upstreams.find(
-    (u) =>
+  let match: CompiledUpstream | undefined;
+  for (const u of cr.upstreams) {
+    if (
       u.problem === undefined &&
       u.filter !== undefined &&
       normalized.startsWith(u.registry) &&
-      u.filter.match(normalized.slice(u.registry.length)),
-  );
+      u.filter.match(normalized.slice(u.registry.length))
+    ) {
+      match = u;
+      break;
+    }
+  }
   if (!match) return false;
   const suffix = normalized.startsWith(match.prefix)
     ? normalized.slice(match.prefix.length)
@@ -290,7 +296,7 @@ function answersFor(memo: RoutingMemo, normalized: string): Int8Array {
   let answers = memo.mirrorAnswers.get(normalized);
   if (!answers) {
     if (memo.mirrorAnswers.size >= MEMO_CAPACITY) memo.mirrorAnswers.clear();
-    answers = new Int8Array(memo.mirrorIds.size);
+    answers = new Int8Array(memo.mirrorCount);
     memo.mirrorAnswers.set(normalized, answers);
   }
   return answers;
@@ -299,6 +305,7 @@ function answersFor(memo: RoutingMemo, normalized: string): Int8Array {
 /** Step 9: one mirror set's contribution, walking the list as it stands. */
 function addMirrorCandidates(
   cr: CompiledMirrorSet,
+  id: number,
   memo: RoutingMemo,
   walk: MirrorWalk,
   out: Candidate[],
@@ -306,7 +313,6 @@ function addMirrorCandidates(
 ): void {
   const filter = cr.imageFilter;
   if (!filter) return;
-  const id = memo.mirrorIds.get(cr) ?? -1;
   const count = out.length;
   walk.parseUpTo(count);
   if (count > limit) {
@@ -316,23 +322,19 @@ function addMirrorCandidates(
       { value: count },
     );
   }
-  const indexes = cr.hosts ? walk.indexesOn(cr.hosts) : undefined;
+  // The registry index pays off only on long lists.
+  const indexes = cr.hosts && count > 16 ? walk.indexesOn(cr.hosts) : undefined;
   const total = indexes ? indexes.length : count;
   for (let k = 0; k < total; k++) {
     const candidate = out[indexes ? (indexes[k] as number) : k] as Candidate;
     const { normalized, path } = parsedCandidate(candidate);
-    let matches: boolean;
-    if (id >= 0) {
-      candidate.answers ??= answersFor(memo, normalized);
-      let answer = candidate.answers[id];
-      if (answer === 0) {
-        answer = filter.match(normalized) ? 1 : 2;
-        candidate.answers[id] = answer;
-      }
-      matches = answer === 1;
-    } else {
-      matches = filter.match(normalized);
+    candidate.answers ??= answersFor(memo, normalized);
+    let answer = candidate.answers[id];
+    if (answer === 0) {
+      answer = filter.match(normalized) ? 1 : 2;
+      candidate.answers[id] = answer;
     }
+    const matches = answer === 1;
     if (!matches) continue;
     for (const m of cr.mirrors) {
       out.push({
@@ -460,10 +462,17 @@ function buildRouteCore(
 
   const namespacedMirrors = routing.namespacedMirrors.get(pod.namespace) ?? [];
   const walk = new MirrorWalk(candidates);
-  for (const list of [routing.clusterMirrors, namespacedMirrors]) {
-    for (const cr of list) {
-      if (applies(cr, pod))
-        addMirrorCandidates(cr, routing.memo, walk, candidates, routing.maxCandidates);
+  const memo = routing.memo;
+  const namespaceSlot = memo.namespaceSlots.get(pod.namespace) ?? 0;
+  for (const [list, firstSlot] of [
+    [routing.clusterMirrors, 0],
+    [namespacedMirrors, namespaceSlot],
+  ] as const) {
+    for (let i = 0; i < list.length; i++) {
+      const cr = list[i] as CompiledMirrorSet;
+      if (applies(cr, pod)) {
+        addMirrorCandidates(cr, firstSlot + i, memo, walk, candidates, routing.maxCandidates);
+      }
     }
   }
 
