@@ -17,6 +17,7 @@ import type {
   RoutingKind,
   RoutingResource,
 } from "./resource-schema.js";
+import type { SortKey } from "./sort-key.js";
 
 /** kuik's kind rank, the second element of the sort key (the original is 0). */
 export const KIND_RANK: Readonly<Record<RoutingKind, number>> = {
@@ -69,8 +70,12 @@ export interface CompiledMirrorSet extends CompiledBase {
     readonly index: number;
     readonly registry: string;
     readonly path: string;
+    /** `path.Join(registry, path)`. */
+    readonly prefix: string;
     readonly priority: number;
     readonly secret: CredentialSecretRef | undefined;
+    /** The sort key of every entry this mirror builds. */
+    readonly key: SortKey;
   }[];
 }
 
@@ -84,6 +89,8 @@ export interface CompiledUpstream {
   readonly priority: number;
   readonly discardAlternative: boolean;
   readonly secret: CredentialSecretRef | undefined;
+  /** The sort key of the entry this upstream builds. */
+  readonly key: SortKey;
   /** Undefined: never matches (no `imageFilter`, or both lists empty). */
   readonly filter: IncludeExcludeFilter | undefined;
   /** Set when a pattern does not compile: the upstream is dropped everywhere. */
@@ -311,6 +318,15 @@ function hostsOf(filter: IncludeExcludeFilter): readonly string[] | undefined {
   return Object.freeze([...hosts]);
 }
 
+function sortKey(
+  crPriority: number,
+  kindRank: number,
+  entryPriority: number,
+  entryIndex: number,
+): SortKey {
+  return Object.freeze({ crPriority, kindRank, entryPriority, entryIndex });
+}
+
 function refOf(resource: RoutingResource): ResourceRef {
   const namespaced = resource.kind === "ImageSetMirror" || resource.kind === "ReplicatedImageSet";
   return Object.freeze(
@@ -372,8 +388,10 @@ export function compileRoutingResource(resource: RoutingResource): CompiledResou
             index,
             registry: m.registry,
             path: m.path,
+            prefix: goPathJoin(m.registry, m.path),
             priority: m.priority,
             secret: resolveSecret(m.credentialSecret, forcedNamespace),
+            key: sortKey(resource.spec.priority, rank, m.priority, index),
           }),
         ),
       ),
@@ -397,6 +415,7 @@ export function compileRoutingResource(resource: RoutingResource): CompiledResou
       priority: u.priority,
       discardAlternative: u.discardAlternative,
       secret: resolveSecret(u.credentialSecret, forcedNamespace),
+      key: sortKey(resource.spec.priority, rank, u.priority, index),
       filter,
       problem: upstreamProblem,
     });

@@ -108,6 +108,6 @@ export {
   routeContainer,
   type SkippedContainerRoute,
   type SkipReason,
-  type SortKey,
   safeRouteContainer,
 } from "./route-container.js";
+export type { SortKey } from "./sort-key.js";

@@ -18,13 +18,13 @@ import {
   type RoutingMemo,
 } from "./compile.js";
 import { RoutingError } from "./errors.js";
-import { goPathJoin } from "./go-path.js";
 import {
   MIRROR_POD_ANNOTATION,
   ORIGINAL_IMAGES_ANNOTATION,
   originalImagesKey,
   readOriginalImages,
 } from "./original-images.js";
+import type { SortKey } from "./sort-key.js";
 
 /** The container fields routing reads. */
 export interface ContainerSpec {
@@ -63,21 +63,6 @@ export type SkipReason =
   | "DIGEST"
   /** `imagePullPolicy: Never` and `routing.rewriteOnNeverImagePullPolicy` is false. */
   | "PULL_POLICY_NEVER";
-
-/**
- * kuik's sort key, compared element by element, all ascending. The original
- * has (0, 0, 0, 0), or a `crPriority` of `-Infinity` (Go's minimum `int`) when
- * it is pinned first for `imagePullPolicy: Always`.
- */
-export interface SortKey {
-  readonly crPriority: number;
-  /** 0 original, 1 ClusterImageSetMirror, 2 ImageSetMirror, 3 ClusterReplicatedImageSet, 4 ReplicatedImageSet. */
-  readonly kindRank: number;
-  /** The mirror's or upstream's own `priority`. */
-  readonly entryPriority: number;
-  /** The mirror's or upstream's index in its list. */
-  readonly entryIndex: number;
-}
 
 /** Why an alternative is in the list. */
 export type AlternativeReason =
@@ -259,12 +244,7 @@ function addUpstreamCandidates(
       answers: undefined,
       reason: Object.freeze({
         source: "upstream",
-        key: Object.freeze({
-          crPriority: cr.priority,
-          kindRank: cr.rank,
-          entryPriority: u.priority,
-          entryIndex: u.index,
-        }),
+        key: u.key,
         resource: cr.ref,
         upstreamIndex: u.index,
         matched: u === match,
@@ -289,6 +269,17 @@ function parsedCandidate(candidate: Candidate): { normalized: string; path: stri
   const slash = normalized.indexOf("/");
   candidate.parsed = { normalized, path: normalized.slice(slash + 1) };
   return candidate.parsed;
+}
+
+/**
+ * `path.Join(prefix, path)` where `prefix` is already a `path.Join` result and
+ * `path` is the clean path of a parsed reference (no empty, `.` or `..`
+ * segments), so only the root and empty cases need care.
+ */
+function joinClean(prefix: string, path: string): string {
+  if (prefix === "" || prefix === ".") return path;
+  if (prefix === "/") return `/${path}`;
+  return `${prefix}/${path}`;
 }
 
 /** The answer array of a candidate string, one slot per mirror set of the compiled routing. */
@@ -338,18 +329,13 @@ function addMirrorCandidates(
     if (!matches) continue;
     for (const m of cr.mirrors) {
       out.push({
-        image: goPathJoin(m.registry, m.path, path),
+        image: joinClean(m.prefix, path),
         secret: m.secret,
         parsed: undefined,
         answers: undefined,
         reason: Object.freeze({
           source: "mirror",
-          key: Object.freeze({
-            crPriority: cr.priority,
-            kindRank: cr.rank,
-            entryPriority: m.priority,
-            entryIndex: m.index,
-          }),
+          key: m.key,
           resource: cr.ref,
           mirrorIndex: m.index,
           mirrorOf: candidate.image,

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseGoDuration } from "./duration.js";
 import { goMarshalStringMap } from "./go-json.js";
@@ -29,6 +30,22 @@ describe("goPathJoin / goPathClean", () => {
     ["a/b/", "a/b"],
   ])("clean %j -> %j", (input, want) => {
     expect(goPathClean(input)).toBe(want);
+  });
+});
+
+describe("path.Join in two steps", () => {
+  it("joining a precomputed registry/path prefix equals joining all three at once", () => {
+    // Routing joins mirror.registry and mirror.path once per CR, then the image path per entry.
+    const piece = fc.stringMatching(/^[a-z./]{0,8}$/);
+    const imagePath = fc.stringMatching(/^[a-z0-9]+(\/[a-z0-9]+)*(:[a-z0-9][a-z0-9.]*)?$/);
+    fc.assert(
+      fc.property(piece, piece, imagePath, (registry, path, image) => {
+        expect(goPathJoin(goPathJoin(registry, path), image)).toBe(
+          goPathJoin(registry, path, image),
+        );
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
