@@ -102,6 +102,19 @@ spec:
     });
   });
 
+  it("reads scalars as kubectl does (YAML 1.1 booleans)", () => {
+    const [r] = loadRoutingResources(`
+apiVersion: kuik.enix.io/v1alpha1
+kind: ClusterReplicatedImageSet
+metadata: { name: r }
+spec:
+  upstreams:
+    - { registry: docker.io, path: /bitnami, discardAlternative: yes }
+`);
+    if (r?.kind !== "ClusterReplicatedImageSet") throw new Error("kind");
+    expect(r.spec.upstreams[0]?.discardAlternative).toBe(true);
+  });
+
   it("reports YAML syntax errors with the document index", () => {
     expect(errorOf(() => loadRoutingResources("a: 1\n---\nkind: [\n"))).toMatchObject({
       code: "INVALID_YAML",

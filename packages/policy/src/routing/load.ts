@@ -194,7 +194,8 @@ export interface LoadRoutingResourcesOptions extends ParseRoutingResourceOptions
 
 /**
  * Returns every kuik routing object of a YAML text: several documents
- * separated by `---`, empty documents skipped, `kind: List` expanded. Throws
+ * separated by `---`, empty documents skipped, `kind: List` expanded, scalars
+ * read as YAML 1.1 as kubectl does (`discardAlternative: yes` is true). Throws
  * a {@link RoutingError}: `INVALID_YAML` (with the document index and
  * position) or `INVALID_RESOURCE` (with the document index, field path and
  * value).
@@ -216,7 +217,8 @@ export function loadRoutingResources(
   options: LoadRoutingResourcesOptions = {},
 ): RoutingResource[] {
   const out: RoutingResource[] = [];
-  const documents = parseAllDocuments(text);
+  // YAML 1.1, as kubectl reads manifests (sigs.k8s.io/yaml): `yes`/`on` are booleans.
+  const documents = parseAllDocuments(text, { version: "1.1" });
   const list = Array.isArray(documents) ? documents : [documents];
   // Syntax first, for the whole file: a typo anywhere is reported before any schema problem.
   list.forEach((document, index) => {
