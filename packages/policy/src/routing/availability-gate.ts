@@ -9,13 +9,13 @@ import type {
   Availability,
   AvailabilityChecker,
   CredentialSecretRef,
-  Timers,
+  RoutingTimers,
 } from "./availability.js";
 
 /** Options of {@link createAvailabilityGate}. */
 export interface AvailabilityGateOptions {
   /** Clock and timers. */
-  readonly timers: Timers;
+  readonly timers: RoutingTimers;
   /** A probe that has not answered after this long counts as unavailable (default 1000, kuik's `routing.activeCheck.timeout`). */
   readonly probeTimeoutMs?: number;
   /** How long an "available" answer is reused (default 5000). */

@@ -1,7 +1,7 @@
 /**
  * The small interfaces routing needs from the outside world. `@kubeimg/policy`
  * never does I/O: the registry package implements {@link AvailabilityChecker}
- * (a HEAD on the manifest), and callers pass a {@link Timers} (real timers in
+ * (a HEAD on the manifest), and callers pass a {@link RoutingTimers} (real timers in
  * production, a fake clock in tests).
  */
 
@@ -41,7 +41,7 @@ export interface AvailabilityChecker {
 }
 
 /** Time as routing needs it: a monotonic clock in milliseconds and one-shot timers. */
-export interface Timers {
+export interface RoutingTimers {
   /** Milliseconds on a monotonic clock. */
   now(): number;
   /** Calls `callback` once after `ms` milliseconds; returns a handle for `clearTimeout`. */

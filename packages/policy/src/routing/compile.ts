@@ -10,14 +10,14 @@ import { goPathJoin } from "./go-path.js";
 import { compileIncludeExcludeFilter, type IncludeExcludeFilter } from "./include-exclude.js";
 import { type LabelSelector, parseLabelSelector } from "./label-selector.js";
 import type {
-  ClusterFilter,
-  CredentialSecret,
-  Filter,
   ImageFilterDefinition,
+  KuikClusterFilter,
+  KuikCredentialSecret,
+  KuikFilter,
   RoutingKind,
   RoutingResource,
 } from "./resource-schema.js";
-import type { SortKey } from "./sort-key.js";
+import type { AlternativeSortKey } from "./sort-key.js";
 
 /** kuik's kind rank, the second element of the sort key (the original is 0). */
 export const KIND_RANK: Readonly<Record<RoutingKind, number>> = {
@@ -28,7 +28,7 @@ export const KIND_RANK: Readonly<Record<RoutingKind, number>> = {
 };
 
 /** Which routing object an alternative or a problem comes from. */
-export interface ResourceRef {
+export interface RoutingResourceRef {
   readonly kind: RoutingKind;
   readonly name: string;
   /** Absent for the cluster kinds. */
@@ -36,17 +36,17 @@ export interface ResourceRef {
 }
 
 /** A pod's labels, annotations and namespace, as the pod matcher sees them. */
-export interface PodMeta {
+export interface RoutingPodMeta {
   readonly namespace: string;
   readonly labels: Readonly<Record<string, string>>;
   readonly annotations: Readonly<Record<string, string>>;
 }
 
 /** Returns true when a pod is in scope of a CR's `spec.filter`. */
-type PodMatcher = (pod: PodMeta) => boolean;
+type PodMatcher = (pod: RoutingPodMeta) => boolean;
 
 interface CompiledBase {
-  readonly ref: ResourceRef;
+  readonly ref: RoutingResourceRef;
   readonly rank: number;
   readonly priority: number;
   /** Undefined: every pod passes. */
@@ -75,7 +75,7 @@ export interface CompiledMirrorSet extends CompiledBase {
     readonly priority: number;
     readonly secret: CredentialSecretRef | undefined;
     /** The sort key of every entry this mirror builds. */
-    readonly key: SortKey;
+    readonly key: AlternativeSortKey;
   }[];
 }
 
@@ -90,7 +90,7 @@ export interface CompiledUpstream {
   readonly discardAlternative: boolean;
   readonly secret: CredentialSecretRef | undefined;
   /** The sort key of the entry this upstream builds. */
-  readonly key: SortKey;
+  readonly key: AlternativeSortKey;
   /** Undefined: never matches (no `imageFilter`, or both lists empty). */
   readonly filter: IncludeExcludeFilter | undefined;
   /** Set when a pattern does not compile: the upstream is dropped everywhere. */
@@ -149,7 +149,7 @@ export interface CompiledRouting {
   readonly namespacedMirrors: ReadonlyMap<string, readonly CompiledMirrorSet[]>;
   readonly namespacedReplicated: ReadonlyMap<string, readonly CompiledReplicatedSet[]>;
   /** CRs (and upstreams) kuik ignores, with the reason. */
-  readonly problems: readonly { readonly resource: ResourceRef; readonly message: string }[];
+  readonly problems: readonly { readonly resource: RoutingResourceRef; readonly message: string }[];
   /**
    * Memoised answers for this compiled set (internal; the compiled objects
    * never change, so answers stay valid for its whole life).
@@ -228,7 +228,7 @@ function messageOf(e: unknown): string {
 }
 
 function resolveSecret(
-  secret: CredentialSecret | undefined,
+  secret: KuikCredentialSecret | undefined,
   forcedNamespace: string | undefined,
 ): CredentialSecretRef | undefined {
   if (!secret) return undefined;
@@ -256,7 +256,7 @@ function selectorsMatch(
 
 /** Builds the pod matcher of `spec.filter`; throws on a bad selector or namespace regex. */
 function compilePodMatcher(
-  filter: Filter | ClusterFilter | undefined,
+  filter: KuikFilter | KuikClusterFilter | undefined,
   cluster: boolean,
 ): PodMatcher | undefined {
   if (!filter || filter.include.length + filter.exclude.length === 0) return undefined;
@@ -294,7 +294,7 @@ function compilePodMatcher(
 
 /** The image filter of a mirror CR: `spec.filter` when it has items, else `spec.imageFilter`. */
 function compileMirrorImageFilter(
-  filter: Filter | ClusterFilter | undefined,
+  filter: KuikFilter | KuikClusterFilter | undefined,
   imageFilter: ImageFilterDefinition | undefined,
 ): IncludeExcludeFilter {
   if (filter && filter.include.length + filter.exclude.length > 0) {
@@ -323,11 +323,11 @@ function sortKey(
   kindRank: number,
   entryPriority: number,
   entryIndex: number,
-): SortKey {
+): AlternativeSortKey {
   return Object.freeze({ crPriority, kindRank, entryPriority, entryIndex });
 }
 
-function refOf(resource: RoutingResource): ResourceRef {
+function refOf(resource: RoutingResource): RoutingResourceRef {
   const namespaced = resource.kind === "ImageSetMirror" || resource.kind === "ReplicatedImageSet";
   return Object.freeze(
     namespaced
@@ -477,7 +477,7 @@ export function compileRouting(
   const clusterReplicated: CompiledReplicatedSet[] = [];
   const namespacedMirrors = new Map<string, CompiledMirrorSet[]>();
   const namespacedReplicated = new Map<string, CompiledReplicatedSet[]>();
-  const problems: { resource: ResourceRef; message: string }[] = [];
+  const problems: { resource: RoutingResourceRef; message: string }[] = [];
   const seen = cache ? new Set<string>() : undefined;
   for (const resource of resources) {
     let compiled: CompiledResource;

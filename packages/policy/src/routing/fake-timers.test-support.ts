@@ -2,7 +2,7 @@
  * A deterministic clock and timers for the resolution tests: time moves only
  * when a test calls `advance`, and due callbacks run in time order.
  */
-import type { Timers } from "./availability.js";
+import type { RoutingTimers } from "./availability.js";
 
 interface Scheduled {
   readonly id: number;
@@ -10,8 +10,8 @@ interface Scheduled {
   readonly callback: () => void;
 }
 
-/** Fake {@link Timers}: `advance(ms)` runs what falls due, letting promises settle in between. */
-export class FakeTimers implements Timers {
+/** Fake {@link RoutingTimers}: `advance(ms)` runs what falls due, letting promises settle in between. */
+export class FakeTimers implements RoutingTimers {
   private current = 0;
   private nextId = 1;
   private queue: Scheduled[] = [];

@@ -2,7 +2,7 @@ export type {
   Availability,
   AvailabilityChecker,
   CredentialSecretRef,
-  Timers,
+  RoutingTimers,
 } from "./availability.js";
 export {
   type AvailabilityGate,
@@ -22,9 +22,9 @@ export {
   compileRoutingResource,
   createRoutingCompileCache,
   KIND_RANK,
-  type PodMeta,
-  type ResourceRef,
   type RoutingCompileCache,
+  type RoutingPodMeta,
+  type RoutingResourceRef,
 } from "./compile.js";
 export {
   type KuikConfig,
@@ -34,7 +34,6 @@ export {
   parseKuikConfig,
 } from "./config-schema.js";
 export { type CrdViolation, crdViolations } from "./crd-validation.js";
-export { parseGoDuration } from "./duration.js";
 export { isRoutingError, RoutingError, type RoutingErrorCode } from "./errors.js";
 export {
   compileIncludeExcludeFilter,
@@ -69,10 +68,10 @@ export {
 } from "./pod-patch.js";
 export { parseRoutingPod, type RoutingPod } from "./pod-schema.js";
 export {
+  type FirstAvailableResult,
   type ProbeOutcome,
   type ProbeTarget,
   type ResolveFirstAvailableOptions,
-  type ResolveResult,
   resolveFirstAvailable,
 } from "./resolve.js";
 export {
@@ -81,15 +80,15 @@ export {
   resolvePodRouting,
 } from "./resolve-pod.js";
 export {
-  type ClusterFilter,
   type ClusterImageSetMirror,
   type ClusterReplicatedImageSet,
-  type CredentialSecret,
-  type Filter,
   type ImageFilterDefinition,
   type ImageSetMirror,
   KUIK_API_VERSION,
-  type Mirror,
+  type KuikClusterFilter,
+  type KuikCredentialSecret,
+  type KuikFilter,
+  type KuikMirror,
   type ReplicatedImageSet,
   type ReplicatedUpstream,
   ROUTING_KINDS,
@@ -100,14 +99,14 @@ export {
 export {
   type AlternativeReason,
   type ContainerRoute,
-  type ContainerSpec,
   finalContainerImage,
   type RouteContainerInput,
   type RoutedAlternative,
   type RoutedContainerRoute,
+  type RoutingContainer,
+  type RoutingSkipReason,
   routeContainer,
   type SkippedContainerRoute,
-  type SkipReason,
   safeRouteContainer,
 } from "./route-container.js";
-export type { SortKey } from "./sort-key.js";
+export type { AlternativeSortKey } from "./sort-key.js";

@@ -3,7 +3,7 @@
  * kuik writes, and one {@link ContainerRoute} per container and init
  * container (ephemeral containers are never routed, as in kuik).
  */
-import type { CompiledRouting, PodMeta } from "./compile.js";
+import type { CompiledRouting, RoutingPodMeta } from "./compile.js";
 import { isRoutingError, type RoutingError } from "./errors.js";
 import { goMarshalStringMap } from "./go-json.js";
 import {
@@ -16,7 +16,7 @@ import {
   type ContainerRoute,
   orderContainer,
   podSkipReason,
-  type SkipReason,
+  type RoutingSkipReason,
 } from "./route-container.js";
 
 /** Options of {@link planPodRouting}. */
@@ -31,7 +31,7 @@ export interface PodRoutingPlan {
   readonly pod: RoutingPod;
   readonly namespace: string;
   /** Set when the whole Pod is left alone (static-pod mirror, skip selectors). */
-  readonly skipReason: SkipReason | undefined;
+  readonly skipReason: RoutingSkipReason | undefined;
   /**
    * Set when kuik's webhook call would fail (`INVALID_ALTERNATIVE_REFERENCE`);
    * the Pod is then admitted unchanged (`failurePolicy: Ignore`).
@@ -46,7 +46,7 @@ export interface PodRoutingPlan {
   readonly originalImagesAnnotation: string | undefined;
 }
 
-function podMeta(pod: RoutingPod, namespace: string): PodMeta {
+function podMeta(pod: RoutingPod, namespace: string): RoutingPodMeta {
   return {
     namespace,
     labels: pod.metadata.labels ?? {},

@@ -6,8 +6,8 @@ import type { AvailabilityChecker } from "./availability.js";
 import type { PodRoutingPlan } from "./plan-pod.js";
 import { type BuildPodPatchOptions, buildPodPatch, type PodPatch } from "./pod-patch.js";
 import {
+  type FirstAvailableResult,
   type ResolveFirstAvailableOptions,
-  type ResolveResult,
   resolveFirstAvailable,
 } from "./resolve.js";
 import type { RoutedAlternative } from "./route-container.js";
@@ -19,7 +19,7 @@ export interface ResolvePodRoutingOptions
 
 /** The patch plus each container's probe outcome (undefined where nothing was probed). */
 export interface PodResolution extends PodPatch {
-  readonly resolutions: readonly (ResolveResult<RoutedAlternative> | undefined)[];
+  readonly resolutions: readonly (FirstAvailableResult<RoutedAlternative> | undefined)[];
 }
 
 /**

@@ -9,7 +9,7 @@ import type {
   Availability,
   AvailabilityChecker,
   CredentialSecretRef,
-  Timers,
+  RoutingTimers,
 } from "./availability.js";
 
 /** What {@link resolveFirstAvailable} needs of each alternative. */
@@ -28,8 +28,8 @@ export interface ResolveFirstAvailableOptions {
    * unavailable; the first entry already known available wins. Needs `timers`.
    */
   readonly deadlineMs?: number;
-  /** Timers and clock (required with `deadlineMs`; used for `durationMs`). */
-  readonly timers?: Timers;
+  /** RoutingTimers and clock (required with `deadlineMs`; used for `durationMs`). */
+  readonly timers?: RoutingTimers;
 }
 
 /** How one alternative's probe ended. */
@@ -45,7 +45,7 @@ export type ProbeOutcome =
   | { readonly state: "aborted"; readonly reason: string };
 
 /** The outcome of {@link resolveFirstAvailable}. */
-export interface ResolveResult<T extends ProbeTarget> {
+export interface FirstAvailableResult<T extends ProbeTarget> {
   /** The first available alternative in list order, or undefined. */
   readonly winner: T | undefined;
   /** Its index, or -1. */
@@ -93,7 +93,7 @@ export function resolveFirstAvailable<T extends ProbeTarget>(
   alternatives: readonly T[],
   checker: AvailabilityChecker,
   options: ResolveFirstAvailableOptions = {},
-): Promise<ResolveResult<T>> {
+): Promise<FirstAvailableResult<T>> {
   const { signal, deadlineMs, timers } = options;
   if (deadlineMs !== undefined && timers === undefined) {
     throw new TypeError("resolveFirstAvailable: deadlineMs needs timers");
@@ -103,7 +103,7 @@ export function resolveFirstAvailable<T extends ProbeTarget>(
   const controllers = alternatives.map(() => new AbortController());
   const started = timers?.now();
 
-  return new Promise<ResolveResult<T>>((resolve) => {
+  return new Promise<FirstAvailableResult<T>>((resolve) => {
     let finished = false;
     let deadlineHandle: unknown;
 

@@ -186,15 +186,15 @@ function buildSchemas() {
 type Schemas = ReturnType<typeof buildSchemas>;
 
 /** A `credentialSecret` reference as written in a CR. */
-export type CredentialSecret = z.infer<Schemas["credentialSecret"]>;
+export type KuikCredentialSecret = z.infer<Schemas["credentialSecret"]>;
 /** The deprecated `imageFilter` (regex include/exclude lists). */
 export type ImageFilterDefinition = z.infer<Schemas["imageFilterDefinition"]>;
 /** The unified `spec.filter` of namespaced kinds. */
-export type Filter = z.infer<Schemas["filter"]>;
+export type KuikFilter = z.infer<Schemas["filter"]>;
 /** The unified `spec.filter` of cluster kinds (adds `namespace` items). */
-export type ClusterFilter = z.infer<Schemas["clusterFilter"]>;
+export type KuikClusterFilter = z.infer<Schemas["clusterFilter"]>;
 /** One `spec.mirrors[]` entry. */
-export type Mirror = z.infer<Schemas["mirror"]>;
+export type KuikMirror = z.infer<Schemas["mirror"]>;
 /** One `spec.upstreams[]` entry. */
 export type ReplicatedUpstream = z.infer<Schemas["upstream"]>;
 /** A cluster-scoped mirror definition. */

@@ -12,10 +12,10 @@ import {
   type CompiledRouting,
   type CompiledUpstream,
   MEMO_CAPACITY,
-  type PodMeta,
   RESULT_MEMO_CAPACITY,
-  type ResourceRef,
   type RoutingMemo,
+  type RoutingPodMeta,
+  type RoutingResourceRef,
 } from "./compile.js";
 import { RoutingError } from "./errors.js";
 import {
@@ -24,10 +24,10 @@ import {
   originalImagesKey,
   readOriginalImages,
 } from "./original-images.js";
-import type { SortKey } from "./sort-key.js";
+import type { AlternativeSortKey } from "./sort-key.js";
 
 /** The container fields routing reads. */
-export interface ContainerSpec {
+export interface RoutingContainer {
   readonly name: string;
   readonly image: string;
   /**
@@ -41,14 +41,14 @@ export interface ContainerSpec {
 
 /** What {@link routeContainer} needs. */
 export interface RouteContainerInput {
-  readonly pod: PodMeta;
-  readonly container: ContainerSpec;
+  readonly pod: RoutingPodMeta;
+  readonly container: RoutingContainer;
   /** True for an init container (never recorded in the annotation). */
   readonly init?: boolean;
 }
 
 /** Why kuik leaves a container alone without building a list. */
-export type SkipReason =
+export type RoutingSkipReason =
   /** The Pod is a kubelet static-pod mirror (annotation `kubernetes.io/config.mirror`). */
   | "MIRROR_POD"
   /** A `skipLabels` selector matched the Pod's labels. */
@@ -68,22 +68,22 @@ export type SkipReason =
 export type AlternativeReason =
   | {
       readonly source: "original";
-      readonly key: SortKey;
+      readonly key: AlternativeSortKey;
       /** True when `Always` pinned it first (honor flag off). */
       readonly pinnedFirst: boolean;
     }
   | {
       readonly source: "upstream";
-      readonly key: SortKey;
-      readonly resource: ResourceRef;
+      readonly key: AlternativeSortKey;
+      readonly resource: RoutingResourceRef;
       readonly upstreamIndex: number;
       /** True for the upstream whose filter matched the image. */
       readonly matched: boolean;
     }
   | {
       readonly source: "mirror";
-      readonly key: SortKey;
-      readonly resource: ResourceRef;
+      readonly key: AlternativeSortKey;
+      readonly resource: RoutingResourceRef;
       readonly mirrorIndex: number;
       /** The list entry this mirror entry was built from. */
       readonly mirrorOf: string;
@@ -104,7 +104,7 @@ export interface SkippedContainerRoute {
   readonly init: boolean;
   /** The image as written (unchanged). */
   readonly image: string;
-  readonly skipReason: SkipReason;
+  readonly skipReason: RoutingSkipReason;
 }
 
 /** A container with its ordered, de-duplicated alternatives. */
@@ -177,13 +177,13 @@ class MirrorWalk {
   }
 }
 
-const originalKey: SortKey = Object.freeze({
+const originalKey: AlternativeSortKey = Object.freeze({
   crPriority: 0,
   kindRank: 0,
   entryPriority: 0,
   entryIndex: 0,
 });
-const pinnedOriginalKey: SortKey = Object.freeze({
+const pinnedOriginalKey: AlternativeSortKey = Object.freeze({
   crPriority: Number.NEGATIVE_INFINITY,
   kindRank: 0,
   entryPriority: 0,
@@ -202,14 +202,17 @@ function compareKeys(a: Candidate, b: Candidate): number {
 }
 
 /** Step 1: the pod-level gates; undefined when the Pod is considered. */
-export function podSkipReason(routing: CompiledRouting, pod: PodMeta): SkipReason | undefined {
+export function podSkipReason(
+  routing: CompiledRouting,
+  pod: RoutingPodMeta,
+): RoutingSkipReason | undefined {
   if (Object.hasOwn(pod.annotations, MIRROR_POD_ANNOTATION)) return "MIRROR_POD";
   if (routing.skipLabels.some((s) => s.matches(pod.labels))) return "SKIP_LABELS";
   if (routing.skipAnnotations.some((s) => s.matches(pod.annotations))) return "SKIP_ANNOTATIONS";
   return undefined;
 }
 
-function applies(cr: CompiledMirrorSet | CompiledReplicatedSet, pod: PodMeta): boolean {
+function applies(cr: CompiledMirrorSet | CompiledReplicatedSet, pod: RoutingPodMeta): boolean {
   return cr.problem === undefined && (cr.podMatcher === undefined || cr.podMatcher(pod));
 }
 
@@ -345,7 +348,7 @@ function addMirrorCandidates(
   }
 }
 
-function skipped(input: RouteContainerInput, skipReason: SkipReason): SkippedContainerRoute {
+function skipped(input: RouteContainerInput, skipReason: RoutingSkipReason): SkippedContainerRoute {
   return Object.freeze({
     status: "skipped",
     container: input.container.name,
@@ -416,7 +419,7 @@ function mapKey(map: Readonly<Record<string, string>>): string {
 /** Steps 4 to 11 for a container that passed its gates. */
 function buildRouteCore(
   routing: CompiledRouting,
-  pod: PodMeta,
+  pod: RoutingPodMeta,
   normalized: string,
   pinnedFirst: boolean,
 ): RouteCore {

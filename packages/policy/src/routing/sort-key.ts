@@ -5,7 +5,7 @@
  * has (0, 0, 0, 0), or a `crPriority` of `-Infinity` (Go's minimum `int`) when
  * it is pinned first for `imagePullPolicy: Always`.
  */
-export interface SortKey {
+export interface AlternativeSortKey {
   readonly crPriority: number;
   /** 0 original, 1 ClusterImageSetMirror, 2 ImageSetMirror, 3 ClusterReplicatedImageSet, 4 ReplicatedImageSet. */
   readonly kindRank: number;
