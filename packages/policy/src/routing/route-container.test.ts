@@ -285,7 +285,7 @@ describe("routeContainer", () => {
     expect(isRoutingError(error)).toBe(true);
     expect(error).toMatchObject({
       code: "INVALID_ALTERNATIVE_REFERENCE",
-      input: "harbor.example.com/KuikMirror/library/nginx:1.25",
+      input: "harbor.example.com/Mirror/library/nginx:1.25",
     });
     // Memoised: the second call fails the same way.
     expect(safeRouteContainer(routing, input)).toMatchObject({
