@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadKuikConfig, parseKuikConfig } from "./config-schema.js";
+import { activeCheckTimeoutMs, loadKuikConfig, parseKuikConfig } from "./config-schema.js";
 
 describe("parseKuikConfig", () => {
   it("fills kuik's defaults", () => {
@@ -45,6 +45,13 @@ monitoring:
       "docker.io",
       "quay.io",
     ]);
+  });
+
+  it("gives the probe timeout in milliseconds", () => {
+    expect(activeCheckTimeoutMs(parseKuikConfig({}))).toBe(1000);
+    expect(
+      activeCheckTimeoutMs(loadKuikConfig("routing: { activeCheck: { timeout: 1m30s } }")),
+    ).toBe(90_000);
   });
 
   it("treats an empty file as the defaults", () => {

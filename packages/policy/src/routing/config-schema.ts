@@ -205,3 +205,17 @@ export function loadKuikConfig(text: string): KuikConfig {
   }
   return parseKuikConfig(value);
 }
+
+/**
+ * Returns `routing.activeCheck.timeout` in milliseconds: the time kuik gives
+ * each availability probe, to pass as `probeTimeoutMs` to
+ * `createAvailabilityGate`.
+ *
+ * @example
+ * ```ts
+ * activeCheckTimeoutMs(parseKuikConfig({})) // 1000
+ * ```
+ */
+export function activeCheckTimeoutMs(config: KuikConfig): number {
+  return parseGoDuration(config.routing.activeCheck.timeout);
+}

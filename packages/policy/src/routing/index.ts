@@ -27,6 +27,7 @@ export {
   type RoutingResourceRef,
 } from "./compile.js";
 export {
+  activeCheckTimeoutMs,
   type KuikConfig,
   type KuikConfigInput,
   kuikConfigSchema,
