@@ -170,10 +170,18 @@ class MirrorWalk {
 
   /** Indexes of the parsed entries on `hosts`, in list order (read-only for one CR's walk). */
   indexesOn(hosts: readonly string[]): readonly number[] {
-    if (hosts.length === 1) return this.byHost.get(hosts[0] as string) ?? noIndexes;
-    const out: number[] = [];
-    for (const host of hosts) for (const i of this.byHost.get(host) ?? noIndexes) out.push(i);
-    return out.sort((a, b) => a - b);
+    let found: readonly number[] | undefined;
+    let merged: number[] | undefined;
+    for (const host of hosts) {
+      const bucket = this.byHost.get(host);
+      if (bucket === undefined) continue;
+      if (found === undefined) found = bucket;
+      else {
+        merged ??= [...found];
+        merged.push(...bucket);
+      }
+    }
+    return merged ? merged.sort((x, y) => x - y) : (found ?? noIndexes);
   }
 }
 
@@ -316,8 +324,7 @@ function addMirrorCandidates(
       { value: count },
     );
   }
-  // The registry index pays off only on long lists.
-  const indexes = cr.hosts && count > 16 ? walk.indexesOn(cr.hosts) : undefined;
+  const indexes = cr.hosts ? walk.indexesOn(cr.hosts) : undefined;
   const total = indexes ? indexes.length : count;
   for (let k = 0; k < total; k++) {
     const candidate = out[indexes ? (indexes[k] as number) : k] as Candidate;
