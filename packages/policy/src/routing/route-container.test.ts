@@ -345,6 +345,30 @@ describe("routeContainer", () => {
     expect(route.alternatives.map((a) => a.image)).toEqual(["docker.io/library/nginx:1"]);
   });
 
+  it("keeps memoised results apart for pods whose annotations differ in any way", () => {
+    const routing = compile([
+      {
+        apiVersion: api,
+        kind: "ClusterImageSetMirror",
+        metadata: { name: "annotated" },
+        spec: {
+          filter: { include: [{ annotation: "b" }] },
+          mirrors: [{ registry: "m.example.com" }],
+        },
+      },
+    ]);
+    const count = (annotations: Record<string, string>) =>
+      routed(
+        routeContainer(routing, {
+          pod: pod({ annotations }),
+          container: { name: "app", image: "nginx:1", imagePullPolicy: "IfNotPresent" },
+        }),
+      ).alternatives.length;
+    expect(count({ a: "x", b: "y" })).toBe(2);
+    expect(count({ a: "x\u0000b\u0000y" })).toBe(1);
+    expect(count({ a: "x", b: "y" })).toBe(2);
+  });
+
   it("selects namespaced CRs by namespace and cluster CRs by spec.filter", () => {
     const routing = compile([
       ...teamMirrors,

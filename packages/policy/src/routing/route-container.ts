@@ -392,14 +392,20 @@ export function routeContainer(
   routing: CompiledRouting,
   input: RouteContainerInput,
 ): ContainerRoute {
-  const { pod, container } = input;
+  const { container } = input;
+  // Tolerate callers (plain JavaScript) that leave out empty label or annotation maps.
+  const pod: RoutingPodMeta = {
+    namespace: input.pod.namespace ?? "",
+    labels: input.pod.labels ?? {},
+    annotations: input.pod.annotations ?? {},
+  };
   const podReason = podSkipReason(routing, pod);
   if (podReason) return skipped(input, podReason);
   const processed = readOriginalImages(pod.annotations[ORIGINAL_IMAGES_ANNOTATION]);
   if (Object.hasOwn(processed, originalImagesKey(container.name, { init: input.init ?? false }))) {
     return skipped(input, "ALREADY_PROCESSED");
   }
-  return orderContainer(routing, input);
+  return orderContainer(routing, { ...input, pod });
 }
 
 /** What a container's list comes to; memoised per pod scope, image and policy class. */
@@ -413,13 +419,19 @@ type RouteCore =
     }
   | { readonly error: RoutingError };
 
-/** A canonical text of a string map (sorted keys), for memo keys. */
+/**
+ * A canonical text of a string map (sorted keys, each key and value
+ * length-prefixed so no content can forge another map's text), for memo keys.
+ */
 function mapKey(map: Readonly<Record<string, string>>): string {
   const keys = Object.keys(map);
   if (keys.length === 0) return "";
   keys.sort();
   let out = "";
-  for (const k of keys) out += `${k}\u0000${map[k]}\u0000`;
+  for (const k of keys) {
+    const v = map[k] ?? "";
+    out += `${k.length}:${k}${v.length}:${v}`;
+  }
   return out;
 }
 
