@@ -43,6 +43,8 @@ export type RoutingErrorCode =
  * ```
  */
 export class RoutingError extends KubeimgError {
+  /** Fixed, so the guard still works when a bundler renames the class. */
+  override readonly name = "RoutingError";
   readonly code: RoutingErrorCode;
   /** Dotted field path of the offending value, when there is one. */
   readonly path: string | undefined;

@@ -93,3 +93,18 @@ describe("readOriginalImages", () => {
     expect(readOriginalImages(text)).toEqual(want);
   });
 });
+
+describe("isRoutingError", () => {
+  it("recognises a RoutingError by name and code, across package copies", async () => {
+    const { RoutingError, isRoutingError } = await import("./errors.js");
+    const e = new RoutingError("INVALID_CONFIG", "bad", { path: "routing", value: 1 });
+    expect(e.name).toBe("RoutingError");
+    expect(isRoutingError(e)).toBe(true);
+    const foreign = Object.assign(new Error("x"), { name: "RoutingError", code: "INVALID_YAML" });
+    expect(isRoutingError(foreign)).toBe(true);
+    expect(
+      isRoutingError(Object.assign(new Error("x"), { name: "RoutingError", code: "NOPE" })),
+    ).toBe(false);
+    expect(isRoutingError(new Error("x"))).toBe(false);
+  });
+});
