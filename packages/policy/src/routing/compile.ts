@@ -167,6 +167,22 @@ export interface CompiledRouting {
 export interface RoutingMemo {
   /** How many mirror sets the answer arrays have a slot for. */
   readonly mirrorCount: number;
+  /** Every registry named by a mirror set's `hosts`, numbered. */
+  readonly hostIds: ReadonlyMap<string, number>;
+  /** Each mirror set's `hosts` as numbers, by slot (undefined when it has none). */
+  readonly mirrorHostIds: readonly (Int32Array | undefined)[];
+  /** How many replicated sets there are (slots as for the mirror sets). */
+  readonly replicatedCount: number;
+  /** Slot of the first namespaced replicated set of each namespace. */
+  readonly replicatedNamespaceSlots: ReadonlyMap<string, number>;
+  /**
+   * Per pod scope (namespace, labels, annotations): which CRs apply, by slot
+   * (0 not asked yet, 1 applies, 2 does not).
+   */
+  readonly podScopes: Map<
+    string,
+    { readonly mirrors: Uint8Array; readonly replicated: Uint8Array }
+  >;
   /**
    * Slot of the first namespaced mirror set of each namespace; the cluster
    * mirror sets take slots 0 to `clusterMirrors.length - 1`, in list order.
@@ -250,8 +266,18 @@ function selectorsMatch(
   exclude: readonly LabelSelector[],
   set: Readonly<Record<string, string>>,
 ): boolean {
-  if (include.length > 0 && !include.some((s) => s.matches(set))) return false;
-  return !exclude.some((s) => s.matches(set));
+  if (include.length > 0) {
+    let any = false;
+    for (const s of include) {
+      if (s.matches(set)) {
+        any = true;
+        break;
+      }
+    }
+    if (!any) return false;
+  }
+  for (const s of exclude) if (s.matches(set)) return false;
+  return true;
 }
 
 /** Builds the pod matcher of `spec.filter`; throws on a bad selector or namespace regex. */
@@ -516,6 +542,28 @@ export function compileRouting(
     slots.byNamespace.set(namespace, slots.count);
     slots.count += sets.length;
   }
+  const hostIds = new Map<string, number>();
+  const mirrorHostIds = [...clusterMirrors, ...[...namespacedMirrors.values()].flat()].map(
+    (set) => {
+      if (set.hosts === undefined) return undefined;
+      return Int32Array.from(set.hosts, (host) => {
+        let id = hostIds.get(host);
+        if (id === undefined) {
+          id = hostIds.size;
+          hostIds.set(host, id);
+        }
+        return id;
+      });
+    },
+  );
+  const replicatedSlots = {
+    count: clusterReplicated.length,
+    byNamespace: new Map<string, number>(),
+  };
+  for (const [namespace, sets] of namespacedReplicated) {
+    replicatedSlots.byNamespace.set(namespace, replicatedSlots.count);
+    replicatedSlots.count += sets.length;
+  }
   return Object.freeze({
     config,
     discardAlternativeMode: options.discardAlternativeMode ?? "kuik",
@@ -530,6 +578,11 @@ export function compileRouting(
     memo: {
       mirrorCount: slots.count,
       namespaceSlots: slots.byNamespace,
+      hostIds,
+      mirrorHostIds,
+      replicatedCount: replicatedSlots.count,
+      replicatedNamespaceSlots: replicatedSlots.byNamespace,
+      podScopes: new Map(),
       mirrorAnswers: new Map(),
       results: new Map(),
     },

@@ -422,7 +422,9 @@ export function parseLabelSelector(text: string): LabelSelector {
   return Object.freeze({
     source: text,
     requirements: frozen,
-    matches: (labels: Readonly<Record<string, string>>) =>
-      frozen.every((r) => requirementMatches(r, labels)),
+    matches(labels: Readonly<Record<string, string>>): boolean {
+      for (const r of frozen) if (!requirementMatches(r, labels)) return false;
+      return true;
+    },
   });
 }

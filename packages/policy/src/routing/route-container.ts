@@ -152,28 +152,33 @@ const noIndexes: readonly number[] = Object.freeze([]);
 
 class MirrorWalk {
   private parsedCount = 0;
-  private readonly byHost = new Map<string, number[]>();
+  /** Entry indexes by registry id (only registries some mirror set names). */
+  private readonly byHost: (number[] | undefined)[] = [];
 
-  constructor(private readonly candidates: Candidate[]) {}
+  constructor(
+    private readonly candidates: Candidate[],
+    private readonly hostIds: ReadonlyMap<string, number>,
+  ) {}
 
   /** Parses the entries not parsed yet, up to `count`. */
   parseUpTo(count: number): void {
     for (; this.parsedCount < count; this.parsedCount++) {
       const candidate = this.candidates[this.parsedCount] as Candidate;
       const { normalized } = parsedCandidate(candidate);
-      const host = normalized.slice(0, normalized.indexOf("/"));
-      const bucket = this.byHost.get(host);
+      const id = this.hostIds.get(normalized.slice(0, normalized.indexOf("/")));
+      if (id === undefined) continue;
+      const bucket = this.byHost[id];
       if (bucket) bucket.push(this.parsedCount);
-      else this.byHost.set(host, [this.parsedCount]);
+      else this.byHost[id] = [this.parsedCount];
     }
   }
 
-  /** Indexes of the parsed entries on `hosts`, in list order (read-only for one CR's walk). */
-  indexesOn(hosts: readonly string[]): readonly number[] {
+  /** Indexes of the parsed entries on the registries `ids`, in list order (read-only for one CR's walk). */
+  indexesOn(ids: Int32Array): readonly number[] {
     let found: readonly number[] | undefined;
     let merged: number[] | undefined;
-    for (const host of hosts) {
-      const bucket = this.byHost.get(host);
+    for (const id of ids) {
+      const bucket = this.byHost[id];
       if (bucket === undefined) continue;
       if (found === undefined) found = bucket;
       else {
@@ -222,6 +227,26 @@ export function podSkipReason(
 
 function applies(cr: CompiledMirrorSet | CompiledReplicatedSet, pod: RoutingPodMeta): boolean {
   return cr.problem === undefined && (cr.podMatcher === undefined || cr.podMatcher(pod));
+}
+
+/** Which CRs apply to one pod scope, remembered by slot (0 not asked yet, 1 yes, 2 no). */
+interface PodScope {
+  readonly mirrors: Uint8Array;
+  readonly replicated: Uint8Array;
+}
+
+function appliesIn(
+  answers: Uint8Array,
+  slot: number,
+  cr: CompiledMirrorSet | CompiledReplicatedSet,
+  pod: RoutingPodMeta,
+): boolean {
+  let answer = answers[slot];
+  if (answer === 0) {
+    answer = applies(cr, pod) ? 1 : 2;
+    answers[slot] = answer;
+  }
+  return answer === 1;
 }
 
 /** Step 7: one replicated set's contribution; returns true when it discards the original. */
@@ -324,7 +349,8 @@ function addMirrorCandidates(
       { value: count },
     );
   }
-  const indexes = cr.hosts ? walk.indexesOn(cr.hosts) : undefined;
+  const hostIds = memo.mirrorHostIds[id];
+  const indexes = hostIds ? walk.indexesOn(hostIds) : undefined;
   const total = indexes ? indexes.length : count;
   for (let k = 0; k < total; k++) {
     const candidate = out[indexes ? (indexes[k] as number) : k] as Candidate;
@@ -439,6 +465,7 @@ function mapKey(map: Readonly<Record<string, string>>): string {
 function buildRouteCore(
   routing: CompiledRouting,
   pod: RoutingPodMeta,
+  scope: PodScope,
   normalized: string,
   pinnedFirst: boolean,
 ): RouteCore {
@@ -446,9 +473,17 @@ function buildRouteCore(
 
   let originalDiscarded = false;
   const namespacedReplicated = routing.namespacedReplicated.get(pod.namespace) ?? [];
-  for (const list of [routing.clusterReplicated, namespacedReplicated]) {
-    for (const cr of list) {
-      if (applies(cr, pod) && addUpstreamCandidates(cr, normalized, candidates)) {
+  const replicatedSlot = routing.memo.replicatedNamespaceSlots.get(pod.namespace) ?? 0;
+  for (const [list, firstSlot] of [
+    [routing.clusterReplicated, 0],
+    [namespacedReplicated, replicatedSlot],
+  ] as const) {
+    for (let i = 0; i < list.length; i++) {
+      const cr = list[i] as CompiledReplicatedSet;
+      if (
+        appliesIn(scope.replicated, firstSlot + i, cr, pod) &&
+        addUpstreamCandidates(cr, normalized, candidates)
+      ) {
         originalDiscarded = true;
       }
     }
@@ -469,7 +504,7 @@ function buildRouteCore(
   }
 
   const namespacedMirrors = routing.namespacedMirrors.get(pod.namespace) ?? [];
-  const walk = new MirrorWalk(candidates);
+  const walk = new MirrorWalk(candidates, routing.memo.hostIds);
   const memo = routing.memo;
   const namespaceSlot = memo.namespaceSlots.get(pod.namespace) ?? 0;
   for (const [list, firstSlot] of [
@@ -478,7 +513,7 @@ function buildRouteCore(
   ] as const) {
     for (let i = 0; i < list.length; i++) {
       const cr = list[i] as CompiledMirrorSet;
-      if (applies(cr, pod)) {
+      if (appliesIn(scope.mirrors, firstSlot + i, cr, pod)) {
         addMirrorCandidates(cr, firstSlot + i, memo, walk, candidates, routing.maxCandidates);
       }
     }
@@ -534,12 +569,23 @@ export function orderContainer(
   }
   const normalized = parsed.reference.string;
   const pinnedFirst = policy === "Always" && !routingConfig.honorPrioritiesOnAlwaysImagePullPolicy;
-  const key = `${pinnedFirst ? "1" : "0"}${normalized}\u0001${pod.namespace}\u0001${mapKey(pod.labels)}\u0001${mapKey(pod.annotations)}`;
-  const results = routing.memo.results;
+  const scopeKey = `${pod.namespace}\u0001${mapKey(pod.labels)}\u0001${mapKey(pod.annotations)}`;
+  const key = `${pinnedFirst ? "1" : "0"}${normalized}\u0001${scopeKey}`;
+  const memo = routing.memo;
+  const results = memo.results;
   let core = results.get(key) as RouteCore | undefined;
   if (core === undefined) {
+    let scope = memo.podScopes.get(scopeKey);
+    if (scope === undefined) {
+      if (memo.podScopes.size >= RESULT_MEMO_CAPACITY) memo.podScopes.clear();
+      scope = {
+        mirrors: new Uint8Array(memo.mirrorCount),
+        replicated: new Uint8Array(memo.replicatedCount),
+      };
+      memo.podScopes.set(scopeKey, scope);
+    }
     try {
-      core = buildRouteCore(routing, pod, normalized, pinnedFirst);
+      core = buildRouteCore(routing, pod, scope, normalized, pinnedFirst);
     } catch (e) {
       if (!(e instanceof RoutingError)) throw e;
       core = Object.freeze({ error: e });
