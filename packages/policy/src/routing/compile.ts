@@ -33,6 +33,8 @@ export interface RoutingResourceRef {
   readonly name: string;
   /** Absent for the cluster kinds. */
   readonly namespace?: string;
+  /** `metadata.uid` when the object carries one (kuik hashes it into secret-copy names). */
+  readonly uid?: string;
 }
 
 /** A pod's labels, annotations and namespace, as the pod matcher sees them. */
@@ -355,15 +357,13 @@ function sortKey(
 
 function refOf(resource: RoutingResource): RoutingResourceRef {
   const namespaced = resource.kind === "ImageSetMirror" || resource.kind === "ReplicatedImageSet";
-  return Object.freeze(
-    namespaced
-      ? {
-          kind: resource.kind,
-          name: resource.metadata.name,
-          namespace: resource.metadata.namespace ?? "",
-        }
-      : { kind: resource.kind, name: resource.metadata.name },
-  );
+  const { name, uid } = resource.metadata;
+  return Object.freeze({
+    kind: resource.kind,
+    name,
+    ...(namespaced ? { namespace: resource.metadata.namespace ?? "" } : {}),
+    ...(uid === undefined ? {} : { uid }),
+  });
 }
 
 /**

@@ -64,6 +64,7 @@ export {
   type BuildPodPatchOptions,
   buildPodPatch,
   type JsonPatchOperation,
+  kuikSecretCopyName,
   type PodPatch,
   type PullSecretToEnsure,
 } from "./pod-patch.js";

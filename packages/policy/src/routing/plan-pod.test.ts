@@ -170,6 +170,44 @@ describe("planPodRouting and buildPodPatch", () => {
   });
 });
 
+describe("pull secrets of chosen alternatives", () => {
+  it("references kuik's copy of a secret from another namespace, named as kuik names it", () => {
+    const cluster = compileRouting([
+      parseRoutingResource({
+        apiVersion: "kuik.enix.io/v1alpha1",
+        kind: "ClusterImageSetMirror",
+        metadata: { name: "global", uid: "uid-1" },
+        spec: {
+          filter: { include: [{ image: ".*" }] },
+          mirrors: [
+            {
+              registry: "harbor.example.com",
+              credentialSecret: { name: "harbor", namespace: "kuik-system" },
+            },
+          ],
+        },
+      }),
+    ]);
+    const plan = planPodRouting(cluster, pod());
+    const winners = plan.containers.map((c) =>
+      c.status === "routed" ? c.alternatives.find((a) => a.credentialSecret) : undefined,
+    );
+    const result = buildPodPatch(plan, winners);
+    expect(result.pullSecrets).toEqual([
+      {
+        source: { name: "harbor", namespace: "kuik-system" },
+        name: "kuik-harbor-f61a3de32908aaaa", // XXH64("kuik-system/uid-1"), checked against libxxhash
+        copy: true,
+      },
+    ]);
+    expect(result.patch.at(-1)).toEqual({
+      op: "add",
+      path: "/spec/imagePullSecrets",
+      value: [{ name: "kuik-harbor-f61a3de32908aaaa" }],
+    });
+  });
+});
+
 describe("resolvePodRouting", () => {
   it("probes each routed container and patches the winners", async () => {
     const { resolvePodRouting } = await import("./resolve-pod.js");

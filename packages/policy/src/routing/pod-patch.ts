@@ -7,6 +7,25 @@ import type { CredentialSecretRef } from "./availability.js";
 import { ORIGINAL_IMAGES_ANNOTATION } from "./original-images.js";
 import type { PodRoutingPlan } from "./plan-pod.js";
 import { finalContainerImage, type RoutedAlternative } from "./route-container.js";
+import { xxhash64 } from "./xxhash64.js";
+
+/**
+ * Returns the name kuik gives the copy of a credential secret it makes in a
+ * Pod's namespace: `kuik-<name>-<16 hex digits>`, the digits being XXH64 of
+ * `<secret namespace>/<owning CR's uid>` and the name cut so the whole fits
+ * 253 characters (kuik's `makeSecretName` in the pod webhook).
+ *
+ * @example
+ * ```ts
+ * kuikSecretCopyName({ namespace: "kuik-system", name: "harbor" }, "uid-1")
+ * // "kuik-harbor-f61a3de32908aaaa"
+ * ```
+ */
+export function kuikSecretCopyName(secret: CredentialSecretRef, ownerUid: string): string {
+  const name = secret.name.slice(0, Math.min(253 - "kuik".length - 16 - 2, secret.name.length));
+  const hash = xxhash64(`${secret.namespace}/${ownerUid}`).toString(16).padStart(16, "0");
+  return `kuik-${name}-${hash}`;
+}
 
 /** One RFC 6902 operation. */
 export type JsonPatchOperation =
@@ -16,12 +35,10 @@ export type JsonPatchOperation =
 /** Options of {@link buildPodPatch}. */
 export interface BuildPodPatchOptions {
   /**
-   * The name the Pod must reference for a chosen alternative's secret. kuik
-   * copies a Secret from another namespace into the Pod's namespace as
-   * `kuik-<name>-<hash>` (the hash covers the source namespace and the owning
-   * CR's UID) and references the copy; pass the name your copy has. Default:
-   * the secret's own name (right when it already lives in the Pod's
-   * namespace).
+   * The name the Pod must reference for a chosen alternative's secret.
+   * Default, as kuik: the secret's own name when it lives in the Pod's
+   * namespace, else the name of the copy kuik makes there
+   * ({@link kuikSecretCopyName} with the owning CR's `metadata.uid`).
    */
   readonly pullSecretName?: (secret: CredentialSecretRef, alternative: RoutedAlternative) => string;
 }
@@ -43,6 +60,10 @@ export interface PodPatch {
   readonly images: readonly string[];
   /** Secrets of the chosen alternatives, in container order, de-duplicated by name. */
   readonly pullSecrets: readonly PullSecretToEnsure[];
+}
+
+function ownerUid(alternative: RoutedAlternative): string | undefined {
+  return alternative.reason.source === "original" ? undefined : alternative.reason.resource.uid;
 }
 
 /** Escapes one JSON-pointer segment (`~` then `/`). */
@@ -103,7 +124,11 @@ export function buildPodPatch(
     const chosen = route.status === "routed" ? (route.direct ?? winners[i]) : undefined;
     const secret = chosen?.credentialSecret;
     if (!chosen || !secret) return;
-    const name = options.pullSecretName?.(secret, chosen) ?? secret.name;
+    const name =
+      options.pullSecretName?.(secret, chosen) ??
+      (secret.namespace === plan.namespace
+        ? secret.name
+        : kuikSecretCopyName(secret, ownerUid(chosen) ?? ""));
     if (!pullSecrets.some((p) => p.name === name)) {
       pullSecrets.push({
         source: secret,

@@ -108,3 +108,18 @@ describe("isRoutingError", () => {
     expect(isRoutingError(new Error("x"))).toBe(false);
   });
 });
+
+describe("xxhash64", () => {
+  it.each([
+    // Expected values from the reference C library (libxxhash XXH64, seed 0).
+    ["", "ef46db3751d8e999"],
+    ["a", "d24ec4f1a98c6e5b"],
+    ["x".repeat(32), "e2df261fc2ec30eb"],
+    ["0123456789abcdef0123456789abcdef0123456789", "a76190c3acf08a1c"],
+    ["kuik-system/6f1c9a2e-uid-\u00e9", "e53f118393ba5dd2"],
+    [`${"y".repeat(100)}abc`, "07768d2e6be58520"],
+  ])("%j", async (input, want) => {
+    const { xxhash64 } = await import("./xxhash64.js");
+    expect(xxhash64(input).toString(16).padStart(16, "0")).toBe(want);
+  });
+});
