@@ -19,5 +19,12 @@ describe("pnpm demo", () => {
     // Tag policies: the spec's three worked examples.
     const selected = [...transcript.matchAll(/selected: +(.+)/g)].map((m) => m[1]);
     expect(selected).toEqual(["5.1.10", "1.2.0-rc.1", "RELEASE.2024-10-02T17-50-41Z"]);
+    // Routing: the seed examples' orders.
+    expect(transcript).toMatch(
+      /1 +docker\.io\/nginxinc\/nginx-unprivileged:1\.29 .*\n.*2 +quay\.io\/nginx\/nginx-unprivileged:1\.29 .*\n.*3 +public\.ecr\.aws\/nginx\/nginx-unprivileged:1\.29 /,
+    );
+    expect(transcript).toMatch(
+      /1 +fast-registry\.internal\/my-app-cache\/my-app\/api:v2 .*\n.*2 +harbor\.example\.com\/my-app-mirror\/my-app\/api:v2 .*\n.*3 +harbor\.example\.com\/global-mirror\/my-app\/api:v2 .*\n.*4 +docker-registry\.example\.com\/my-app\/api:v2 /,
+    );
   });
 });

@@ -69,5 +69,53 @@ const tagPolicies: DemoSection = {
   ],
 };
 
+/** kube-image-keeper routing: the two seed examples of its "Image routing" page. */
+const routing: DemoSection = {
+  title: "Image routing (kube-image-keeper: which alternative is tried first, and why)",
+  steps: [
+    {
+      say: "Level 2: nginx-unprivileged is replicated on Docker Hub, Quay and ECR Public; upstream priorities order them after the original",
+      args: [
+        "route",
+        "-f",
+        "routing/nginx-unprivileged.yaml",
+        "--namespace",
+        "default",
+        "--image",
+        "docker.io/nginxinc/nginx-unprivileged:1.29",
+      ],
+      exit: 0,
+    },
+    {
+      say: "Both levels: the team mirror (priority -10) comes before the global mirror (-1), which comes before the original (0)",
+      args: [
+        "route",
+        "-f",
+        "routing/team-mirror.yaml",
+        "--namespace",
+        "my-app",
+        "--image",
+        "docker-registry.example.com/my-app/api:v2",
+      ],
+      exit: 0,
+    },
+    {
+      say: "imagePullPolicy Always: kuik tries the original first unless honorPrioritiesOnAlwaysImagePullPolicy is set",
+      args: [
+        "route",
+        "-f",
+        "routing/team-mirror.yaml",
+        "--namespace",
+        "my-app",
+        "--image",
+        "docker-registry.example.com/my-app/api:v2",
+        "--pull-policy",
+        "Always",
+      ],
+      exit: 0,
+    },
+  ],
+};
+
 /** Every section, in the order the demo prints them. */
-export const SECTIONS: readonly DemoSection[] = [references, tagPolicies];
+export const SECTIONS: readonly DemoSection[] = [references, tagPolicies, routing];

@@ -1,6 +1,7 @@
 import type { Command } from "./command.js";
 import { parseCommand } from "./parse/parse.js";
+import { routeCommand } from "./route/route.js";
 import { tagsCommand } from "./tags/tags.js";
 
 /** Every `kubeimg` command, in the order the help lists them. */
-export const COMMANDS: readonly Command[] = [parseCommand, tagsCommand];
+export const COMMANDS: readonly Command[] = [parseCommand, tagsCommand, routeCommand];

@@ -1,0 +1,127 @@
+/**
+ * The webhook's decision for one AdmissionReview: kube-image-keeper's routing
+ * of every container (`planPodRouting`), then the first available
+ * alternative of each and the JSON Patch (`resolvePodRouting`, over a
+ * caching, coalescing, circuit-breaking availability gate).
+ *
+ * It fails open, as kuik is deployed (`failurePolicy: Ignore`): an internal
+ * error, a malformed Pod, or a decision that would outlast the deadline
+ * admits the Pod unchanged, with a warning, well before the API server's
+ * webhook timeout.
+ */
+import {
+  type AvailabilityChecker,
+  type CompiledRouting,
+  type CredentialSecretRef,
+  type PullSecretToEnsure,
+  planPodRouting,
+  type RoutedAlternative,
+  type RoutingTimers,
+  resolvePodRouting,
+} from "@kubeimg/policy/routing";
+import {
+  type AdmissionRequest,
+  type AdmissionResponse,
+  readAdmissionRequest,
+} from "./admission-review.js";
+
+/** What {@link createPodMutator} needs. */
+export interface PodMutatorOptions {
+  readonly routing: CompiledRouting;
+  /** Usually `createAvailabilityGate(createAvailabilityChecker(…), …)`. */
+  readonly checker: AvailabilityChecker;
+  readonly timers: RoutingTimers;
+  /**
+   * Budget of one admission decision in ms, kept below the webhook's
+   * `timeoutSeconds` (10 s in the shipped configuration). Default 8000.
+   */
+  readonly deadlineMs?: number;
+  /** Makes a chosen alternative's secret available in the Pod's namespace (kuik copies it). */
+  readonly ensurePullSecret?: (secret: PullSecretToEnsure, namespace: string) => Promise<void>;
+  /** The name a copied secret gets in the Pod's namespace (default: the source's name). */
+  readonly pullSecretName?: (secret: CredentialSecretRef, alternative: RoutedAlternative) => string;
+  readonly log?: (line: string) => void;
+}
+
+/** Answers one AdmissionReview body (already parsed JSON). */
+export type PodMutator = (body: unknown) => Promise<AdmissionResponse>;
+
+const admitUnchanged = (uid: string, warning?: string): AdmissionResponse =>
+  warning === undefined ? { uid, allowed: true } : { uid, allowed: true, warnings: [warning] };
+
+/**
+ * Returns the mutator. It throws only for a body that is not an
+ * AdmissionReview v1 (the server answers 400); every other problem admits
+ * the Pod unchanged.
+ */
+export function createPodMutator(options: PodMutatorOptions): PodMutator {
+  const deadlineMs = options.deadlineMs ?? 8000;
+  const log = options.log ?? (() => {});
+  return async (body) => {
+    const request = readAdmissionRequest(body);
+    const started = options.timers.now();
+    let timer: unknown;
+    const deadline = new Promise<AdmissionResponse>((resolve) => {
+      timer = options.timers.setTimeout(
+        () =>
+          resolve(
+            admitUnchanged(
+              request.uid,
+              `kubeimg: no decision within ${deadlineMs} ms; pod admitted unchanged`,
+            ),
+          ),
+        deadlineMs,
+      );
+    });
+    try {
+      return await Promise.race([decide(request, options, started, deadlineMs), deadline]);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log(`admission ${request.uid}: ${message}; admitted unchanged`);
+      return admitUnchanged(request.uid, `kubeimg: ${message}; pod admitted unchanged`);
+    } finally {
+      options.timers.clearTimeout(timer);
+    }
+  };
+}
+
+async function decide(
+  request: AdmissionRequest,
+  options: PodMutatorOptions,
+  started: number,
+  deadlineMs: number,
+): Promise<AdmissionResponse> {
+  const { uid } = request;
+  if (request.kind.kind !== "Pod" || request.kind.group !== "" || request.operation !== "CREATE") {
+    return admitUnchanged(uid);
+  }
+  const plan = planPodRouting(options.routing, request.object, {
+    ...(request.namespace ? { namespace: request.namespace } : {}),
+  });
+  if (plan.error) {
+    return admitUnchanged(uid, `kubeimg: ${plan.error.message}; pod admitted unchanged`);
+  }
+  // Keep a little of the budget for building and sending the answer.
+  const probeBudget = Math.max(0, deadlineMs - (options.timers.now() - started) - 200);
+  const { patch, pullSecrets } = await resolvePodRouting(plan, options.checker, {
+    timers: options.timers,
+    deadlineMs: probeBudget,
+    ...(options.pullSecretName ? { pullSecretName: options.pullSecretName } : {}),
+  });
+  if (patch.length === 0) return admitUnchanged(uid);
+  for (const secret of pullSecrets.filter((s) => s.copy)) {
+    if (!options.ensurePullSecret) {
+      return admitUnchanged(
+        uid,
+        `kubeimg: secret ${secret.source.namespace}/${secret.source.name} must be copied to ${plan.namespace} but no copier is configured; pod admitted unchanged`,
+      );
+    }
+    if (!request.dryRun) await options.ensurePullSecret(secret, plan.namespace);
+  }
+  return {
+    uid,
+    allowed: true,
+    patchType: "JSONPatch",
+    patch: Buffer.from(JSON.stringify(patch)).toString("base64"),
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The HTTPS endpoint: `POST /mutate-pods` takes an AdmissionReview and
+ * answers one; `GET /healthz` answers `ok`. Bodies are capped (the API
+ * server sends at most a few MB) and must be JSON.
+ */
+import { createServer, type Server } from "node:https";
+import type { AddressInfo } from "node:net";
+import { BadAdmissionReview, reviewReply } from "./admission-review.js";
+import type { PodMutator } from "./mutator.js";
+
+/** Largest request body accepted, in bytes. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** A running webhook server. */
+export interface WebhookServer {
+  readonly server: Server;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Starts the webhook on `port` (0: any free port) of `host` with the PEM `cert` and `key`. */
+export async function startWebhookServer(options: {
+  readonly cert: string | Buffer;
+  readonly key: string | Buffer;
+  readonly mutator: PodMutator;
+  readonly port?: number;
+  readonly host?: string;
+  readonly path?: string;
+  readonly log?: (line: string) => void;
+}): Promise<WebhookServer> {
+  const path = options.path ?? "/mutate-pods";
+  const log = options.log ?? (() => {});
+  const server = createServer({ cert: options.cert, key: options.key }, (req, res) => {
+    const send = (status: number, body: unknown) => {
+      const text = typeof body === "string" ? body : JSON.stringify(body);
+      res.writeHead(status, {
+        "Content-Type": typeof body === "string" ? "text/plain" : "application/json",
+        "Content-Length": Buffer.byteLength(text),
+      });
+      res.end(text);
+    };
+    const url = new URL(req.url ?? "/", "https://webhook.invalid");
+    if (req.method === "GET" && url.pathname === "/healthz") return send(200, "ok");
+    if (req.method !== "POST" || url.pathname !== path) return send(404, "not found");
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        send(413, "request body too large");
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (res.headersSent) return;
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      } catch {
+        return send(400, "request body is not JSON");
+      }
+      options.mutator(body).then(
+        (response) => send(200, reviewReply(response)),
+        (error: unknown) => {
+          if (error instanceof BadAdmissionReview) return send(400, error.message);
+          log(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+          send(500, "internal error");
+        },
+      );
+    });
+  });
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? "0.0.0.0", resolve),
+  );
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

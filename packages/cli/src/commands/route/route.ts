@@ -1,0 +1,300 @@
+import { defaultPullPolicy, safeParseNormalizedNamed } from "@kubeimg/core/reference";
+import {
+  activeCheckTimeoutMs,
+  compileRouting,
+  finalContainerImage,
+  type ProbeOutcome,
+  type RoutedAlternative,
+  resolveFirstAvailable,
+  routeContainer,
+} from "@kubeimg/policy/routing";
+import { createAvailabilityChecker } from "@kubeimg/registry";
+import { requireOption } from "../../args/parse-command-args.js";
+import { CliError } from "../../errors/cli-error.js";
+import { EXIT_CODES } from "../../errors/exit-codes.js";
+import type { Colors } from "../../output/color.js";
+import { type Cell, renderFields, renderTable } from "../../output/table.js";
+import { writeResult } from "../../output/write.js";
+import { registryAccess } from "../../registry/registry-access.js";
+import { REGISTRY_OPTIONS } from "../../registry/registry-options.js";
+import { type Command, stringOption, stringOptions } from "../command.js";
+import { keyText, resourceLabel, whyText } from "./describe.js";
+import { loadConfigFile, loadRoutingFiles } from "./load.js";
+
+const PULL_POLICIES = ["Always", "IfNotPresent", "Never"] as const;
+
+function keyValues(flags: readonly string[], flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of flags) {
+    const eq = item.indexOf("=");
+    if (eq <= 0) throw new CliError("USAGE", `${flag} must be KEY=VALUE, not "${item}"`, item);
+    out[item.slice(0, eq)] = item.slice(eq + 1);
+  }
+  return out;
+}
+
+/** What `kubeimg route` reports for one alternative. */
+interface AlternativeRow {
+  readonly image: string;
+  readonly credentialSecret: { readonly namespace: string; readonly name: string } | null;
+  readonly source: "original" | "upstream" | "mirror";
+  readonly resource: string | null;
+  readonly key: readonly [number | null, number, number, number];
+  readonly why: string;
+  readonly check?: ProbeOutcome;
+}
+
+function alternativeRow(a: RoutedAlternative, check: ProbeOutcome | undefined): AlternativeRow {
+  const { key } = a.reason;
+  return {
+    image: a.image,
+    credentialSecret: a.credentialSecret
+      ? { namespace: a.credentialSecret.namespace, name: a.credentialSecret.name }
+      : null,
+    source: a.reason.source,
+    resource: a.reason.source === "original" ? null : resourceLabel(a.reason.resource),
+    // JSON has no -Infinity: the original pinned first for Always has a null CR priority.
+    key: [
+      Number.isFinite(key.crPriority) ? key.crPriority : null,
+      key.kindRank,
+      key.entryPriority,
+      key.entryIndex,
+    ],
+    why: whyText(a.reason),
+    ...(check === undefined ? {} : { check }),
+  };
+}
+
+function checkCell(outcome: ProbeOutcome | undefined, c: Colors): Cell {
+  if (outcome === undefined) return "";
+  switch (outcome.state) {
+    case "available":
+      return { text: "available", style: c.green };
+    case "unavailable":
+      return { text: `unavailable: ${outcome.reason}`, style: c.red };
+    case "aborted":
+      return { text: `not needed (${outcome.reason})`, style: c.dim };
+  }
+}
+
+/** `kubeimg route` */
+export const routeCommand: Command = {
+  name: "route",
+  summary: "order a container's alternative images as kube-image-keeper does",
+  usage:
+    "kubeimg route -f CRS.yaml [-f more.yaml] --namespace NS --image IMG [--pull-policy P] [--config kuik-config.yaml] [--check]",
+  description: [
+    "Reads kube-image-keeper routing objects (ClusterImageSetMirror, ImageSetMirror,",
+    "ClusterReplicatedImageSet, ReplicatedImageSet; kuik.enix.io/v1alpha1) and lists, in",
+    "order, the images kuik's webhook would try for one Pod container, each with its",
+    "credential secret, the CR and entry that put it there, and its sort key",
+    "(CR priority, kind rank, entry priority, index).",
+    "",
+    "With --check every alternative is probed against its live registry (manifest HEAD,",
+    "credentials from --docker-config and --secret-file) and the winner is shown, with",
+    "the image the container would end up with; exit 1 when none is available.",
+    "Without --pull-policy the policy Kubernetes defaults to for the image is used.",
+  ].join("\n"),
+  options: {
+    file: {
+      type: "string",
+      short: "f",
+      multiple: true,
+      value: "FILE",
+      help: "YAML with routing objects",
+    },
+    namespace: { type: "string", short: "n", value: "NS", help: "the Pod's namespace" },
+    image: { type: "string", value: "IMAGE", help: "the container's image, as written" },
+    "pull-policy": {
+      type: "string",
+      value: "POLICY",
+      help: "Always | IfNotPresent | Never (default: what Kubernetes defaults to)",
+    },
+    container: { type: "string", value: "NAME", help: "the container's name (default: app)" },
+    label: { type: "string", multiple: true, value: "KEY=VALUE", help: "a Pod label" },
+    annotation: {
+      type: "string",
+      multiple: true,
+      value: "KEY=VALUE",
+      help: "a Pod annotation",
+    },
+    config: { type: "string", value: "FILE", help: "kuik's operator configuration YAML" },
+    lenient: {
+      type: "boolean",
+      help: "accept objects the CRD's validation rules refuse, as kuik's webhook does",
+    },
+    "discard-alternative-mode": {
+      type: "string",
+      value: "MODE",
+      help: "kuik (default: as kuik's code) | docs (as kuik's bitnami example)",
+    },
+    check: { type: "boolean", help: "probe the alternatives against their registries" },
+    ...REGISTRY_OPTIONS,
+  },
+  positionals: false,
+  examples: [
+    [
+      "where does this pod's image go, with these mirrors?",
+      "kubeimg route -f mirrors.yaml --namespace my-app --image docker-registry.example.com/my-app/api:v2",
+    ],
+    [
+      "probe the alternatives and show the winner",
+      "kubeimg route -f mirrors.yaml -n default --image nginx:1.27 --check --secret-file harbor-secret.yaml",
+    ],
+  ],
+  async run(context) {
+    const { io, values, format, colors } = context;
+    const files = stringOptions(values, "file");
+    if (files.length === 0) {
+      throw new CliError("USAGE", "-f/--file is required (see 'kubeimg route --help')", "--file");
+    }
+    const namespace = requireOption(stringOption(values, "namespace"), "--namespace", "route");
+    const image = requireOption(stringOption(values, "image"), "--image", "route");
+    const parsed = safeParseNormalizedNamed(image);
+    if (!parsed.success) {
+      const { error } = parsed;
+      throw Object.assign(error, { message: `--image ${JSON.stringify(image)}: ${error.message}` });
+    }
+    const pullPolicyFlag = stringOption(values, "pull-policy");
+    if (
+      pullPolicyFlag !== undefined &&
+      !(PULL_POLICIES as readonly string[]).includes(pullPolicyFlag)
+    ) {
+      throw new CliError(
+        "USAGE",
+        `--pull-policy must be one of ${PULL_POLICIES.join(", ")}, not "${pullPolicyFlag}"`,
+        pullPolicyFlag,
+      );
+    }
+    const imagePullPolicy = pullPolicyFlag ?? defaultPullPolicy(image);
+    const mode = stringOption(values, "discard-alternative-mode") ?? "kuik";
+    if (mode !== "kuik" && mode !== "docs") {
+      throw new CliError(
+        "USAGE",
+        `--discard-alternative-mode must be kuik or docs, not "${mode}"`,
+        mode,
+      );
+    }
+    const pod = {
+      namespace,
+      labels: keyValues(stringOptions(values, "label"), "--label"),
+      annotations: keyValues(stringOptions(values, "annotation"), "--annotation"),
+    };
+    const config = await loadConfigFile(stringOption(values, "config"), io);
+    const resources = await loadRoutingFiles(files, io, { lenient: values.lenient === true });
+    const routing = compileRouting(resources, { config, discardAlternativeMode: mode });
+    for (const problem of routing.problems) {
+      context.note(`warning: kuik ignores ${resourceLabel(problem.resource)}: ${problem.message}`);
+    }
+    const container = { name: stringOption(values, "container") ?? "app", image, imagePullPolicy };
+    const route = routeContainer(routing, { pod, container });
+
+    const base = { namespace, container: container.name, image, imagePullPolicy };
+    if (route.status === "skipped") {
+      const data = { ...base, status: "skipped", skipReason: route.skipReason, finalImage: image };
+      writeResult(
+        io,
+        format,
+        data,
+        (c) =>
+          renderFields(
+            [
+              ["image", image],
+              ["status", { text: `skipped: ${route.skipReason}`, style: c.yellow }],
+              ["final image", image],
+            ],
+            c,
+          ),
+        colors,
+      );
+      return EXIT_CODES.OK;
+    }
+
+    let outcomes: readonly ProbeOutcome[] | undefined;
+    let winner: RoutedAlternative | undefined;
+    const check = values.check === true;
+    if (check && route.alternatives.length > 0) {
+      const access = await registryAccess(context, {
+        defaultTimeoutMs: activeCheckTimeoutMs(config),
+      });
+      const checker = createAvailabilityChecker({ ...access, timeoutMs: access.timeoutMs });
+      const result = await resolveFirstAvailable(route.alternatives, checker, {
+        ...(io.signal ? { signal: io.signal } : {}),
+      });
+      outcomes = result.outcomes;
+      winner = result.winner;
+    }
+    const finalImage = check ? finalContainerImage(route, winner) : undefined;
+    const rows = route.alternatives.map((a, i) => alternativeRow(a, outcomes?.[i]));
+    const data = {
+      ...base,
+      status: "routed",
+      normalized: route.normalized,
+      probed: route.probed,
+      originalDiscarded: route.originalDiscarded,
+      alternatives: rows,
+      ...(check ? { winner: winner?.image ?? null, finalImage } : {}),
+    };
+    writeResult(
+      io,
+      format,
+      data,
+      (c) => {
+        const header = renderFields(
+          [
+            ["image", image],
+            ["normalized", route.normalized],
+            ["namespace", namespace],
+            ["pull policy", imagePullPolicy],
+            [
+              "probed",
+              route.probed
+                ? `yes (${route.alternatives.length} alternatives)`
+                : `no (kuik probes lists of two or more; this one has ${route.alternatives.length})`,
+            ],
+          ],
+          c,
+        );
+        const headers = ["#", "ALTERNATIVE", "SECRET", "KEY", "WHY"];
+        if (check) headers.push("CHECK");
+        const table = renderTable(
+          headers,
+          route.alternatives.map((a, i) => {
+            const secret = a.credentialSecret
+              ? `${a.credentialSecret.namespace}/${a.credentialSecret.name}`
+              : "-";
+            const cells: Cell[] = [
+              String(i + 1),
+              a === winner ? { text: a.image, style: c.green } : a.image,
+              secret,
+              keyText(a.reason),
+              whyText(a.reason),
+            ];
+            if (check) cells.push(checkCell(outcomes?.[i], c));
+            return cells;
+          }),
+          c,
+        );
+        const footer =
+          finalImage === undefined
+            ? ""
+            : `\n${renderFields(
+                [
+                  [
+                    "winner",
+                    winner
+                      ? { text: winner.image, style: c.green }
+                      : { text: "none available", style: c.red },
+                  ],
+                  ["final image", finalImage === image ? `${finalImage} (unchanged)` : finalImage],
+                ],
+                c,
+              )}`;
+        return `${header}\n${table}${footer}`;
+      },
+      colors,
+    );
+    const nothingAvailable = check && route.alternatives.length > 0 && winner === undefined;
+    return nothingAvailable ? EXIT_CODES.NOTHING_FOUND : EXIT_CODES.OK;
+  },
+};
