@@ -13,6 +13,8 @@ export interface ImageRepositoryInfo {
   readonly namespace: string | undefined;
   /** `spec.image`: the repository to list. */
   readonly image: string;
+  /** `spec.exclusionList`: Go regexes of tags to drop (Flux's default drops `*.sig`). */
+  readonly exclusionList: readonly string[] | undefined;
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
@@ -55,7 +57,9 @@ export async function loadImagePolicy(
     fluxObjects(file, "ImageRepository").forEach((value, index) => {
       const record = asRecord(value);
       const metadata = asRecord(record?.metadata);
-      const image = asRecord(record?.spec)?.image;
+      const spec = asRecord(record?.spec);
+      const image = spec?.image;
+      const exclusionList = spec?.exclusionList;
       if (typeof metadata?.name !== "string" || typeof image !== "string" || image === "") {
         throw new CliError(
           "MISSING_OBJECT",
@@ -63,10 +67,21 @@ export async function loadImagePolicy(
           name,
         );
       }
+      if (
+        exclusionList !== undefined &&
+        !(Array.isArray(exclusionList) && exclusionList.every((e) => typeof e === "string"))
+      ) {
+        throw new CliError(
+          "MISSING_OBJECT",
+          `${name}: ImageRepository "${metadata.name}": spec.exclusionList must be a list of strings`,
+          name,
+        );
+      }
       repositories.push({
         name: metadata.name,
         namespace: typeof metadata.namespace === "string" ? metadata.namespace : undefined,
         image,
+        exclusionList,
       });
     });
   }

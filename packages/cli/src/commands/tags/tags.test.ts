@@ -233,6 +233,14 @@ spec:
   interval: 5m
 ---
 ${imagePolicy("podinfo", "policy: { semver: { range: 5.1.x } }")}`,
+        "excluding.yaml": `apiVersion: image.toolkit.fluxcd.io/v1
+kind: ImageRepository
+metadata: { name: podinfo, namespace: flux-system }
+spec:
+  image: ${registry.host}/stefanprodan/podinfo
+  exclusionList: ['^6\\.', '^latest$']
+---
+${imagePolicy("podinfo", "policy: { semver: { range: '>=5.0.0' } }")}`,
         "dead.yaml": `apiVersion: image.toolkit.fluxcd.io/v1
 kind: ImageRepository
 metadata: { name: podinfo, namespace: flux-system }
@@ -276,6 +284,24 @@ ${imagePolicy("podinfo", "policy: { semver: { range: 5.1.x } }")}`,
         `kubeimg tags: listing ${registry.host}/stefanprodan/podinfo: page 3, 7 tags so far`,
       ]);
       expect(registry.requests.filter((r) => r.includes("/tags/list"))).toHaveLength(3);
+    });
+
+    it("applies the ImageRepository's exclusionList as Flux does", async () => {
+      const run = await runKubeimg(
+        [
+          "tags",
+          "-o",
+          "json",
+          "-f",
+          "excluding.yaml",
+          "--registry",
+          "--insecure-registry",
+          registry.host,
+        ],
+        { cwd: registryFiles.dir },
+      );
+      expect(run.code).toBe(0);
+      expect((JSON.parse(run.stdout) as TagsJson).tag).toBe("5.2.0");
     });
 
     it("an unreachable registry is one line, exit 2", async () => {

@@ -1,5 +1,6 @@
 import { makeDockerKeyring } from "@kubeimg/core/keyring";
 import { parseNormalizedNamed } from "@kubeimg/core/reference";
+import { compileRegexp } from "@kubeimg/core/regexp";
 import { composeReadyMessage, explainTagSelection, type TagVerdict } from "@kubeimg/policy/tags";
 import { createTagLister } from "@kubeimg/registry";
 import { CliError } from "../../errors/cli-error.js";
@@ -61,7 +62,28 @@ function progressFetch(
   return { fetch, done: () => tty && pages > 0 && io.stderr.write("\r\u001b[2K") };
 }
 
-async function listFromRegistry(context: CommandContext, image: string): Promise<string[]> {
+/** Returns Flux's ImageRepository tag filter: a tag matching any `exclusionList` regex is dropped. */
+function exclusionFilter(
+  patterns: readonly string[] | undefined,
+): ((tag: string) => boolean) | undefined {
+  if (patterns === undefined) return undefined;
+  const compiled = patterns.map((p) => {
+    try {
+      return compileRegexp(p);
+    } catch (error) {
+      if (error instanceof Error)
+        error.message = `ImageRepository spec.exclusionList: ${error.message}`;
+      throw error;
+    }
+  });
+  return (tag) => compiled.some((r) => r.matchString(tag));
+}
+
+async function listFromRegistry(
+  context: CommandContext,
+  image: string,
+  exclusionList: readonly string[] | undefined,
+): Promise<string[]> {
   let repository: ReturnType<typeof parseNormalizedNamed>;
   try {
     repository = parseNormalizedNamed(image);
@@ -73,7 +95,13 @@ async function listFromRegistry(context: CommandContext, image: string): Promise
   const io: CliIo = { ...context.io, fetch: progress.fetch };
   const access = await registryAccess({ ...context, io }, { defaultTimeoutMs: 30_000 });
   const keyring = makeDockerKeyring(access.secrets, access.keyring);
-  const lister = createTagLister({ client: access.client, keyring, timeoutMs: access.timeoutMs });
+  const exclude = exclusionFilter(exclusionList);
+  const lister = createTagLister({
+    client: access.client,
+    keyring,
+    timeoutMs: access.timeoutMs,
+    ...(exclude ? { exclude } : {}),
+  });
   try {
     return await lister.listTags(
       repository,
@@ -166,7 +194,7 @@ export const tagsCommand: Command = {
           `--registry needs the repository: add the ImageRepository "${ref.name}" to the files or give --image`,
         );
       }
-      tags = await listFromRegistry(context, image);
+      tags = await listFromRegistry(context, image, repository?.exclusionList);
     }
     const result = explainTagSelection(tags, policy.spec);
     const explain = values.explain === true;
