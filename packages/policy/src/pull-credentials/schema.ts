@@ -1,0 +1,180 @@
+/**
+ * Zod schemas and JSON conversions at the edges: credentials given to the
+ * manager, and records in their JSON (file) shape.
+ */
+import { z } from "zod";
+import {
+  currentRecordApiVersion,
+  decodePulledRecordFile,
+  encodePulledRecordFile,
+} from "./codec.js";
+import { PullRecordError } from "./errors.js";
+import { goZeroTimeMs } from "./rfc3339.js";
+import type {
+  ImagePullCredentials,
+  ImagePulledRecord,
+  ImagePullSecret,
+  ImagePullServiceAccount,
+} from "./types.js";
+
+/**
+ * `ImagePullSecret` as accepted from callers: coordinates required,
+ * `credentialHash` defaults to `""` (hashing failed).
+ *
+ * @example
+ * ```ts
+ * imagePullSecretSchema.parse({ uid: "u", namespace: "ns", name: "regcred" }); // credentialHash: ""
+ * ```
+ */
+export const imagePullSecretSchema = z.strictObject({
+  uid: z.string(),
+  namespace: z.string(),
+  name: z.string(),
+  credentialHash: z.string().default(""),
+});
+
+/**
+ * `ImagePullServiceAccount` as accepted from callers.
+ *
+ * @example
+ * ```ts
+ * imagePullServiceAccountSchema.parse({ uid: "u", namespace: "ns", name: "default" });
+ * ```
+ */
+export const imagePullServiceAccountSchema = z.strictObject({
+  uid: z.string(),
+  namespace: z.string(),
+  name: z.string(),
+});
+
+/**
+ * `ImagePullCredentials` as accepted from callers (the v1beta1 field names;
+ * every field optional), normalized to {@link ImagePullCredentials}.
+ *
+ * @example
+ * ```ts
+ * imagePullCredentialsSchema.parse({ nodePodsAccessible: true });
+ * // { kubernetesSecrets: [], kubernetesServiceAccounts: [], nodePodsAccessible: true }
+ * ```
+ */
+export const imagePullCredentialsSchema = z
+  .strictObject({
+    kubernetesSecrets: z.array(imagePullSecretSchema).nullish(),
+    kubernetesServiceAccounts: z.array(imagePullServiceAccountSchema).nullish(),
+    nodePodsAccessible: z.boolean().nullish(),
+  })
+  .transform(
+    (c): ImagePullCredentials =>
+      Object.freeze({
+        kubernetesSecrets: Object.freeze((c.kubernetesSecrets ?? []).map((s) => Object.freeze(s))),
+        kubernetesServiceAccounts: Object.freeze(
+          (c.kubernetesServiceAccounts ?? []).map((s) => Object.freeze(s)),
+        ),
+        nodePodsAccessible: c.nodePodsAccessible ?? false,
+      }),
+  );
+
+/** What callers may pass as credentials (before normalization). */
+export type ImagePullCredentialsInput = z.input<typeof imagePullCredentialsSchema>;
+
+/**
+ * Validates and normalizes caller credentials; `null` stays `null` (pulled
+ * under unknown circumstances). Throws `PullRecordError` `INVALID_ARGUMENT`
+ * naming the bad field.
+ *
+ * @example
+ * ```ts
+ * parseImagePullCredentials({ kubernetesSecrets: [{ uid: "u", namespace: "ns", name: "s", credentialHash: "h" }] });
+ * ```
+ */
+export function parseImagePullCredentials(
+  input: ImagePullCredentialsInput | ImagePullCredentials | null,
+): ImagePullCredentials | null {
+  if (input === null) return null;
+  const r = imagePullCredentialsSchema.safeParse(input);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new PullRecordError(
+      "INVALID_ARGUMENT",
+      `invalid credentials at ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`,
+    );
+  }
+  return r.data;
+}
+
+/** Checks the pod credentials a getter returned; throws `INVALID_ARGUMENT`. */
+export function parsePodSecrets(value: unknown): {
+  secrets: readonly ImagePullSecret[];
+  serviceAccount: ImagePullServiceAccount | undefined;
+} {
+  const r = podCredentialsSchema.safeParse(value);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new PullRecordError(
+      "INVALID_ARGUMENT",
+      `invalid pod credentials at ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`,
+    );
+  }
+  return { secrets: r.data.secrets, serviceAccount: r.data.serviceAccount ?? undefined };
+}
+
+const podCredentialsSchema = z.object({
+  secrets: z.array(imagePullSecretSchema),
+  serviceAccount: imagePullServiceAccountSchema.nullish(),
+});
+
+/** A record in its JSON (file) shape, without `kind` and `apiVersion`. */
+export interface ImagePulledRecordJson {
+  lastUpdatedTime: string | null;
+  imageRef: string;
+  credentialMapping?: Record<string, ImagePullCredentialsJson>;
+}
+
+/** Credentials in their JSON (file) shape: empty lists and `false` omitted. */
+export interface ImagePullCredentialsJson {
+  kubernetesSecrets?: ImagePullSecret[];
+  kubernetesServiceAccounts?: ImagePullServiceAccount[];
+  nodePodsAccessible?: true;
+}
+
+/**
+ * Returns the record as the JSON object the file holds (minus `kind` and
+ * `apiVersion`): empty parts omitted, time in RFC 3339 whole seconds.
+ *
+ * @example
+ * ```ts
+ * JSON.stringify(pulledRecordToJson(record));
+ * ```
+ */
+export function pulledRecordToJson(record: ImagePulledRecord): ImagePulledRecordJson {
+  const encoded = JSON.parse(encodePulledRecordFile(record)) as ImagePulledRecordJson & {
+    kind?: string;
+    apiVersion?: string;
+  };
+  delete encoded.kind;
+  delete encoded.apiVersion;
+  return encoded;
+}
+
+/**
+ * Reads a record from its JSON shape (as in the v1beta1 file, `kind` and
+ * `apiVersion` optional) with the same strictness as the file decoder.
+ * Throws `PullRecordError` `DECODE_ERROR`.
+ *
+ * @example
+ * ```ts
+ * pulledRecordFromJson({ lastUpdatedTime: "2025-01-01T00:00:00Z", imageRef: "sha256:…" });
+ * ```
+ */
+export function pulledRecordFromJson(value: unknown): ImagePulledRecord {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new PullRecordError("DECODE_ERROR", "a pulled record must be a JSON object");
+  }
+  const withMeta = { kind: "ImagePulledRecord", apiVersion: currentRecordApiVersion, ...value };
+  return decodePulledRecordFile(JSON.stringify(withMeta)).object;
+}
+
+/** True when `d` is Go's zero time (written as `null`). */
+export function isZeroTime(d: Date): boolean {
+  return d.getTime() === goZeroTimeMs;
+}
