@@ -1,7 +1,7 @@
 import type { PullRecordError } from "./errors.js";
 import { AuthoritativeLru } from "./lru.js";
 import { type MetricsRecorder, pullManagerMetrics } from "./metrics.js";
-import type { ListResult, PullRecordStore } from "./store.js";
+import type { ListResult, PullRecordStore, SynchronousLookup } from "./store.js";
 import { StripedLocks } from "./striped-locks.js";
 import type { ImagePulledRecord, ImagePullIntent } from "./types.js";
 
@@ -42,7 +42,7 @@ export interface CachedPullRecordStoreOptions {
  * const store = await CachedPullRecordStore.create(await FileSystemPullRecordStore.open(root));
  * ```
  */
-export class CachedPullRecordStore implements PullRecordStore {
+export class CachedPullRecordStore implements PullRecordStore, SynchronousLookup {
   readonly #delegate: PullRecordStore;
   readonly #intents: AuthoritativeLru<ImagePullIntent>;
   readonly #records: AuthoritativeLru<ImagePulledRecord>;
@@ -122,6 +122,23 @@ export class CachedPullRecordStore implements PullRecordStore {
       }
       return result;
     });
+  }
+
+  /**
+   * See {@link SynchronousLookup}: a hit answers at once (as the kubelet's
+   * lock-free read does); a miss answers "absent" only when the cache is
+   * authoritative and no write of that key is in flight.
+   */
+  peekPulledRecord(imageRef: string): ImagePulledRecord | null | undefined {
+    const hit = this.#records.get(imageRef);
+    if (hit !== undefined) return hit;
+    return this.#records.authoritative && this.#recordLocks.isFree(imageRef) ? null : undefined;
+  }
+
+  /** See {@link SynchronousLookup}. */
+  peekIntentExists(image: string): boolean | undefined {
+    if (this.#intents.get(image) !== undefined) return true;
+    return this.#intents.authoritative && this.#intentLocks.isFree(image) ? false : undefined;
   }
 
   listIntents(): Promise<ListResult<ImagePullIntent>> {

@@ -61,6 +61,15 @@ export function hasGoSurroundingSpace(s: string): boolean {
  * into a single U+FFFD instead, which would change what a record says.)
  */
 export function decodeUtf8LikeGo(bytes: Uint8Array): string {
+  // Valid UTF-8 (the usual case) decodes the same everywhere; only invalid bytes need Go's rule.
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return decodeInvalidUtf8LikeGo(bytes);
+  }
+}
+
+function decodeInvalidUtf8LikeGo(bytes: Uint8Array): string {
   let out = "";
   let chunk: number[] = [];
   const flush = () => {

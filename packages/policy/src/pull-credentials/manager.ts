@@ -12,7 +12,7 @@ import {
   parseImagePullCredentials,
   parsePodSecrets,
 } from "./schema.js";
-import type { PullRecordStore } from "./store.js";
+import { hasSynchronousLookup, type PullRecordStore } from "./store.js";
 import { StripedLocks } from "./striped-locks.js";
 import type {
   Clock,
@@ -69,6 +69,16 @@ export interface RecordPulledOutcome {
 }
 
 const noCredentials: GetPodCredentials = () => ({ secrets: [] });
+
+/** What the locked part of a decision found. */
+interface LookUp {
+  readonly record: ImagePulledRecord | undefined;
+  readonly pulledByKubelet: boolean;
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
 
 /** How many normalized image names a manager remembers (pure parse results). */
 const sanitizedCacheSize = 4096;
@@ -327,18 +337,20 @@ export class PullManager {
     requireString(imageRef, "imageRef");
     if (imageRef === "") return { mustPull: true, reason: undefined };
 
-    let record: ImagePulledRecord | undefined;
-    let pulledByKubelet: boolean;
-    try {
-      [record, pulledByKubelet] = await this.#recordLocks.run(imageRef, () =>
-        this.#intentLocks.run(image, () => this.#lookUp(image, imageRef)),
-      );
-    } catch (error) {
-      this.#report(error, { operation: "mustAttemptImagePull", image, imageRef });
-      return this.#decide("error", true);
+    let state = this.#lookUpSync(image, imageRef);
+    if (state === undefined) {
+      try {
+        state = await this.#recordLocks.run(imageRef, () =>
+          this.#intentLocks.run(image, () => this.#lookUp(image, imageRef)),
+        );
+      } catch (error) {
+        this.#report(error, { operation: "mustAttemptImagePull", image, imageRef });
+        return this.#decide("error", true);
+      }
     }
+    const record = state.record;
 
-    if (!this.#policy.requiresVerification(image, pulledByKubelet)) {
+    if (!this.#policy.requiresVerification(image, state.pulledByKubelet)) {
       return this.#decide("credentialPolicyAllowed", false);
     }
     if (record === undefined) return this.#decide("mustAuthenticate", true);
@@ -360,7 +372,9 @@ export class PullManager {
 
     let pod: ReturnType<typeof parsePodSecrets>;
     try {
-      pod = parsePodSecrets(await getPodCredentials());
+      let got = getPodCredentials();
+      if (isThenable(got)) got = await got;
+      pod = parsePodSecrets(got);
     } catch (error) {
       return this.#decide("error", true, error);
     }
@@ -398,14 +412,29 @@ export class PullManager {
     return this.#decide("mustAuthenticate", true);
   }
 
-  async #lookUp(
-    image: string,
-    imageRef: string,
-  ): Promise<[ImagePulledRecord | undefined, boolean]> {
+  /**
+   * The lookup without waiting, when it can be done atomically: nobody holds
+   * the imageRef or image stripe (so no write of ours is half done) and the
+   * store can answer from memory. `undefined` sends the caller to the locked path.
+   */
+  #lookUpSync(image: string, imageRef: string): LookUp | undefined {
+    const store = this.#store;
+    if (!hasSynchronousLookup(store)) return undefined;
+    if (!this.#recordLocks.isFree(imageRef) || !this.#intentLocks.isFree(image)) return undefined;
+    const record = store.peekPulledRecord(imageRef);
+    if (record === undefined) return undefined;
+    if (record !== null) return { record, pulledByKubelet: true };
+    if (this.intentCount(image) > 0) return { record: undefined, pulledByKubelet: true };
+    const intent = store.peekIntentExists(image);
+    if (intent === undefined) return undefined;
+    return { record: undefined, pulledByKubelet: intent };
+  }
+
+  async #lookUp(image: string, imageRef: string): Promise<LookUp> {
     const record = await this.#store.getPulledRecord(imageRef);
-    if (record !== undefined) return [record, true];
-    if (this.intentCount(image) > 0) return [undefined, true];
-    return [undefined, await this.#store.intentExists(image)];
+    if (record !== undefined) return { record, pulledByKubelet: true };
+    if (this.intentCount(image) > 0) return { record: undefined, pulledByKubelet: true };
+    return { record: undefined, pulledByKubelet: await this.#store.intentExists(image) };
   }
 
   async #writeWhileMatching(

@@ -1,6 +1,6 @@
 import { decodeIntentFile, decodePulledRecordFile } from "./codec.js";
 import { isPullRecordError, PullRecordError } from "./errors.js";
-import type { ListResult, PullRecordStore } from "./store.js";
+import type { ListResult, PullRecordStore, SynchronousLookup } from "./store.js";
 import type { ImagePulledRecord, ImagePullIntent } from "./types.js";
 
 type Slot<T> = { readonly value: T } | { readonly raw: string | Uint8Array };
@@ -28,7 +28,7 @@ function copyRecord(record: ImagePulledRecord): ImagePulledRecord {
  * const manager = await PullManager.open({ store, clock, policy: createVerificationPolicy() });
  * ```
  */
-export class MemoryPullRecordStore implements PullRecordStore {
+export class MemoryPullRecordStore implements PullRecordStore, SynchronousLookup {
   readonly #intents = new Map<string, Slot<ImagePullIntent>>();
   readonly #records = new Map<string, Slot<ImagePulledRecord>>();
 
@@ -43,6 +43,20 @@ export class MemoryPullRecordStore implements PullRecordStore {
   /** Stores raw record file content under `imageRef`; it is decoded on read. */
   putRawPulledRecord(imageRef: string, content: string | Uint8Array): void {
     this.#records.set(imageRef, { raw: content });
+  }
+
+  /** See {@link SynchronousLookup}: raw (undecoded) entries answer `undefined`. */
+  peekPulledRecord(imageRef: string): ImagePulledRecord | null | undefined {
+    const slot = this.#records.get(imageRef);
+    if (slot === undefined) return null;
+    return "value" in slot ? slot.value : undefined;
+  }
+
+  /** See {@link SynchronousLookup}. */
+  peekIntentExists(image: string): boolean | undefined {
+    const slot = this.#intents.get(image);
+    if (slot === undefined) return false;
+    return "value" in slot ? true : undefined;
   }
 
   async writeIntent(image: string): Promise<void> {

@@ -102,26 +102,38 @@ export function parseImagePullCredentials(
   return r.data;
 }
 
-/** Checks the pod credentials a getter returned; throws `INVALID_ARGUMENT`. */
+function isIdentity(v: unknown): v is { uid: string; namespace: string; name: string } {
+  if (v === null || typeof v !== "object") return false;
+  const o = v as Record<string, unknown>;
+  return typeof o.uid === "string" && typeof o.namespace === "string" && typeof o.name === "string";
+}
+
+/**
+ * Checks the pod credentials a getter returned (hand-written: this runs on
+ * the decision path). Throws `PullRecordError` `INVALID_ARGUMENT`.
+ */
 export function parsePodSecrets(value: unknown): {
   secrets: readonly ImagePullSecret[];
   serviceAccount: ImagePullServiceAccount | undefined;
 } {
-  const r = podCredentialsSchema.safeParse(value);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    throw new PullRecordError(
-      "INVALID_ARGUMENT",
-      `invalid pod credentials at ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`,
-    );
+  const bad = (where: string): never => {
+    throw new PullRecordError("INVALID_ARGUMENT", `invalid pod credentials at ${where}`);
+  };
+  if (value === null || typeof value !== "object") return bad("(root)");
+  const { secrets, serviceAccount } = value as { secrets?: unknown; serviceAccount?: unknown };
+  if (!Array.isArray(secrets)) return bad("secrets");
+  for (let i = 0; i < secrets.length; i++) {
+    const s = secrets[i] as { credentialHash?: unknown };
+    if (!isIdentity(s) || typeof s.credentialHash !== "string") bad(`secrets.${i}`);
   }
-  return { secrets: r.data.secrets, serviceAccount: r.data.serviceAccount ?? undefined };
+  if (serviceAccount !== undefined && serviceAccount !== null && !isIdentity(serviceAccount)) {
+    bad("serviceAccount");
+  }
+  return {
+    secrets: secrets as ImagePullSecret[],
+    serviceAccount: (serviceAccount ?? undefined) as ImagePullServiceAccount | undefined,
+  };
 }
-
-const podCredentialsSchema = z.object({
-  secrets: z.array(imagePullSecretSchema),
-  serviceAccount: imagePullServiceAccountSchema.nullish(),
-});
 
 /** A record in its JSON (file) shape, without `kind` and `apiVersion`. */
 export interface ImagePulledRecordJson {

@@ -46,3 +46,36 @@ export interface PullRecordStore {
   deletePulledRecord(imageRef: string): Promise<void>;
   listPulledRecords(): Promise<ListResult<ImagePulledRecord>>;
 }
+
+/**
+ * An optional capability of a store that can answer from memory without
+ * waiting: `undefined` means "cannot tell synchronously, ask the async
+ * method". The manager uses it for lock-free decisions on a warm cache; the
+ * answers must be exactly what the async methods would give at that moment.
+ *
+ * @example
+ * ```ts
+ * if (hasSynchronousLookup(store)) store.peekPulledRecord(ref); // record, null (absent) or undefined (unknown)
+ * ```
+ */
+export interface SynchronousLookup {
+  /** The record, `null` when known absent, `undefined` when only the async read can tell. */
+  peekPulledRecord(imageRef: string): ImagePulledRecord | null | undefined;
+  /** Whether the intent exists, or `undefined` when only the async read can tell. */
+  peekIntentExists(image: string): boolean | undefined;
+}
+
+/**
+ * True when `store` offers {@link SynchronousLookup}.
+ *
+ * @example
+ * ```ts
+ * hasSynchronousLookup(new MemoryPullRecordStore()); // true
+ * ```
+ */
+export function hasSynchronousLookup(
+  store: PullRecordStore,
+): store is PullRecordStore & SynchronousLookup {
+  const s = store as Partial<SynchronousLookup>;
+  return typeof s.peekPulledRecord === "function" && typeof s.peekIntentExists === "function";
+}

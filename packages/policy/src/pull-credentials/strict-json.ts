@@ -41,6 +41,10 @@ export function parseStrictJson(text: string): JsonValue {
   }
 }
 
+/** A run of string characters that need no attention (no quote, backslash or control character). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON forbids raw control characters in strings, so the run stops at them.
+const plainRun = /[^"\\\u0000-\u001f]*/y;
+
 /** Go's decoder refuses nesting deeper than this. */
 const maxDepth = 10000;
 
@@ -105,6 +109,14 @@ class Parser {
   string(): string {
     const s = this.s;
     this.pos++; // opening quote
+    plainRun.lastIndex = this.pos;
+    plainRun.test(s);
+    if (s.charCodeAt(plainRun.lastIndex) === 0x22) {
+      // No escapes: the common case.
+      const out = s.slice(this.pos, plainRun.lastIndex);
+      this.pos = plainRun.lastIndex + 1;
+      return out;
+    }
     let out = "";
     let start = this.pos;
     while (true) {

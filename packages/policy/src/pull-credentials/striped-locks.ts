@@ -41,6 +41,8 @@ function fnv1Bytes(start: number, bytes: Uint8Array): number {
  */
 export class StripedLocks {
   readonly #stripes: Stripe[];
+  /** Stripe index per recently seen key (V8 caches a string's hash, FNV must walk it). */
+  readonly #index = new Map<string, number>();
 
   constructor(stripes: number) {
     const n = Math.min(Math.max(Math.trunc(stripes) || 1, 1), maxLockStripes);
@@ -53,7 +55,22 @@ export class StripedLocks {
   }
 
   #stripe(key: string): Stripe {
-    return this.#stripes[fnv1Hash32(key) % this.#stripes.length] as Stripe;
+    let i = this.#index.get(key);
+    if (i === undefined) {
+      i = fnv1Hash32(key) % this.#stripes.length;
+      if (this.#index.size >= 4096) this.#index.clear();
+      this.#index.set(key, i);
+    }
+    return this.#stripes[i] as Stripe;
+  }
+
+  /**
+   * True when nobody holds the stripe of `key`. JavaScript runs one piece of
+   * code at a time, so a caller that finds its stripes free and does not
+   * yield before it is done needs no lock at all.
+   */
+  isFree(key: string): boolean {
+    return !this.#stripe(key).busy;
   }
 
   /** Takes the stripe; returns a promise only when it must wait. */
