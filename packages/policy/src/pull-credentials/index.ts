@@ -42,7 +42,6 @@ export {
   type HashableCredential,
   hashCredential,
   recordStorageKey,
-  sha256Hex,
 } from "./hashing.js";
 export {
   PullManager,
@@ -80,13 +79,16 @@ export {
   imagePullCredentialsSchema,
   imagePullSecretSchema,
   imagePullServiceAccountSchema,
-  isZeroTime,
   parseImagePullCredentials,
   pulledRecordFromJson,
   pulledRecordToJson,
 } from "./schema.js";
-export type { ListResult, PullRecordStore } from "./store.js";
-export { maxLockStripes, StripedLocks } from "./striped-locks.js";
+export {
+  hasSynchronousLookup,
+  type ListResult,
+  type PullRecordStore,
+  type SynchronousLookup,
+} from "./store.js";
 export type {
   Clock,
   GetPodCredentials,

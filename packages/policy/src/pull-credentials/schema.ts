@@ -9,7 +9,6 @@ import {
   encodePulledRecordFile,
 } from "./codec.js";
 import { PullRecordError } from "./errors.js";
-import { goZeroTimeMs } from "./rfc3339.js";
 import type {
   ImagePullCredentials,
   ImagePulledRecord,
@@ -184,9 +183,4 @@ export function pulledRecordFromJson(value: unknown): ImagePulledRecord {
   }
   const withMeta = { kind: "ImagePulledRecord", apiVersion: currentRecordApiVersion, ...value };
   return decodePulledRecordFile(JSON.stringify(withMeta)).object;
-}
-
-/** True when `d` is Go's zero time (written as `null`). */
-export function isZeroTime(d: Date): boolean {
-  return d.getTime() === goZeroTimeMs;
 }

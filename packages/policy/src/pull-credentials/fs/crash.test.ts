@@ -24,7 +24,7 @@ import {
   crashImageRef,
   crashPullFails,
   crashSecret,
-} from "./crash-workload.js";
+} from "./crash-workload.testkit.js";
 import { FileSystemPullRecordStore, storageFileName } from "./index.js";
 
 const trials = Number(process.env.KUBEIMG_CRASH_TRIALS ?? 3);
@@ -37,7 +37,7 @@ beforeAll(async () => {
   childScript = join(workDir, "crash-child.mjs");
   // Bundle the child once so each trial starts in milliseconds.
   await build({
-    entryPoints: [join(here, "crash-child.ts")],
+    entryPoints: [join(here, "crash-child.testkit.ts")],
     bundle: true,
     platform: "node",
     format: "esm",
