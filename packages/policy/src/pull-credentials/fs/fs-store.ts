@@ -28,6 +28,8 @@ const filePrefix = "sha256-";
 const tmpSuffix = ".tmp";
 /** How many files a listing reads before yielding to the event loop. */
 const readBatch = 256;
+/** How many migration rewrites run at once. */
+const migrationConcurrency = 32;
 
 /**
  * Returns the file name for an intent (pod image string) or a record
@@ -146,13 +148,33 @@ export class FileSystemPullRecordStore implements PullRecordStore {
       errors.push(error);
       options.onError?.(error, { operation: "migrate" });
     };
+    // Rewrites run a few at a time (distinct files); the gauges are set once at the end.
+    const inFlight = new Set<Promise<void>>();
+    const rewrite = async (path: string, key: string, dir: string, content: string) => {
+      const p = this.#write(dir, key, content).then(
+        () => {
+          migrated.push(path);
+        },
+        (error: unknown) => {
+          if (!isPullRecordError(error)) throw error;
+          note(error);
+        },
+      );
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+      if (inFlight.size >= migrationConcurrency) await Promise.race(inFlight);
+    };
     await this.#walk(
       this.pullingDir,
       async (path, content) => {
         const decoded = decodeIntentFile(content);
         if (decoded.isCurrentVersion) return;
-        await this.writeIntent(decoded.object.image);
-        migrated.push(path);
+        await rewrite(
+          path,
+          decoded.object.image,
+          this.pullingDir,
+          encodeIntentFile(decoded.object),
+        );
       },
       note,
     );
@@ -161,12 +183,21 @@ export class FileSystemPullRecordStore implements PullRecordStore {
       async (path, content) => {
         const decoded = decodePulledRecordFile(content);
         if (decoded.isCurrentVersion) return;
-        await this.writePulledRecord(decoded.object);
-        migrated.push(path);
+        await rewrite(
+          path,
+          decoded.object.imageRef,
+          this.pulledDir,
+          encodePulledRecordFile(decoded.object),
+        );
       },
       note,
     );
-    return { migrated, errors };
+    await Promise.all(inFlight);
+    if (migrated.length > 0) {
+      await this.#updateGauge("intent");
+      await this.#updateGauge("pulled");
+    }
+    return { migrated: migrated.sort(), errors };
   }
 
   /**
