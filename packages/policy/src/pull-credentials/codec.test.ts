@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   decodeIntentFile,
@@ -208,5 +209,51 @@ describe("encoding", () => {
     const text = encodePulledRecordFile(r);
     expect(encodePulledRecordFile(decodePulledRecordFile(text).object)).toBe(text);
     expect(decodePulledRecordFile(text).isCurrentVersion).toBe(true);
+  });
+});
+
+describe("codec properties", () => {
+  const text = fc.string({ unit: "grapheme", maxLength: 12 });
+  const secret = fc.record({ uid: text, namespace: text, name: text, credentialHash: text });
+  const account = fc.record({ uid: text, namespace: text, name: text });
+  const credentials = fc.record({
+    kubernetesSecrets: fc.array(secret, { maxLength: 3 }),
+    kubernetesServiceAccounts: fc.array(account, { maxLength: 2 }),
+    nodePodsAccessible: fc.boolean(),
+  });
+  const recordArb = fc.record({
+    lastUpdatedTime: fc
+      .integer({ min: Date.UTC(1970, 0, 1), max: Date.UTC(9999, 11, 31) })
+      .map((ms) => new Date(Math.floor(ms / 1000) * 1000)),
+    imageRef: text,
+    credentialMapping: fc
+      .array(fc.tuple(text, credentials), { maxLength: 4 })
+      .map((e) => new Map(e)),
+  });
+
+  it("decode(encode(record)) gives the record back, and re-encodes to the same bytes", () => {
+    fc.assert(
+      fc.property(recordArb, (r) => {
+        const bytes = encodePulledRecordFile(r);
+        const back = decodePulledRecordFile(new TextEncoder().encode(bytes)).object;
+        expect(back.lastUpdatedTime.getTime()).toBe(r.lastUpdatedTime.getTime());
+        expect(back.imageRef).toBe(r.imageRef);
+        const byKey = (m: ReadonlyMap<string, unknown>) =>
+          [...m]
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+            .map(([k, v]) => [k, { ...(v as object) }]);
+        expect(byKey(back.credentialMapping)).toEqual(byKey(r.credentialMapping));
+        expect(encodePulledRecordFile(back)).toBe(bytes);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("intents round-trip any image string", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }), (image) => {
+        expect(decodeIntentFile(encodeIntentFile({ image })).object.image).toBe(image);
+      }),
+    );
   });
 });
