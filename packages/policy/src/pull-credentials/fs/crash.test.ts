@@ -218,7 +218,7 @@ describe("filesystem store crash safety (SIGKILL)", () => {
     const queue = Array.from({ length: trials }, (_, k) => base + k);
     const failures: string[] = [];
     let pulls = 0;
-    const workers = Array.from({ length: 2 }, async () => {
+    const workers = Array.from({ length: trials >= 20 ? 2 : 1 }, async () => {
       for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
         try {
           pulls += await trial(seed);

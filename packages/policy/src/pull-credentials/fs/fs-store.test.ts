@@ -77,4 +77,24 @@ describe("FileSystemPullRecordStore on disk", () => {
       await rm(root, { recursive: true, force: true });
     }
   });
+
+  it("read-only: reads older files as they are, creates and rewrites nothing", async () => {
+    const root = await mkdtemp(join(tmpdir(), "kubeimg-fs-"));
+    try {
+      const empty = await FileSystemPullRecordStore.open(root, { readOnly: true });
+      expect(await empty.listPulledRecords()).toEqual({ items: [], errors: [] });
+      expect(await readdir(root)).toEqual([]);
+      const alpha =
+        '{"kind":"ImagePullIntent","apiVersion":"kubelet.config.k8s.io/v1alpha1","image":"nginx"}';
+      const writable = await FileSystemPullRecordStore.open(root);
+      await writeFile(join(writable.pullingDir, storageFileName("nginx")), alpha);
+      const store = await FileSystemPullRecordStore.open(root, { readOnly: true });
+      expect(await store.intentExists("nginx")).toBe(true);
+      expect(await readFile(join(store.pullingDir, storageFileName("nginx")), "utf8")).toBe(alpha);
+      await expect(store.writeIntent("x")).rejects.toMatchObject({ code: "STORE_IO_ERROR" });
+      await expect(store.deleteIntent("nginx")).rejects.toMatchObject({ code: "STORE_IO_ERROR" });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
 });

@@ -55,6 +55,12 @@ export interface FileSystemPullRecordStoreOptions {
   readonly metrics?: MetricsRecorder;
   /** Told about migration failures at open (the kubelet logs them). */
   readonly onError?: (error: PullRecordError, context: { operation: "migrate" }) => void;
+  /**
+   * Open without creating directories or migrating, and refuse every write
+   * and delete (`STORE_IO_ERROR`): for agents that only read a live kubelet's
+   * records. Older-version files are still read.
+   */
+  readonly readOnly?: boolean;
 }
 
 /** What happened while opening: files rewritten in the current version, and files that could not be read. */
@@ -104,6 +110,7 @@ export class FileSystemPullRecordStore implements PullRecordStore {
   /** The records directory. */
   readonly pulledDir: string;
   readonly #metrics: MetricsRecorder | undefined;
+  readonly #readOnly: boolean;
   readonly #fileLocks = new Map<string, Promise<unknown>>();
   #openReport: FileSystemOpenReport = { migrated: [], errors: [] };
 
@@ -111,6 +118,7 @@ export class FileSystemPullRecordStore implements PullRecordStore {
     this.pullingDir = join(rootDir, "image_manager", "pulling");
     this.pulledDir = join(rootDir, "image_manager", "pulled");
     this.#metrics = options.metrics;
+    this.#readOnly = options.readOnly === true;
   }
 
   /**
@@ -125,6 +133,7 @@ export class FileSystemPullRecordStore implements PullRecordStore {
       throw new PullRecordError("INVALID_ARGUMENT", "rootDir must be a non-empty path");
     }
     const store = new FileSystemPullRecordStore(rootDir, options);
+    if (store.#readOnly) return store;
     for (const dir of [store.pullingDir, store.pulledDir]) {
       try {
         await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -214,6 +223,7 @@ export class FileSystemPullRecordStore implements PullRecordStore {
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch (error) {
+      if (isNotFound(error)) return;
       onError(ioError(error, `cannot list ${dir}`, { path: dir }));
       return;
     }
@@ -279,7 +289,14 @@ export class FileSystemPullRecordStore implements PullRecordStore {
     return next;
   }
 
+  #refuseWhenReadOnly(key: string): void {
+    if (this.#readOnly) {
+      throw new PullRecordError("STORE_IO_ERROR", "the store was opened read-only", { key });
+    }
+  }
+
   #write(dir: string, key: string, content: string): Promise<void> {
+    this.#refuseWhenReadOnly(key);
     const target = join(dir, storageFileName(key));
     return this.#exclusive(target, async () => {
       const tmp = target + tmpSuffix;
@@ -300,6 +317,7 @@ export class FileSystemPullRecordStore implements PullRecordStore {
   }
 
   #delete(dir: string, key: string): Promise<void> {
+    this.#refuseWhenReadOnly(key);
     const target = join(dir, storageFileName(key));
     return this.#exclusive(target, async () => {
       try {
