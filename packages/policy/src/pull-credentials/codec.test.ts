@@ -33,6 +33,22 @@ describe("decodeIntentFile", () => {
       image: "\ufffdx",
     },
     { name: "surrogate pair escape", content: intent(',"image":"\\ud83d\\ude00"'), image: "😀" },
+    // apimachinery's universal decoder gives non-JSON content to its YAML serializer.
+    {
+      name: "JSON behind a byte order mark (YAML path)",
+      content: `\ufeff${intent(',"image":"a"')}`,
+      image: "a",
+    },
+    {
+      name: "YAML",
+      content: `kind: ImagePullIntent\napiVersion: ${beta}\nimage: nginx:1.25\n`,
+      image: "nginx:1.25",
+    },
+    {
+      name: "YAML with a comment",
+      content: `# written by hand\nkind: ImagePullIntent\napiVersion: ${beta}\nimage: 'a'\n`,
+      image: "a",
+    },
   ])("accepts $name", ({ content, image }) => {
     expect(decodeIntentFile(content).object).toEqual({ image });
   });
@@ -44,7 +60,6 @@ describe("decodeIntentFile", () => {
     { name: "null", content: "null" },
     { name: "trailing data", content: `${intent(',"image":"a"')}x` },
     { name: "two objects", content: `${intent("")}${intent("")}` },
-    { name: "byte order mark", content: `\ufeff${intent("")}` },
     { name: "missing kind", content: `{"apiVersion":"${beta}","image":"a"}` },
     { name: "empty kind", content: `{"kind":"","apiVersion":"${beta}"}` },
     { name: "missing apiVersion", content: `{"kind":"ImagePullIntent","image":"a"}` },
@@ -70,7 +85,29 @@ describe("decodeIntentFile", () => {
     { name: "bad escape", content: intent(',"image":"a\\x"') },
     { name: "single quotes", content: "{'kind':'ImagePullIntent'}" },
     { name: "trailing comma", content: intent(',"image":"a",') },
-    { name: "YAML-looking text", content: `kind: ImagePullIntent\napiVersion: ${beta}\n` },
+    { name: "JSON after a non-JSON space", content: `\u00a0${intent("")}` },
+    {
+      name: "YAML with a repeated key",
+      content: `kind: ImagePullIntent\napiVersion: ${beta}\nimage: a\nimage: b\n`,
+    },
+    {
+      name: "YAML 1.1 boolean for a string",
+      content: `kind: ImagePullIntent\napiVersion: ${beta}\nimage: yes\n`,
+    },
+    {
+      name: "YAML number for a string",
+      content: `kind: ImagePullIntent\napiVersion: ${beta}\nimage: 1.0\n`,
+    },
+    {
+      name: "YAML with an unknown field",
+      content: `kind: ImagePullIntent\napiVersion: ${beta}\nimages: a\n`,
+    },
+    {
+      name: "two YAML documents",
+      content: `kind: ImagePullIntent\napiVersion: ${beta}\n---\nimage: a\n`,
+    },
+    { name: "a YAML list", content: "- a\n- b\n" },
+    { name: "plain text", content: "not a record" },
   ])("rejects $name with DECODE_ERROR", ({ content }) => {
     expect(() => decodeIntentFile(content)).toThrowError(
       expect.objectContaining({ code: "DECODE_ERROR" }),
@@ -255,5 +292,36 @@ describe("codec properties", () => {
         expect(decodeIntentFile(encodeIntentFile({ image })).object.image).toBe(image);
       }),
     );
+  });
+});
+
+describe("YAML records (the universal decoder's YAML path)", () => {
+  it("reads a hand-written YAML record with an unquoted timestamp", () => {
+    const yaml = [
+      "kind: ImagePulledRecord",
+      `apiVersion: kubelet.config.k8s.io/v1alpha1`,
+      "lastUpdatedTime: 2024-10-21T12:26:40Z",
+      "imageRef: sha256:abc",
+      "credentialMapping:",
+      "  docker.io/library/nginx:",
+      "    kubernetesSecrets:",
+      "    - {uid: u, namespace: ns, name: s, credentialHash: h}",
+      "    nodePodsAccessible: false",
+    ].join("\n");
+    const decoded = decodePulledRecordFile(yaml);
+    expect(decoded.isCurrentVersion).toBe(false);
+    // YAML 1.1: an unquoted `n` is the boolean false, which a string field refuses.
+    expect(() =>
+      decodePulledRecordFile(yaml.replace("namespace: ns", "namespace: n")),
+    ).toThrowError(expect.objectContaining({ code: "DECODE_ERROR" }));
+    expect(pulledRecordToJson(decoded.object)).toEqual({
+      lastUpdatedTime: "2024-10-21T12:26:40Z",
+      imageRef: "sha256:abc",
+      credentialMapping: {
+        "docker.io/library/nginx": {
+          kubernetesSecrets: [{ uid: "u", namespace: "ns", name: "s", credentialHash: "h" }],
+        },
+      },
+    });
   });
 });

@@ -6,7 +6,8 @@
  * `kind` and `apiVersion`, and is strict like apimachinery's strict JSON
  * serializer: case-sensitive field names, unknown or repeated fields are
  * errors, a JSON `null` leaves a field at its zero value (Go semantics), and a
- * file of the other kind is an error.
+ * file of the other kind is an error. Content that does not start with `{`
+ * goes through the YAML path as in apimachinery's universal decoder.
  *
  * Writing produces exactly what the v1.35 kubelet writes: compact JSON from
  * Go's encoder (HTML-safe escaping) with one trailing newline; `kind`,
@@ -15,7 +16,13 @@
  * `credentialHash` always written; `lastUpdatedTime` in UTC whole seconds.
  */
 import { PullRecordError } from "./errors.js";
-import { compareGoStrings, decodeUtf8LikeGo, quoteGoJson, toWellFormed } from "./go-text.js";
+import {
+  compareGoStrings,
+  decodeUtf8LikeGo,
+  isGoSpace,
+  quoteGoJson,
+  toWellFormed,
+} from "./go-text.js";
 import { formatRfc3339, goZeroTimeMs, parseRfc3339 } from "./rfc3339.js";
 import {
   type JsonObject,
@@ -30,6 +37,7 @@ import type {
   ImagePullSecret,
   ImagePullServiceAccount,
 } from "./types.js";
+import { looksLikeJson, parseYamlLikeKubernetes, YamlConversionError } from "./yaml-fallback.js";
 
 /** The API group of the record files. */
 export const recordApiGroup = "kubelet.config.k8s.io";
@@ -160,7 +168,9 @@ function decodeTop(
   kind: RecordFileKind,
 ): { apiVersion: string; obj: JsonObject } {
   const text = typeof content === "string" ? toWellFormed(content) : decodeUtf8LikeGo(content);
-  const top = parseStrictJson(text);
+  const top = looksLikeJson(text, isGoSpace)
+    ? parseStrictJson(text)
+    : parseYamlLikeKubernetes(text);
   if (!(top instanceof Map)) fail("the file does not hold a JSON object");
   const fileKind = asString(top.get("kind"), "kind");
   const apiVersion = asString(top.get("apiVersion"), "apiVersion");
@@ -181,7 +191,11 @@ function wrapDecode<T>(kind: RecordFileKind, run: () => T): T {
   try {
     return run();
   } catch (error) {
-    if (error instanceof FieldError || error instanceof StrictJsonSyntaxError) {
+    if (
+      error instanceof FieldError ||
+      error instanceof StrictJsonSyntaxError ||
+      error instanceof YamlConversionError
+    ) {
       throw new PullRecordError(
         "DECODE_ERROR",
         `cannot decode ${kindNames[kind]}: ${error.message}`,

@@ -45,6 +45,10 @@ beforeAll(async () => {
     conditions: ["@kubeimg/source"],
     outfile: childScript,
     logLevel: "error",
+    // CommonJS dependencies (yaml) call require(); give the ESM bundle one.
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
   });
 });
 
@@ -81,10 +85,17 @@ async function runUntilKilled(root: string, journal: string, delayMs: number): P
   const child: ChildProcess = spawn(process.execPath, [childScript, root, journal], {
     stdio: ["ignore", "ignore", "inherit"],
   });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let gone = false;
+  const exited = new Promise<void>((resolve) =>
+    child.once("exit", () => {
+      gone = true;
+      resolve();
+    }),
+  );
   // Wait until the workload runs, then a random while longer.
   const started = Date.now();
   while (!(await readFile(journal, "utf8").catch(() => "")).startsWith("ready")) {
+    if (gone) throw new Error("crash child exited before it started");
     if (Date.now() - started > 20_000) throw new Error("crash child did not start");
     await new Promise((r) => setTimeout(r, 5));
   }
