@@ -8,13 +8,25 @@ import { parseNormalizedNamed } from "@kubeimg/core/reference";
 import { PullCredentialsConfigError } from "./errors.js";
 import { hasGoSurroundingSpace } from "./go-text.js";
 
-/** The allowlist's field name in the KubeletConfiguration. */
+/**
+ * The allowlist's field name in the KubeletConfiguration.
+ *
+ * @example
+ * ```ts
+ * err.field === allowlistField; // "preloadedImagesVerificationAllowlist"
+ * ```
+ */
 export const allowlistField = "preloadedImagesVerificationAllowlist";
 
 /**
  * A validated allowlist pattern: `absolute` matches one repository exactly,
  * `prefix` (a pattern ending in `/*`) matches every image string starting
  * with `value` (the pattern without its `*`, keeping the `/`).
+ *
+ * @example
+ * ```ts
+ * const p: AllowlistPattern = parseAllowlistPattern("registry.io/*"); // { kind: "prefix", value: "registry.io/" }
+ * ```
  */
 export interface AllowlistPattern {
   readonly pattern: string;
@@ -97,6 +109,11 @@ export function validateAllowlistPatterns(patterns: readonly string[]): void {
  * `docker.io/library/nginx`); `"v1.36"` compares the image's normalized name
  * without tag or digest (kubernetes/kubernetes#137629), and an unparsable
  * image never matches.
+ *
+ * @example
+ * ```ts
+ * createVerificationPolicy({ policy: "NeverVerifyAllowlistedImages", allowlist, allowlistMatching: "v1.36" });
+ * ```
  */
 export type AllowlistMatching = "v1.35" | "v1.36";
 

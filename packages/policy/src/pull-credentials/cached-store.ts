@@ -5,12 +5,33 @@ import type { ListResult, PullRecordStore, SynchronousLookup } from "./store.js"
 import { StripedLocks } from "./striped-locks.js";
 import type { ImagePulledRecord, ImagePullIntent } from "./types.js";
 
-/** The largest intent cache the kubelet allows. */
+/**
+ * The largest intent cache the kubelet allows.
+ *
+ * @example
+ * ```ts
+ * await CachedPullRecordStore.create(store, { intentsCapacity: maxIntentsCacheCapacity });
+ * ```
+ */
 export const maxIntentsCacheCapacity = 1024;
-/** The largest record cache the kubelet allows. */
+/**
+ * The largest record cache the kubelet allows.
+ *
+ * @example
+ * ```ts
+ * await CachedPullRecordStore.create(store, { pulledRecordsCapacity: maxPulledRecordsCacheCapacity });
+ * ```
+ */
 export const maxPulledRecordsCacheCapacity = 2000;
 
-/** Options of {@link CachedPullRecordStore.create}. */
+/**
+ * Options of {@link CachedPullRecordStore.create}.
+ *
+ * @example
+ * ```ts
+ * const options: CachedPullRecordStoreOptions = { pulledRecordsCapacity: 500, metrics: recorder };
+ * ```
+ */
 export interface CachedPullRecordStoreOptions {
   /** Intent cache entries; clamped to 1–1024 (default 1024). */
   readonly intentsCapacity?: number;

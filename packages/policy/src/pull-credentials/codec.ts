@@ -39,17 +39,45 @@ import type {
 } from "./types.js";
 import { looksLikeJson, parseYamlLikeKubernetes, YamlConversionError } from "./yaml-fallback.js";
 
-/** The API group of the record files. */
+/**
+ * The API group of the record files.
+ *
+ * @example
+ * ```ts
+ * recordApiGroup; // "kubelet.config.k8s.io"
+ * ```
+ */
 export const recordApiGroup = "kubelet.config.k8s.io";
-/** The `apiVersion` v1.35 writes. */
+/**
+ * The `apiVersion` v1.35 writes.
+ *
+ * @example
+ * ```ts
+ * decodeIntentFile(text).apiVersion === currentRecordApiVersion;
+ * ```
+ */
 export const currentRecordApiVersion = "kubelet.config.k8s.io/v1beta1";
-/** The `apiVersion`s v1.35 reads (older ones are migrated at open). */
+/**
+ * The `apiVersion`s v1.35 reads (older ones are migrated at open).
+ *
+ * @example
+ * ```ts
+ * readableRecordApiVersions.includes("kubelet.config.k8s.io/v1alpha1"); // true
+ * ```
+ */
 export const readableRecordApiVersions: readonly string[] = [
   "kubelet.config.k8s.io/v1alpha1",
   currentRecordApiVersion,
 ];
 
-/** Which directory a file belongs to: `pulling` holds intents, `pulled` holds records. */
+/**
+ * Which directory a file belongs to: `pulling` holds intents, `pulled` holds records.
+ *
+ * @example
+ * ```ts
+ * const kind: RecordFileKind = dir === "pulling" ? "intent" : "pulled";
+ * ```
+ */
 export type RecordFileKind = "intent" | "pulled";
 
 const kindNames: Record<RecordFileKind, string> = {
@@ -61,6 +89,12 @@ const kindNames: Record<RecordFileKind, string> = {
  * A decoded record file: the object, the version it was written in, and
  * whether that is the version v1.35 writes (files in other versions are
  * rewritten at open).
+ *
+ * @example
+ * ```ts
+ * const d: DecodedRecordFile<ImagePullIntent> = decodeIntentFile(text);
+ * if (!d.isCurrentVersion) console.log(`will be migrated from ${d.apiVersion}`);
+ * ```
  */
 export interface DecodedRecordFile<T> {
   readonly apiVersion: string;

@@ -16,7 +16,15 @@ const shape = z.looseObject({
   preloadedImagesVerificationAllowlist: z.array(z.string()).nullable().optional(),
 });
 
-/** The validated, defaulted form of the two fields. */
+/**
+ * The validated, defaulted form of the two fields.
+ *
+ * @example
+ * ```ts
+ * const c: KubeletPullCredentialsConfig = parseKubeletPullCredentialsConfig(kubeletConfig);
+ * createVerificationPolicy({ policy: c.imagePullCredentialsVerificationPolicy, allowlist: c.preloadedImagesVerificationAllowlist });
+ * ```
+ */
 export interface KubeletPullCredentialsConfig {
   readonly imagePullCredentialsVerificationPolicy: VerificationPolicyName;
   readonly preloadedImagesVerificationAllowlist: readonly string[];

@@ -1,6 +1,13 @@
 import { KubeimgError } from "@kubeimg/core";
 
-/** Codes of {@link PullCredentialsConfigError}. */
+/**
+ * Codes of {@link PullCredentialsConfigError}.
+ *
+ * @example
+ * ```ts
+ * const code: PullCredentialsConfigErrorCode = "INVALID_ALLOWLIST";
+ * ```
+ */
 export type PullCredentialsConfigErrorCode =
   | "UNKNOWN_POLICY"
   | "INVALID_ALLOWLIST"
@@ -58,7 +65,14 @@ export function isPullCredentialsConfigError(e: unknown): e is PullCredentialsCo
   );
 }
 
-/** Codes of {@link PullRecordError}. */
+/**
+ * Codes of {@link PullRecordError}.
+ *
+ * @example
+ * ```ts
+ * if (isPullRecordError(e) && e.code === ("DECODE_ERROR" satisfies PullRecordErrorCode)) { … }
+ * ```
+ */
 export type PullRecordErrorCode =
   /** The content is not a readable intent / record of a known version. */
   | "DECODE_ERROR"

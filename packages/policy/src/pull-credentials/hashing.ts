@@ -46,6 +46,11 @@ export async function recordStorageKey(imageOrImageRef: string): Promise<string>
 /**
  * The part of a keyring entry the kubelet hashes: username, password, email.
  * (`auth`, server address and tokens never reach the hash.)
+ *
+ * @example
+ * ```ts
+ * const c: HashableCredential = { username: "robot", password: "s3cret" };
+ * ```
  */
 export interface HashableCredential {
   readonly username?: string | undefined;

@@ -27,10 +27,22 @@ import type {
 /**
  * Write-while-matching stops once an entry holds this many secrets, so that
  * namespace churn cannot grow a record without bound (a real pull still merges).
+ *
+ * @example
+ * ```ts
+ * writeRecordWhileMatchingLimit; // 100
+ * ```
  */
 export const writeRecordWhileMatchingLimit = 100;
 
-/** What the manager reports to `onError`: the kubelet logs these and carries on. */
+/**
+ * What the manager reports to `onError`: the kubelet logs these and carries on.
+ *
+ * @example
+ * ```ts
+ * PullManager.open({ …, onError: (e, ctx: PullManagerErrorContext) => log.warn(ctx.operation, ctx.imageRef, e) });
+ * ```
+ */
 export interface PullManagerErrorContext {
   readonly operation:
     | "recordImagePulled"
@@ -43,7 +55,14 @@ export interface PullManagerErrorContext {
   readonly imageRef?: string;
 }
 
-/** Options of {@link PullManager.open}. */
+/**
+ * Options of {@link PullManager.open}.
+ *
+ * @example
+ * ```ts
+ * const options: PullManagerOptions = { store, policy: createVerificationPolicy(), clock: { now: () => new Date() } };
+ * ```
+ */
 export interface PullManagerOptions {
   /** Where intents and records live. */
   readonly store: PullRecordStore;
@@ -61,7 +80,14 @@ export interface PullManagerOptions {
   readonly onError?: (error: unknown, context: PullManagerErrorContext) => void;
 }
 
-/** The outcome of {@link PullManager.recordImagePulled}. */
+/**
+ * The outcome of {@link PullManager.recordImagePulled}.
+ *
+ * @example
+ * ```ts
+ * const { recorded } = await manager.recordImagePulled(image, imageRef, { nodePodsAccessible: true });
+ * ```
+ */
 export interface RecordPulledOutcome {
   /** False when the record could not be written; the intent is then kept on purpose. */
   readonly recorded: boolean;

@@ -10,7 +10,15 @@ import type {
   ImagePullServiceAccount,
 } from "./types.js";
 
-/** The result of {@link mergeCredentials}: the record to keep and whether it differs. */
+/**
+ * The result of {@link mergeCredentials}: the record to keep and whether it differs.
+ *
+ * @example
+ * ```ts
+ * const { changed, record: next }: MergeResult = mergeCredentials(record, key, creds, clock.now());
+ * if (changed) await store.writePulledRecord(next);
+ * ```
+ */
 export interface MergeResult {
   readonly changed: boolean;
   readonly record: ImagePulledRecord;

@@ -6,7 +6,14 @@
  */
 import type { MustPullReason } from "./types.js";
 
-/** One metric the manager or its stores report. */
+/**
+ * One metric the manager or its stores report.
+ *
+ * @example
+ * ```ts
+ * const d: MetricDefinition = pullManagerMetrics.mustPullChecks; // counter, labels ["result"]
+ * ```
+ */
 export interface MetricDefinition {
   readonly name: string;
   readonly help: string;

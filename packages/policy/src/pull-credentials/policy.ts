@@ -5,7 +5,14 @@
 import { type AllowlistMatching, allowlistField, compileAllowlist } from "./allowlist.js";
 import { PullCredentialsConfigError } from "./errors.js";
 
-/** The `imagePullCredentialsVerificationPolicy` values, as the kubelet spells them. */
+/**
+ * The `imagePullCredentialsVerificationPolicy` values, as the kubelet spells them.
+ *
+ * @example
+ * ```ts
+ * verificationPolicyNames.includes(input as VerificationPolicyName);
+ * ```
+ */
 export const verificationPolicyNames = [
   "NeverVerify",
   "NeverVerifyPreloadedImages",
@@ -13,13 +20,34 @@ export const verificationPolicyNames = [
   "AlwaysVerify",
 ] as const;
 
-/** One of {@link verificationPolicyNames}. */
+/**
+ * One of {@link verificationPolicyNames}.
+ *
+ * @example
+ * ```ts
+ * const name: VerificationPolicyName = "NeverVerifyAllowlistedImages";
+ * ```
+ */
 export type VerificationPolicyName = (typeof verificationPolicyNames)[number];
 
-/** The kubelet's default when the field is empty. */
+/**
+ * The kubelet's default when the field is empty.
+ *
+ * @example
+ * ```ts
+ * createVerificationPolicy({ policy: "" }).name === defaultVerificationPolicy; // true
+ * ```
+ */
 export const defaultVerificationPolicy: VerificationPolicyName = "NeverVerifyPreloadedImages";
 
-/** The policy's field name in the KubeletConfiguration. */
+/**
+ * The policy's field name in the KubeletConfiguration.
+ *
+ * @example
+ * ```ts
+ * err.field === policyField; // "imagePullCredentialsVerificationPolicy"
+ * ```
+ */
 export const policyField = "imagePullCredentialsVerificationPolicy";
 
 /**
@@ -38,7 +66,14 @@ export interface VerificationPolicy {
   requiresVerification(image: string, pulledByKubelet: boolean): boolean;
 }
 
-/** Options of {@link createVerificationPolicy}: the two kubelet fields and the matching mode. */
+/**
+ * Options of {@link createVerificationPolicy}: the two kubelet fields and the matching mode.
+ *
+ * @example
+ * ```ts
+ * const o: VerificationPolicyOptions = { policy: "NeverVerifyAllowlistedImages", allowlist: ["registry.example.com/*"] };
+ * ```
+ */
 export interface VerificationPolicyOptions {
   /** `imagePullCredentialsVerificationPolicy`; missing or `""` is the default. */
   readonly policy?: string | undefined;

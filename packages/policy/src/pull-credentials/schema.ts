@@ -73,7 +73,14 @@ export const imagePullCredentialsSchema = z
       }),
   );
 
-/** What callers may pass as credentials (before normalization). */
+/**
+ * What callers may pass as credentials (before normalization).
+ *
+ * @example
+ * ```ts
+ * const creds: ImagePullCredentialsInput = { kubernetesSecrets: [{ uid, namespace, name, credentialHash }] };
+ * ```
+ */
 export type ImagePullCredentialsInput = z.input<typeof imagePullCredentialsSchema>;
 
 /**
@@ -134,14 +141,28 @@ export function parsePodSecrets(value: unknown): {
   };
 }
 
-/** A record in its JSON (file) shape, without `kind` and `apiVersion`. */
+/**
+ * A record in its JSON (file) shape, without `kind` and `apiVersion`.
+ *
+ * @example
+ * ```ts
+ * const json: ImagePulledRecordJson = pulledRecordToJson(record);
+ * ```
+ */
 export interface ImagePulledRecordJson {
   lastUpdatedTime: string | null;
   imageRef: string;
   credentialMapping?: Record<string, ImagePullCredentialsJson>;
 }
 
-/** Credentials in their JSON (file) shape: empty lists and `false` omitted. */
+/**
+ * Credentials in their JSON (file) shape: empty lists and `false` omitted.
+ *
+ * @example
+ * ```ts
+ * const entry: ImagePullCredentialsJson | undefined = pulledRecordToJson(record).credentialMapping?.["docker.io/library/nginx"];
+ * ```
+ */
 export interface ImagePullCredentialsJson {
   kubernetesSecrets?: ImagePullSecret[];
   kubernetesServiceAccounts?: ImagePullServiceAccount[];

@@ -10,6 +10,12 @@ import type { ImagePulledRecord, ImagePullIntent } from "./types.js";
 /**
  * A listing: what could be read, and one error per entry that could not
  * (undecodable files are skipped and reported, never fatal).
+ *
+ * @example
+ * ```ts
+ * const { items, errors } = await store.listPulledRecords();
+ * for (const e of errors) log.warn(`unreadable: ${e.path}`);
+ * ```
  */
 export interface ListResult<T> {
   readonly items: readonly T[];

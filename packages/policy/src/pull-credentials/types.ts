@@ -119,6 +119,11 @@ export type GetPodCredentials = () => PodCredentials | Promise<PodCredentials>;
 /**
  * Why `mustAttemptImagePull` answered as it did: the `result` label of
  * `kubelet_imagemanager_image_mustpull_checks_total`.
+ *
+ * @example
+ * ```ts
+ * const reason: MustPullReason | undefined = (await manager.mustAttemptImagePull(image, ref, get)).reason;
+ * ```
  */
 export type MustPullReason =
   | "credentialPolicyAllowed"

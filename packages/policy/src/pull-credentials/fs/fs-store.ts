@@ -49,7 +49,14 @@ function isRecordFileName(name: string): boolean {
   return name.startsWith(filePrefix) && !name.endsWith(tmpSuffix);
 }
 
-/** Options of {@link FileSystemPullRecordStore.open}. */
+/**
+ * Options of {@link FileSystemPullRecordStore.open}.
+ *
+ * @example
+ * ```ts
+ * await FileSystemPullRecordStore.open("/var/lib/kubelet", { readOnly: true });
+ * ```
+ */
 export interface FileSystemPullRecordStoreOptions {
   /** Receives the `…_ondisk_pullintents` / `…_ondisk_pulledrecords` gauges after each write or delete. */
   readonly metrics?: MetricsRecorder;
@@ -63,7 +70,14 @@ export interface FileSystemPullRecordStoreOptions {
   readonly readOnly?: boolean;
 }
 
-/** What happened while opening: files rewritten in the current version, and files that could not be read. */
+/**
+ * What happened while opening: files rewritten in the current version, and files that could not be read.
+ *
+ * @example
+ * ```ts
+ * const { migrated, errors } = (await FileSystemPullRecordStore.open(root)).openReport;
+ * ```
+ */
 export interface FileSystemOpenReport {
   readonly migrated: readonly string[];
   readonly errors: readonly PullRecordError[];
