@@ -9,8 +9,12 @@
 /** Go's zero `time.Time` (0001-01-01T00:00:00Z) in epoch milliseconds; `metav1.Time` writes it as `null`. */
 export const goZeroTimeMs = -62135596800000;
 
+/**
+ * Go's fallback parser reads the layout's `15` (hour) with one or two digits,
+ * every other field with exactly its width.
+ */
 const rfc3339Pattern =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{1,2}):(\d{2}):(\d{2})(?:[.,](\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
 
 function daysIn(month: number, year: number): number {
   if (month === 2) {
@@ -47,7 +51,8 @@ export function parseRfc3339(s: string): number | undefined {
   if (m[8] === undefined) {
     const oh = Number(m[10]);
     const om = Number(m[11]);
-    if (oh > 23 || om > 59) return undefined;
+    // Go accepts offsets up to 24 hours and 60 minutes ("some people do write" them).
+    if (oh > 24 || om > 60) return undefined;
     offsetMinutes = (oh * 60 + om) * (m[9] === "-" ? -1 : 1);
   }
   const fraction = m[7] === undefined ? 0 : Number(`${m[7].slice(0, 3).padEnd(3, "0")}`);
