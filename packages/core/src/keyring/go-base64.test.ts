@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeGoBase64 } from "./go-base64.js";
 
@@ -16,5 +17,19 @@ describe("decodeGoBase64", () => {
     { input: "", padded: true, want: "" },
   ])("$input (padded: $padded)", ({ input, padded, want }) => {
     expect(decodeGoBase64(input, { padded })).toBe(want);
+  });
+});
+
+describe("decodeGoBase64 on canonical input", () => {
+  it("decodes what Buffer encodes, padded and unpadded", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        const padded = Buffer.from(bytes).toString("base64");
+        const expected = String.fromCharCode(...bytes);
+        expect(decodeGoBase64(padded, { padded: true })).toBe(expected);
+        expect(decodeGoBase64(padded.replace(/=+$/, ""), { padded: false })).toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -18,7 +18,7 @@ export interface GoUrl {
 type Mode = "path" | "host" | "zone" | "userPassword" | "fragment";
 
 /** Bytes a host may hold literally (besides ASCII letters and digits). */
-const hostLiteral = new Set("!\"$&'()*+,-.:;<=>[]_~");
+const hostLiteral = /*#__PURE__*/ new Set("!\"$&'()*+,-.:;<=>[]_~");
 
 function isAlnum(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);

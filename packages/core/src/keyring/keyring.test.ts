@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseDockerConfigJson } from "./docker-config.js";
 import {
@@ -67,5 +68,47 @@ describe("createDockerKeyring", () => {
     ]);
     const union = unionDockerKeyrings([pod, keyring]);
     expect(union.lookup("quay.io/x").map((c) => c.source.kind)).toEqual(["secret", "node"]);
+  });
+});
+
+describe("lookup on arbitrary input", () => {
+  it("never throws, whatever the keys and images", () => {
+    const alphabet = [
+      "a",
+      ".",
+      ":",
+      "/",
+      "*",
+      "?",
+      "[",
+      "]",
+      "^",
+      "%",
+      "2",
+      "5",
+      "@",
+      "#",
+      " ",
+      "ü",
+      "\n",
+      "-",
+      "v1",
+      "1",
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(fc.constantFrom(...alphabet), { maxLength: 12 }).map((a) => a.join("")),
+          { maxLength: 4 },
+        ),
+        fc.array(fc.constantFrom(...alphabet), { maxLength: 16 }).map((a) => a.join("")),
+        (keys, image) => {
+          const auths = Object.fromEntries(keys.map((k) => [k, { username: "u", password: "p" }]));
+          const keyring = createDockerKeyring([{ config: parseDockerConfigJson({ auths }) }]);
+          for (const credential of keyring.lookup(image)) expect(credential.username).toBe("u");
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -137,7 +137,7 @@ export interface KeyringConfig {
   readonly source?: CredentialSource;
 }
 
-const nodeSource: CredentialSource = Object.freeze({ kind: "node" });
+const nodeSource: CredentialSource = /*#__PURE__*/ Object.freeze({ kind: "node" });
 
 class BasicDockerKeyring implements DockerKeyring {
   readonly #index: readonly string[];

@@ -27,7 +27,15 @@ export const SECRET_TYPE_DOCKER_CONFIG_JSON = "kubernetes.io/dockerconfigjson";
 /** The Secret type of a legacy `.dockercfg` pull secret. */
 export const SECRET_TYPE_DOCKERCFG = "kubernetes.io/dockercfg";
 
-/** The fields of a Kubernetes `v1.Secret` the kubelet reads; `data` values are base64 as in the API. */
+/**
+ * The fields of a Kubernetes `v1.Secret` the kubelet reads; `data` values
+ * are base64 as in the API (`stringData`, as a manifest may carry it, wins).
+ *
+ * @example
+ * ```ts
+ * pullSecretSchema.parse(yaml.parse(manifestText)).type; // "kubernetes.io/dockerconfigjson"
+ * ```
+ */
 export const pullSecretSchema = z.object({
   apiVersion: z.string().optional(),
   kind: z.string().optional(),

@@ -1,0 +1,15 @@
+export {
+  type AvailabilityCheckerOptions,
+  availabilityFromError,
+  createAvailabilityChecker,
+} from "./availability.js";
+export type { AdapterCredentials, PullSecretGetter } from "./credentials.js";
+export { createDigestResolver, createTagLister, type TagAdapterOptions } from "./tag-lister.js";
+export type {
+  AdapterCallOptions,
+  ImageAvailability,
+  ImageAvailabilityChecker,
+  ImageDigestResolver,
+  PullSecretRef,
+  RepositoryTagLister,
+} from "./types.js";

@@ -1,0 +1,65 @@
+/**
+ * The `TagLister` and `DigestResolver` of `@kubeimg/policy/tags`, over the
+ * registry client, with the node keyring's credentials.
+ */
+import type { DockerKeyring } from "@kubeimg/core/keyring";
+import { keyringCredentials } from "../client/credentials.js";
+import type { CleanTagsOptions, RegistryClient } from "../client/index.js";
+import type { RegistryImage } from "../image/index.js";
+import type { AdapterCallOptions, ImageDigestResolver, RepositoryTagLister } from "./types.js";
+
+/** Options of {@link createTagLister} and {@link createDigestResolver}. */
+export interface TagAdapterOptions extends Pick<CleanTagsOptions, "exclude"> {
+  readonly client: RegistryClient;
+  /** Credentials (e.g. the node keyring, or one built from the ImageRepository's secret). */
+  readonly keyring?: DockerKeyring;
+  /** Budget of one call in ms. Default: the client's. */
+  readonly timeoutMs?: number;
+}
+
+function callOptions(options: TagAdapterOptions, call: AdapterCallOptions) {
+  return {
+    ...(call.signal ? { signal: call.signal } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.keyring ? { credentials: keyringCredentials(options.keyring) } : {}),
+  };
+}
+
+/**
+ * Returns a tag lister: all pages, filtered as a Flux ImageRepository does
+ * (no `null`s, digest-shaped or invalid tags, `*.sig` by default), in the
+ * order the registry listed them (tag policies sort by their own rules).
+ *
+ * @example
+ * ```ts
+ * const lister = createTagLister({ client, keyring });
+ * await lister.listTags({ domain: "ghcr.io", path: "org/app" }, {});
+ * ```
+ */
+export function createTagLister(options: TagAdapterOptions): RepositoryTagLister {
+  return {
+    listTags: (repository: RegistryImage, call: AdapterCallOptions) =>
+      options.client.listTags(repository, {
+        ...callOptions(options, call),
+        ...(options.exclude ? { exclude: options.exclude } : {}),
+        sort: false,
+      }),
+  };
+}
+
+/**
+ * Returns a digest resolver (manifest HEAD with all four Accept types, GET
+ * only when HEAD is unsupported).
+ *
+ * @example
+ * ```ts
+ * const resolver = createDigestResolver({ client });
+ * await resolver.resolveDigest({ domain: "docker.io", path: "library/nginx", tag: "1.25" }, {});
+ * ```
+ */
+export function createDigestResolver(options: TagAdapterOptions): ImageDigestResolver {
+  return {
+    resolveDigest: (image: RegistryImage, call: AdapterCallOptions) =>
+      options.client.resolveDigest(image, callOptions(options, call)),
+  };
+}

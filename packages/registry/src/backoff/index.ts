@@ -1,0 +1,7 @@
+export {
+  type BackoffOptions,
+  type BackoffSchedule,
+  type BackoffTracker,
+  createBackoffSchedule,
+  createBackoffTracker,
+} from "./backoff.js";

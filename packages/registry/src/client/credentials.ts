@@ -1,0 +1,49 @@
+/**
+ * Where the client's credentials come from. The client asks per repository
+ * (the kubelet's key: `docker.io/library/nginx`) and tries the answers in
+ * order, as the kubelet does.
+ */
+import type { DockerKeyring } from "@kubeimg/core/keyring";
+
+/** A username/password pair for one registry. */
+export interface RegistryCredential {
+  readonly username: string;
+  readonly password: string;
+}
+
+/** Returns the credentials to try for a repository name, in order; empty for anonymous access. */
+export type CredentialProvider = (
+  repositoryName: string,
+) => readonly RegistryCredential[] | Promise<readonly RegistryCredential[]>;
+
+/**
+ * Returns a {@link CredentialProvider} backed by a kubelet keyring, so that
+ * the client uses exactly the credentials (and order) the kubelet would.
+ *
+ * @example
+ * ```ts
+ * const client = createRegistryClient({ credentials: keyringCredentials(makeDockerKeyring(secrets, node)) });
+ * ```
+ */
+export function keyringCredentials(keyring: DockerKeyring): CredentialProvider {
+  return (repositoryName) =>
+    keyring
+      .lookup(repositoryName)
+      .filter((c) => c.username !== "" || c.password !== "")
+      .map((c) => ({ username: c.username, password: c.password }));
+}
+
+/**
+ * Returns an `Authorization` value for Basic auth (UTF-8, as browsers and Go send it).
+ *
+ * @example
+ * ```ts
+ * basicAuthorization({ username: "alice", password: "s3cret" }); // "Basic YWxpY2U6czNjcmV0"
+ * ```
+ */
+export function basicAuthorization(credential: RegistryCredential): string {
+  const bytes = new TextEncoder().encode(`${credential.username}:${credential.password}`);
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return `Basic ${btoa(binary)}`;
+}

@@ -1,0 +1,24 @@
+export {
+  basicAuthorization,
+  type CredentialProvider,
+  keyringCredentials,
+  type RegistryCredential,
+} from "./credentials.js";
+export { MANIFEST_ACCEPT, MANIFEST_MEDIA_TYPES } from "./media-types.js";
+export {
+  type CallOptions,
+  DEFAULT_REGISTRY_LIMITS,
+  type RateLimitInfo,
+  type RegistryClientOptions,
+  type RegistryHostOptions,
+  type RegistryLimits,
+} from "./options.js";
+export {
+  createRegistryClient,
+  type ListTagsOptions,
+  type Manifest,
+  type ManifestDescriptor,
+  type PingResult,
+  type RegistryClient,
+} from "./registry-client.js";
+export { type CleanTagsOptions, cleanTags, excludeSignatureTags } from "./tags.js";

@@ -1,0 +1,7 @@
+export {
+  DISTRIBUTION_ERROR_CODES,
+  isRegistryError,
+  RegistryError,
+  type RegistryErrorCode,
+  type RegistryErrorDetails,
+} from "./registry-error.js";

@@ -1,0 +1,101 @@
+/**
+ * `WWW-Authenticate` parsing (RFC 9110 §11.6.1): several challenges in one
+ * header (Node's `Headers.get` joins repeated headers with ", "), quoted
+ * values with commas and escapes, case-insensitive schemes and names.
+ */
+
+/** One authentication challenge: lower-cased scheme and parameter names. */
+export interface AuthChallenge {
+  readonly scheme: string;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+const tokenChar = /[!#$%&'*+.^_`|~0-9A-Za-z-]/;
+
+/**
+ * Returns every challenge in a `WWW-Authenticate` value, in order.
+ *
+ * @example
+ * ```ts
+ * parseWwwAuthenticate('Bearer realm="https://a/token",service="a",scope="x,y", Basic realm="r"');
+ * // [{ scheme: "bearer", params: { realm: "https://a/token", service: "a", scope: "x,y" } },
+ * //  { scheme: "basic", params: { realm: "r" } }]
+ * ```
+ */
+export function parseWwwAuthenticate(header: string): AuthChallenge[] {
+  const out: AuthChallenge[] = [];
+  let i = 0;
+  const n = header.length;
+  const skip = (chars: RegExp) => {
+    while (i < n && chars.test(header[i] ?? "")) i++;
+  };
+  const token = (): string => {
+    const start = i;
+    while (i < n && tokenChar.test(header[i] ?? "")) i++;
+    return header.slice(start, i);
+  };
+  const quoted = (): string => {
+    i++; // opening quote
+    let value = "";
+    while (i < n && header[i] !== '"') {
+      if (header[i] === "\\" && i + 1 < n) i++;
+      value += header[i];
+      i++;
+    }
+    i++; // closing quote (or end)
+    return value;
+  };
+  while (i < n) {
+    skip(/[\s,]/);
+    const scheme = token();
+    if (scheme === "") {
+      i++; // not a token: skip it so parsing always advances
+      continue;
+    }
+    const params: Record<string, string> = {};
+    skip(/[ \t]/);
+    for (;;) {
+      const save = i;
+      const name = token();
+      skip(/[ \t]/);
+      if (name === "" || header[i] !== "=") {
+        i = save;
+        break;
+      }
+      i++;
+      skip(/[ \t]/);
+      let value: string;
+      if (header[i] === '"') {
+        value = quoted();
+      } else {
+        const start = i;
+        while (i < n && !/[\s,]/.test(header[i] ?? "")) i++;
+        value = header.slice(start, i);
+      }
+      params[name.toLowerCase()] = value;
+      skip(/[ \t]/);
+      if (header[i] === ",") {
+        i++;
+        skip(/[\s]/);
+      }
+    }
+    out.push({ scheme: scheme.toLowerCase(), params });
+  }
+  return out;
+}
+
+/**
+ * Picks the challenge the client answers: Bearer first, then Basic
+ * (as go-containerregistry's `pickFromMultipleChallenges`); `undefined`
+ * when neither is offered.
+ *
+ * @example
+ * ```ts
+ * pickChallenge(parseWwwAuthenticate('Basic realm="r", Bearer realm="https://r.io/token"'))?.scheme; // "bearer"
+ * ```
+ */
+export function pickChallenge(challenges: readonly AuthChallenge[]): AuthChallenge | undefined {
+  return (
+    challenges.find((c) => c.scheme === "bearer") ?? challenges.find((c) => c.scheme === "basic")
+  );
+}

@@ -1,0 +1,22 @@
+/**
+ * Parses `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP-date.
+ * Returns milliseconds to wait from `nowMs`, or `undefined` when the header
+ * is absent, malformed, or names a time already past (then the caller's own
+ * back-off applies, as containers/image does).
+ *
+ * @example
+ * ```ts
+ * parseRetryAfter("120", Date.now());                          // 120000
+ * parseRetryAfter("Wed, 21 Oct 2015 07:28:00 GMT", Date.now()); // undefined (past)
+ * ```
+ */
+export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^[0-9]+$/.test(text)) return Number(text) * 1000;
+  if (!/[a-zA-Z]/.test(text)) return undefined;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  const wait = at - nowMs;
+  return wait > 0 ? wait : undefined;
+}

@@ -1,0 +1,1 @@
+export type { RegistryImage } from "./image-name.js";
