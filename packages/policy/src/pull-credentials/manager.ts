@@ -20,6 +20,7 @@ import type {
   ImageLister,
   ImagePullCredentials,
   ImagePulledRecord,
+  ImagePullSecret,
   MustPullReason,
   PullDecision,
 } from "./types.js";
@@ -100,6 +101,42 @@ const noCredentials: GetPodCredentials = () => ({ secrets: [] });
 interface LookUp {
   readonly record: ImagePulledRecord | undefined;
   readonly pulledByKubelet: boolean;
+}
+
+/**
+ * Rows 10–12 of the decision: compares the pod's credentials with one
+ * credentialMapping entry. `write` is the pod secret to merge into the record
+ * (write-while-matching) when the match calls for it.
+ */
+function matchPodCredentials(
+  pod: ReturnType<typeof parsePodSecrets>,
+  cached: ImagePullCredentials,
+): { found: boolean; write?: ImagePullSecret } {
+  const cachedSecrets = cached.kubernetesSecrets;
+  const canWrite = cachedSecrets.length < writeRecordWhileMatchingLimit;
+  for (const podSecret of pod.secrets) {
+    for (const stored of cachedSecrets) {
+      const hashMatch =
+        stored.credentialHash.length > 0 && podSecret.credentialHash === stored.credentialHash;
+      const coordinatesMatch =
+        podSecret.uid === stored.uid &&
+        podSecret.namespace === stored.namespace &&
+        podSecret.name === stored.name;
+      if (hashMatch) {
+        return !coordinatesMatch && canWrite ? { found: true, write: podSecret } : { found: true };
+      }
+      // Same coordinates, other hash (rotated content, or hashing failed): trusted only
+      // together with the write that records it, so not at the cap.
+      if (coordinatesMatch && canWrite) return { found: true, write: podSecret };
+    }
+  }
+  const sa = pod.serviceAccount;
+  const saFound =
+    sa !== undefined &&
+    cached.kubernetesServiceAccounts.some(
+      (s) => s.uid === sa.uid && s.namespace === sa.namespace && s.name === sa.name,
+    );
+  return { found: saFound };
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
@@ -404,38 +441,11 @@ export class PullManager {
     } catch (error) {
       return this.#decide("error", true, error);
     }
-
-    const canWrite = cachedSecrets.length < writeRecordWhileMatchingLimit;
-    for (const podSecret of pod.secrets) {
-      for (const stored of cachedSecrets) {
-        const hashMatch =
-          stored.credentialHash.length > 0 && podSecret.credentialHash === stored.credentialHash;
-        const coordinatesMatch =
-          podSecret.uid === stored.uid &&
-          podSecret.namespace === stored.namespace &&
-          podSecret.name === stored.name;
-        if (hashMatch) {
-          if (!coordinatesMatch && canWrite)
-            await this.#writeWhileMatching(image, imageRef, podSecret);
-          return this.#decide("credentialRecordFound", false);
-        }
-        if (coordinatesMatch && canWrite) {
-          await this.#writeWhileMatching(image, imageRef, podSecret);
-          return this.#decide("credentialRecordFound", false);
-        }
-      }
-    }
-
-    const sa = pod.serviceAccount;
-    if (
-      sa !== undefined &&
-      cached.kubernetesServiceAccounts.some(
-        (s) => s.uid === sa.uid && s.namespace === sa.namespace && s.name === sa.name,
-      )
-    ) {
-      return this.#decide("credentialRecordFound", false);
-    }
-    return this.#decide("mustAuthenticate", true);
+    const match = matchPodCredentials(pod, cached);
+    if (match.write !== undefined) await this.#writeWhileMatching(image, imageRef, match.write);
+    return match.found
+      ? this.#decide("credentialRecordFound", false)
+      : this.#decide("mustAuthenticate", true);
   }
 
   /**
