@@ -74,14 +74,21 @@ export const imagePullCredentialsSchema = z
   );
 
 /**
- * What callers may pass as credentials (before normalization).
+ * What callers may pass as credentials (before normalization): the v1beta1
+ * field names, every field optional, `credentialHash` defaulting to `""`.
  *
  * @example
  * ```ts
  * const creds: ImagePullCredentialsInput = { kubernetesSecrets: [{ uid, namespace, name, credentialHash }] };
  * ```
  */
-export type ImagePullCredentialsInput = z.input<typeof imagePullCredentialsSchema>;
+export interface ImagePullCredentialsInput {
+  readonly kubernetesSecrets?:
+    | readonly (Omit<ImagePullSecret, "credentialHash"> & { readonly credentialHash?: string })[]
+    | null;
+  readonly kubernetesServiceAccounts?: readonly ImagePullServiceAccount[] | null;
+  readonly nodePodsAccessible?: boolean | null;
+}
 
 /**
  * Validates and normalizes caller credentials; `null` stays `null` (pulled
