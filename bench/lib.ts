@@ -16,6 +16,8 @@ export interface BenchRow {
   readonly name: string;
   readonly opsPerSecond: number;
   readonly meanMs: number;
+  /** The median: steadier than the mean when other work shares the machine. */
+  readonly p50Ms: number;
   readonly p99Ms: number;
   readonly samples: number;
 }
@@ -41,6 +43,7 @@ export async function runBenchmarks(
       name: task.name,
       opsPerSecond: result.throughput.mean * perCall,
       meanMs: result.latency.mean,
+      p50Ms: result.latency.p50 ?? result.latency.mean,
       p99Ms: result.latency.p99 ?? result.latency.max,
       samples: result.latency.samplesCount,
     });
@@ -53,11 +56,13 @@ function printTable(title: string, rows: readonly BenchRow[]): void {
   const fmt = (n: number, digits = 0) =>
     n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
   console.log(`\n### ${title}\n`);
-  console.log("| task | ops/s | mean per call (ms) | p99 per call (ms) | samples |");
-  console.log("| --- | ---: | ---: | ---: | ---: |");
+  console.log(
+    "| task | ops/s | mean per call (ms) | median per call (ms) | p99 per call (ms) | samples |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
   for (const r of rows) {
     console.log(
-      `| ${r.name} | ${fmt(r.opsPerSecond)} | ${fmt(r.meanMs, 4)} | ${fmt(r.p99Ms, 4)} | ${fmt(r.samples)} |`,
+      `| ${r.name} | ${fmt(r.opsPerSecond)} | ${fmt(r.meanMs, 4)} | ${fmt(r.p50Ms, 4)} | ${fmt(r.p99Ms, 4)} | ${fmt(r.samples)} |`,
     );
   }
 }

@@ -6,7 +6,7 @@
  */
 import { checkDigest } from "../digest/validate.js";
 import { ImageReferenceError } from "./errors.js";
-import { isDigestShape, scanTag } from "./grammar.js";
+import { DIGEST_NO_MATCH, scanDigest, scanTag } from "./grammar.js";
 import { composeNamed, type NamedReference } from "./reference.js";
 
 /**
@@ -43,7 +43,7 @@ export function withTag(r: NamedReference, tag: string): NamedReference {
  * ```
  */
 export function withDigest(r: NamedReference, digest: string): NamedReference {
-  if (!isDigestShape(digest, 0, digest.length)) {
+  if (scanDigest(digest, 0, digest.length) === DIGEST_NO_MATCH) {
     throw new ImageReferenceError("REFERENCE_DIGEST_INVALID_FORMAT", digest);
   }
   const code = checkDigest(digest);

@@ -46,6 +46,7 @@ const SLASH = 0x2f;
 const COLON = 0x3a;
 const AT = 0x40;
 const UNDERSCORE = 0x5f;
+const PLUS = 0x2b;
 const LEFT_BRACKET = 0x5b;
 const RIGHT_BRACKET = 0x5d;
 
@@ -55,39 +56,73 @@ export const TAG_MAX_LENGTH = 128;
 /** The most bytes a repository path may have; the domain does not count. */
 export const PATH_MAX_LENGTH = 255;
 
+// Character classes, the smallest pieces of the grammar. Each UTF-16 code
+// unit has a byte in a table with one bit per class it belongs to; only
+// ASCII belongs to any. A full 64 KiB table (built on first use, never at
+// import) spares the hot loops a range check per character.
+
 /** `[0-9]`: port numbers are digits, never range-checked (`:65536` is fine). */
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
+const DIGIT = 1 << 0;
+/** `[a-z0-9]`: path components are lower case only; upper case hints at a domain. */
+const LOWER_ALPHANUMERIC = 1 << 1;
+/** `[a-zA-Z0-9]`: host names are case-insensitive, so domains accept both cases. */
+const ALPHANUMERIC = 1 << 2;
+/** `[\w.-]`: the other characters of a tag. */
+const TAG_CHARACTER = 1 << 3;
+/** `[[:xdigit:]]`: the reference grammar accepts hex of either case. */
+const HEX = 1 << 4;
+/** `[a-f0-9]`: go-digest then requires lower case. */
+const LOWER_HEX = 1 << 5;
+/** `[A-Z]`: upper case, which makes a first component a domain when normalizing. */
+const UPPER = 1 << 6;
+
+let classTable: Uint8Array | undefined;
+
+function buildClassTable(): Uint8Array {
+  const table = new Uint8Array(0x10000);
+  const add = (from: string, to: string, bits: number) => {
+    for (let c = from.charCodeAt(0); c <= to.charCodeAt(0); c++) table[c] = (table[c] ?? 0) | bits;
+  };
+  add("0", "9", DIGIT | LOWER_ALPHANUMERIC | ALPHANUMERIC | TAG_CHARACTER | HEX | LOWER_HEX);
+  add("a", "f", HEX | LOWER_HEX);
+  add("A", "F", HEX);
+  add("a", "z", LOWER_ALPHANUMERIC | ALPHANUMERIC | TAG_CHARACTER);
+  add("A", "Z", ALPHANUMERIC | TAG_CHARACTER | UPPER);
+  add("_", "_", TAG_CHARACTER);
+  add(".", ".", TAG_CHARACTER);
+  add("-", "-", TAG_CHARACTER);
+  return table;
 }
 
-/** `[a-z0-9]`: path components are lower case only; upper case is a domain hint. */
-function isLowerAlphanumeric(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || isDigit(c);
+/** The class bits of every code unit, built on first use. */
+function classes(): Uint8Array {
+  if (classTable === undefined) classTable = buildClassTable();
+  return classTable;
+}
+
+/** `\\w` as Go's RE2 reads it, ASCII `[0-9A-Za-z_]` only: the first character of a tag. */
+function isWordCharacter(table: Uint8Array, c: number): boolean {
+  return c !== DOT && c !== DASH && inClass(table, c, TAG_CHARACTER);
+}
+
+/** True when the code unit `c` belongs to one of the classes in `bits`. */
+function inClass(table: Uint8Array, c: number, bits: number): boolean {
+  return ((table[c] as number) & bits) !== 0;
 }
 
 /** `[a-zA-Z]`: the first character of a digest algorithm component. */
-function isLetter(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
-}
-
-/** `[a-zA-Z0-9]`: host names are case-insensitive, so domains accept both cases. */
-function isAlphanumeric(c: number): boolean {
-  return isLetter(c) || isDigit(c);
-}
-
-/** `\w` as Go's RE2 reads it: ASCII `[0-9A-Za-z_]` only. */
-function isWordCharacter(c: number): boolean {
-  return isAlphanumeric(c) || c === UNDERSCORE;
-}
-
-/** `[[:xdigit:]]`: the reference grammar accepts either case; go-digest later requires lower. */
-function isHexDigit(c: number): boolean {
-  return isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+function isLetter(table: Uint8Array, c: number): boolean {
+  return ((table[c] as number) & (ALPHANUMERIC | DIGIT)) === ALPHANUMERIC;
 }
 
 /** `[a-fA-F0-9:]`: IPv6 inside brackets, compressed or not; zones and IPv4 tails are excluded. */
-function isIpv6Character(c: number): boolean {
-  return isHexDigit(c) || c === COLON;
+function isIpv6Character(table: Uint8Array, c: number): boolean {
+  return c === COLON || inClass(table, c, HEX);
+}
+
+/** `[-_+.]`: what joins two digest algorithm components. */
+function isAlgorithmSeparator(c: number): boolean {
+  return c === DASH || c === UNDERSCORE || c === PLUS || c === DOT;
 }
 
 /**
@@ -99,11 +134,12 @@ function isIpv6Character(c: number): boolean {
  * reference.
  */
 export function scanPathComponent(s: string, start: number, end: number): number {
+  const table = classes();
   let i = start;
-  if (i >= end || !isLowerAlphanumeric(s.charCodeAt(i))) return -1;
+  if (i >= end || !inClass(table, s.charCodeAt(i), LOWER_ALPHANUMERIC)) return -1;
   i++;
   for (;;) {
-    while (i < end && isLowerAlphanumeric(s.charCodeAt(i))) i++;
+    while (i < end && inClass(table, s.charCodeAt(i), LOWER_ALPHANUMERIC)) i++;
     if (i >= end) return i;
     const c = s.charCodeAt(i);
     let next: number;
@@ -116,18 +152,44 @@ export function scanPathComponent(s: string, start: number, end: number): number
       next = i + 1;
       while (next < end && s.charCodeAt(next) === DASH) next++;
     } else return i;
-    if (next >= end || !isLowerAlphanumeric(s.charCodeAt(next))) return -1;
+    if (next >= end || !inClass(table, s.charCodeAt(next), LOWER_ALPHANUMERIC)) return -1;
     i = next + 1;
   }
 }
 
-/** Returns the end of the `remote-name` (path components joined by `/`) at `start`, or -1. */
+/**
+ * Returns the end of the `remote-name` (path components joined by `/`) at
+ * `start`, or -1. The same rules as {@link scanPathComponent}, in one loop
+ * over all components: this is the hottest loop of reference parsing.
+ */
 export function scanRemoteName(s: string, start: number, end: number): number {
-  let i = scanPathComponent(s, start, end);
-  while (i >= 0 && i < end && s.charCodeAt(i) === SLASH) {
-    i = scanPathComponent(s, i + 1, end);
+  const table = classes();
+  let i = start;
+  for (;;) {
+    // A component starts with [a-z0-9] ...
+    if (i >= end || !inClass(table, s.charCodeAt(i), LOWER_ALPHANUMERIC)) return -1;
+    i++;
+    for (;;) {
+      // ... runs of [a-z0-9] ...
+      let c = 0;
+      for (; i < end; i++) {
+        c = s.charCodeAt(i);
+        if (!inClass(table, c, LOWER_ALPHANUMERIC)) break;
+      }
+      if (i >= end) return end;
+      // ... joined by one separator, which must be followed by [a-z0-9].
+      if (c === DOT) i++;
+      else if (c === UNDERSCORE) i += i + 1 < end && s.charCodeAt(i + 1) === UNDERSCORE ? 2 : 1;
+      else if (c === DASH) {
+        i++;
+        while (i < end && s.charCodeAt(i) === DASH) i++;
+      } else break;
+      if (i >= end || !inClass(table, s.charCodeAt(i), LOWER_ALPHANUMERIC)) return -1;
+      i++;
+    }
+    if (s.charCodeAt(i) !== SLASH) return i;
+    i++;
   }
-  return i;
 }
 
 /**
@@ -136,76 +198,127 @@ export function scanRemoteName(s: string, start: number, end: number): number {
  * fails the reference rather than ending the tag.
  */
 export function scanTag(s: string, start: number, end: number): number {
-  if (start >= end || !isWordCharacter(s.charCodeAt(start))) return -1;
+  const table = classes();
+  if (start >= end || !isWordCharacter(table, s.charCodeAt(start))) return -1;
   let i = start + 1;
-  while (i < end) {
-    const c = s.charCodeAt(i);
-    if (!(isWordCharacter(c) || c === DOT || c === DASH)) break;
-    i++;
-  }
+  while (i < end && inClass(table, s.charCodeAt(i), TAG_CHARACTER)) i++;
   return i - start > TAG_MAX_LENGTH ? -1 : i;
 }
 
-/**
- * True when `s[start:end]` is exactly a `digest` of the reference grammar:
- * algorithm components `[A-Za-z][A-Za-z0-9]*` joined by one of `-_+.`, a
- * `:`, and at least 32 hex digits of either case.
- */
-export function isDigestShape(s: string, start: number, end: number): boolean {
-  let i = start;
-  for (;;) {
-    if (i >= end || !isLetter(s.charCodeAt(i))) return false;
-    i++;
-    while (i < end && isAlphanumeric(s.charCodeAt(i))) i++;
-    if (i >= end) return false;
-    const c = s.charCodeAt(i);
-    if (c === COLON) break;
-    if (!(c === DASH || c === UNDERSCORE || c === 0x2b || c === DOT)) return false;
-    i++;
-  }
-  const hexStart = ++i;
-  while (i < end && isHexDigit(s.charCodeAt(i))) i++;
-  return i === end && end - hexStart >= 32;
-}
+/** {@link scanDigest}: `s[start:end]` is not a `digest` of the reference grammar. */
+export const DIGEST_NO_MATCH = 0;
+/** {@link scanDigest}: a `digest` of the grammar, which go-digest will refuse. */
+export const DIGEST_SHAPE_ONLY = 1;
+/** {@link scanDigest}: a `digest` of the grammar that go-digest accepts too. */
+export const DIGEST_VALID = 2;
 
 /**
- * True when `s[start:end]` is exactly a `domain`: a DNS-like name (labels of
- * `[a-zA-Z0-9-]` that neither start nor end with `-`, joined by `.`) or an
- * IPv6 address in brackets, then an optional `:port`.
+ * Matches `s[start:end]` against the reference grammar's `digest`:
+ * algorithm components `[A-Za-z][A-Za-z0-9]*` joined by one of `-_+.`, a
+ * `:`, and at least 32 hex digits of either case. In the same pass it tells
+ * whether go-digest will accept it (a registered algorithm, lower-case hex
+ * of the exact length), so that a valid digest is read once; the error code
+ * of one it refuses comes from `checkDigest`.
  */
-export function isDomain(s: string, start: number, end: number): boolean {
+export function scanDigest(s: string, start: number, end: number): number {
+  const table = classes();
   let i = start;
-  if (i >= end) return false;
+  for (;;) {
+    if (i >= end || !isLetter(table, s.charCodeAt(i))) return DIGEST_NO_MATCH;
+    i++;
+    while (i < end && inClass(table, s.charCodeAt(i), ALPHANUMERIC)) i++;
+    if (i >= end) return DIGEST_NO_MATCH;
+    const c = s.charCodeAt(i);
+    if (c === COLON) break;
+    if (!isAlgorithmSeparator(c)) return DIGEST_NO_MATCH;
+    i++;
+  }
+  const algorithmLength = i - start;
+  const hexStart = ++i;
+  let lowerCase = true;
+  for (; i < end; i++) {
+    const bits = table[s.charCodeAt(i)] as number;
+    if ((bits & LOWER_HEX) === 0) {
+      if ((bits & HEX) === 0) return DIGEST_NO_MATCH;
+      lowerCase = false;
+    }
+  }
+  const hexLength = end - hexStart;
+  if (hexLength < 32) return DIGEST_NO_MATCH;
+  const registered =
+    algorithmLength === 6 &&
+    ((hexLength === 64 && s.startsWith("sha256", start)) ||
+      (hexLength === 96 && s.startsWith("sha384", start)) ||
+      (hexLength === 128 && s.startsWith("sha512", start)));
+  return registered && lowerCase ? DIGEST_VALID : DIGEST_SHAPE_ONLY;
+}
+
+/** {@link scanDomain}: the text is not a `domain`. */
+export const NOT_A_DOMAIN = -1;
+/** {@link scanDomain} flag: the domain contains `.` or `:` (a host or a port). */
+export const DOMAIN_HAS_DOT_OR_COLON = 1;
+/**
+ * {@link scanDomain} flag: the domain contains an upper-case ASCII letter;
+ * only reported without {@link DOMAIN_HAS_DOT_OR_COLON}, which already makes
+ * a first component a domain.
+ */
+export const DOMAIN_HAS_UPPER = 2;
+
+/**
+ * Matches `s[start:end]` against `domain`: a DNS-like name (labels of
+ * `[a-zA-Z0-9-]` that neither start nor end with `-`, joined by `.`) or an
+ * IPv6 address in brackets, then an optional `:port`. Returns
+ * {@link NOT_A_DOMAIN}, or the flags the Docker Hub split asks about
+ * ({@link DOMAIN_HAS_DOT_OR_COLON}, {@link DOMAIN_HAS_UPPER}), so that a
+ * first component is read once.
+ */
+export function scanDomain(s: string, start: number, end: number): number {
+  const table = classes();
+  let i = start;
+  let dotOrColon = false;
+  if (i >= end) return NOT_A_DOMAIN;
   if (s.charCodeAt(i) === LEFT_BRACKET) {
     i++;
     const hostStart = i;
-    while (i < end && isIpv6Character(s.charCodeAt(i))) i++;
-    if (i === hostStart || i >= end || s.charCodeAt(i) !== RIGHT_BRACKET) return false;
+    for (; i < end; i++) {
+      const c = s.charCodeAt(i);
+      if (!isIpv6Character(table, c)) break;
+      if (c === COLON) dotOrColon = true;
+    }
+    if (i === hostStart || i >= end || s.charCodeAt(i) !== RIGHT_BRACKET) return NOT_A_DOMAIN;
     i++;
   } else {
-    for (;;) {
-      if (i >= end || !isAlphanumeric(s.charCodeAt(i))) return false;
-      i++;
-      let endsWithDash = false;
-      while (i < end) {
-        const c = s.charCodeAt(i);
-        if (isAlphanumeric(c)) endsWithDash = false;
-        else if (c === DASH) endsWithDash = true;
-        else break;
-        i++;
-      }
-      if (endsWithDash) return false;
-      if (i < end && s.charCodeAt(i) === DOT) {
-        i++;
-        continue;
-      }
-      break;
+    // Labels joined by '.', each starting and ending with [a-zA-Z0-9]: track
+    // what the previous character was, as if the name followed a '.'.
+    let previous = DOT;
+    for (; i < end; i++) {
+      const c = s.charCodeAt(i);
+      if (inClass(table, c, ALPHANUMERIC)) previous = 0;
+      else if (c === DASH) {
+        if (previous === DOT) return NOT_A_DOMAIN; // a label cannot start with '-'
+        previous = DASH;
+      } else if (c === DOT) {
+        if (previous !== 0) return NOT_A_DOMAIN; // nor end with '-', nor be empty
+        previous = DOT;
+        dotOrColon = true;
+      } else break;
     }
+    if (previous !== 0) return NOT_A_DOMAIN;
   }
-  if (i === end) return true;
-  if (s.charCodeAt(i) !== COLON || i + 1 >= end) return false;
-  for (i++; i < end; i++) if (!isDigit(s.charCodeAt(i))) return false;
-  return true;
+  if (i < end) {
+    if (s.charCodeAt(i) !== COLON || i + 1 >= end) return NOT_A_DOMAIN;
+    for (i++; i < end; i++) if (!inClass(table, s.charCodeAt(i), DIGIT)) return NOT_A_DOMAIN;
+    dotOrColon = true;
+  }
+  if (dotOrColon) return DOMAIN_HAS_DOT_OR_COLON;
+  // Upper case only matters for a name without '.' or ':', usually a short one.
+  for (i = start; i < end; i++) if (inClass(table, s.charCodeAt(i), UPPER)) return DOMAIN_HAS_UPPER;
+  return 0;
+}
+
+/** True when `s[start:end]` is exactly a `domain`. */
+export function isDomain(s: string, start: number, end: number): boolean {
+  return scanDomain(s, start, end) !== NOT_A_DOMAIN;
 }
 
 /**
@@ -223,7 +336,7 @@ export function scanNameTail(s: string, start: number): number {
     if (i < 0) return -1;
     if (i === end) return nameEnd;
   }
-  return s.charCodeAt(i) === AT && isDigestShape(s, i + 1, end) ? nameEnd : -1;
+  return s.charCodeAt(i) === AT && scanDigest(s, i + 1, end) !== DIGEST_NO_MATCH ? nameEnd : -1;
 }
 
 /**
@@ -243,9 +356,7 @@ export function matchesReference(s: string): boolean {
 /** True when `s` is exactly 64 lower-case hex digits: an image ID, never a repository name. */
 export function isIdentifier(s: string): boolean {
   if (s.length !== 64) return false;
-  for (let i = 0; i < 64; i++) {
-    const c = s.charCodeAt(i);
-    if (!(isDigit(c) || (c >= 0x61 && c <= 0x66))) return false;
-  }
+  const table = classes();
+  for (let i = 0; i < 64; i++) if (!inClass(table, s.charCodeAt(i), LOWER_HEX)) return false;
   return true;
 }

@@ -8,16 +8,45 @@
  */
 import { composeNamed, type NamedReference, type Reference } from "./reference.js";
 
-/** Docker Hub's canonical domain. Mirrors `defaultDomain`. */
+/**
+ * Docker Hub's canonical domain. Mirrors `defaultDomain`.
+ *
+ * @example
+ * ```ts
+ * parseNormalizedNamed("nginx").domain === DEFAULT_DOMAIN; // true
+ * ```
+ */
 export const DEFAULT_DOMAIN = "docker.io";
 
-/** Docker Hub's legacy domain, rewritten to {@link DEFAULT_DOMAIN}. Mirrors `legacyDefaultDomain`. */
+/**
+ * Docker Hub's legacy domain, rewritten to {@link DEFAULT_DOMAIN} when
+ * normalizing. Mirrors `legacyDefaultDomain`.
+ *
+ * @example
+ * ```ts
+ * parseNormalizedNamed(`${LEGACY_DEFAULT_DOMAIN}/nginx`).domain; // "docker.io"
+ * ```
+ */
 export const LEGACY_DEFAULT_DOMAIN = "index.docker.io";
 
-/** The namespace of Docker Hub's official images. Mirrors `officialRepoPrefix`. */
+/**
+ * The namespace of Docker Hub's official images. Mirrors `officialRepoPrefix`.
+ *
+ * @example
+ * ```ts
+ * parseNormalizedNamed("nginx").path; // "library/nginx"
+ * ```
+ */
 export const OFFICIAL_REPO_PREFIX = "library/";
 
-/** The tag a reference without tag or digest implies. Mirrors `defaultTag`. */
+/**
+ * The tag a reference without tag or digest implies. Mirrors `defaultTag`.
+ *
+ * @example
+ * ```ts
+ * tagNameOnly(parseNormalizedNamed("nginx")).tag === DEFAULT_TAG; // true
+ * ```
+ */
 export const DEFAULT_TAG = "latest";
 
 /**

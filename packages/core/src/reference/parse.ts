@@ -8,12 +8,17 @@
 import { checkDigest } from "../digest/validate.js";
 import { ImageReferenceError } from "./errors.js";
 import {
-  isDomain,
+  DIGEST_NO_MATCH,
+  DIGEST_VALID,
   isIdentifier,
   matchesReference,
+  NOT_A_DOMAIN,
   PATH_MAX_LENGTH,
-  scanNameTail,
+  scanDigest,
+  scanDomain,
   scanPathComponent,
+  scanRemoteName,
+  scanTag,
 } from "./grammar.js";
 import { hasUpperCase, toLowerAscii } from "./lowercase.js";
 import {
@@ -31,8 +36,13 @@ import {
 } from "./reference.js";
 
 const COLON = 0x3a;
+const AT = 0x40;
+const LEFT_BRACKET = 0x5b;
 const DOT = 0x2e;
-const DEFAULT_DOMAIN_SLASH = `${DEFAULT_DOMAIN}/`;
+/** `docker.io/`, the prefix of every Docker Hub name. */
+const DEFAULT_DOMAIN_SLASH = "docker.io/";
+/** `docker.io/library/`, the prefix of every official Docker Hub name. */
+const DEFAULT_DOMAIN_SLASH_LIBRARY = "docker.io/library/";
 
 /**
  * The error `Parse` reports when `s` fails the grammar: upstream retries
@@ -49,61 +59,80 @@ function grammarError(s: string, input: string): ImageReferenceError {
 }
 
 /**
- * Finishes a reference whose name was matched: reads the tag and digest that
- * follow `nameEnd` in `s`, then applies `Parse`'s later checks in order
- * (path length, then go-digest validation).
+ * Reads the optional `":" tag` and `"@" digest` after the remote name that
+ * ends at `pathEnd`, then applies `Parse`'s later checks in upstream order
+ * (path length, then go-digest) and builds the reference. Returns
+ * `undefined` when the grammar does not match, and also, for the
+ * normalizing operations (`checkRemote`), when an untagged digest's
+ * algorithm has upper case: that is part of the remote name, which upstream
+ * checks first; the caller then replays the upstream order to report it.
  */
-function complete(
-  input: string,
+function finishReference(
   s: string,
-  nameEnd: number,
+  pathEnd: number,
   domain: string,
   path: string,
   name: string,
   string: string,
-): NamedReference {
+  checkRemote: boolean,
+): NamedReference | undefined {
+  const end = s.length;
   let tag: string | undefined;
   let digest: string | undefined;
-  if (nameEnd < s.length) {
-    let at = nameEnd;
-    if (s.charCodeAt(nameEnd) === COLON) {
-      at = s.indexOf("@", nameEnd + 1);
-      tag = s.slice(nameEnd + 1, at < 0 ? s.length : at);
-    }
-    if (at >= 0) digest = s.slice(at + 1);
+  let digestState = DIGEST_VALID;
+  let i = pathEnd;
+  if (i < end && s.charCodeAt(i) === COLON) {
+    const tagEnd = scanTag(s, i + 1, end);
+    if (tagEnd < 0) return undefined;
+    tag = s.slice(i + 1, tagEnd);
+    i = tagEnd;
   }
-  if (path.length > PATH_MAX_LENGTH) throw new ImageReferenceError("NAME_TOO_LONG", input);
-  if (digest !== undefined) {
+  if (i < end) {
+    if (s.charCodeAt(i) !== AT) return undefined;
+    digestState = scanDigest(s, i + 1, end);
+    if (digestState === DIGEST_NO_MATCH) return undefined;
+    // A registered algorithm is lower case; only another one can hold upper case.
+    if (
+      checkRemote &&
+      tag === undefined &&
+      digestState !== DIGEST_VALID &&
+      hasUpperCase(s, i + 1, s.indexOf(":", i + 1))
+    ) {
+      return undefined;
+    }
+    digest = s.slice(i + 1);
+  }
+  if (path.length > PATH_MAX_LENGTH) throw new ImageReferenceError("NAME_TOO_LONG", s);
+  if (digest !== undefined && digestState !== DIGEST_VALID) {
     const code = checkDigest(digest);
-    if (code !== undefined) throw new ImageReferenceError(code, input);
+    if (code !== undefined) throw new ImageReferenceError(code, s);
   }
   return namedReference(domain, path, name, tag, digest, string);
 }
 
 /**
- * `Parse` of a string `s` (non-empty). `input` is what the caller was given,
- * for the error. The domain is the text before the first `/` when it is a
- * valid domain; otherwise that text is the first path component.
+ * `Parse` of a non-empty `s`, or `undefined` when the grammar does not
+ * match. `slash` is the first `/` of `s` (or -1) and `domain` what
+ * {@link scanDomain} says of the text before it. That text is the domain
+ * when it is a valid one; otherwise it must be the first path component.
  */
-function parseGrammar(s: string, input: string): NamedReference {
-  const slash = s.indexOf("/");
-  const tailStart = slash + 1;
-  const nameEnd = scanNameTail(s, tailStart);
-  if (nameEnd >= 0) {
-    if (slash < 0) {
-      const name = s.slice(0, nameEnd);
-      return complete(input, s, nameEnd, "", name, name, s);
+function parseReference(
+  s: string,
+  slash: number,
+  domain: number,
+  checkRemote: boolean,
+): NamedReference | undefined {
+  const pathEnd = scanRemoteName(s, slash + 1, s.length);
+  if (pathEnd < 0) return undefined;
+  const name = pathEnd === s.length ? s : s.slice(0, pathEnd);
+  if (slash >= 0) {
+    if (domain !== NOT_A_DOMAIN) {
+      const path = s.slice(slash + 1, pathEnd);
+      return finishReference(s, pathEnd, s.slice(0, slash), path, name, s, checkRemote);
     }
-    if (isDomain(s, 0, slash)) {
-      const name = s.slice(0, nameEnd);
-      return complete(input, s, nameEnd, s.slice(0, slash), s.slice(tailStart, nameEnd), name, s);
-    }
-    if (scanPathComponent(s, 0, slash) === slash) {
-      const name = s.slice(0, nameEnd);
-      return complete(input, s, nameEnd, "", name, name, s);
-    }
+    if (scanPathComponent(s, 0, slash) !== slash) return undefined;
   }
-  throw grammarError(s, input);
+  return finishReference(s, pathEnd, "", name, name, s, checkRemote);
 }
 
 /**
@@ -125,7 +154,11 @@ function parseGrammar(s: string, input: string): NamedReference {
  */
 export function parse(s: string): Reference {
   if (s === "") throw new ImageReferenceError("NAME_EMPTY", s);
-  return parseGrammar(s, s);
+  const slash = s.indexOf("/");
+  const domain = slash < 0 ? NOT_A_DOMAIN : scanDomain(s, 0, slash);
+  const reference = parseReference(s, slash, domain, false);
+  if (reference === undefined) throw grammarError(s, s);
+  return reference;
 }
 
 /**
@@ -149,37 +182,81 @@ export function parse(s: string): Reference {
 export function parseNormalizedNamed(s: string): NamedReference {
   if (isIdentifier(s)) throw new ImageReferenceError("NAME_IS_HEX_IDENTIFIER", s, s);
 
-  // splitDockerDomain: where the remainder starts in `s`, and whether the
-  // domain is Docker Hub's (then the name is re-read after "docker.io/").
+  // splitDockerDomain: the first component is a domain when it is
+  // `localhost`, contains `.` or `:`, or has upper case. Off Docker Hub,
+  // Parse(domain + "/" + remainder) is Parse(s) itself, and Parse may still
+  // decide that the first component is a path component (`ex_ample.com/app`
+  // is split off here, but is not a valid domain).
   const slash = s.indexOf("/");
-  let restStart = 0;
-  let hub = true;
-  if (slash >= 0 && isDomainCandidate(s, slash)) {
-    restStart = slash + 1;
-    hub = isHubDomain(s, slash);
+  let domain = NOT_A_DOMAIN;
+  let split = false;
+  if (slash >= 0) {
+    domain = scanDomain(s, 0, slash);
+    split =
+      domain === NOT_A_DOMAIN
+        ? isDomainCandidate(s, slash)
+        : domain !== 0 || (slash === 9 && s.startsWith("localhost"));
   }
-  const library = hub && s.indexOf("/", restStart) < 0;
+  if (split && !isHubDomain(s, slash)) {
+    const reference = parseReference(s, slash, domain, true);
+    if (reference === undefined) throw normalizedError(s, slash + 1, false, false);
+    return reference;
+  }
 
-  // The remote name (the remainder up to its first ':') must be lower case.
+  // Docker Hub: Parse("docker.io/" + remainder), the remainder prefixed with
+  // "library/" when it has a single component. Matching the grammar first is
+  // safe: when it matches, the path is lower case, so the remote-name check
+  // can only fail on an untagged digest's algorithm (`finishReference` sees
+  // to that); when it does not, `normalizedError` replays the upstream order.
+  const restStart = split ? slash + 1 : 0;
+  const library = slash < 0 || (split && s.indexOf("/", restStart) < 0);
+  // A first component that is a lower-case host label ("bitnami") is also a
+  // valid path component, so the scan can resume after it.
+  const scanFrom = domain === 0 && s.charCodeAt(0) !== LEFT_BRACKET ? slash + 1 : restStart;
+  const pathEnd = scanRemoteName(s, scanFrom, s.length);
+  let reference: NamedReference | undefined;
+  if (pathEnd >= 0) {
+    let path: string;
+    let name: string;
+    let string: string;
+    if (restStart === 0) {
+      const tail = pathEnd === s.length ? s : s.slice(0, pathEnd);
+      const prefix = library ? DEFAULT_DOMAIN_SLASH_LIBRARY : DEFAULT_DOMAIN_SLASH;
+      path = library ? OFFICIAL_REPO_PREFIX + tail : tail;
+      name = prefix + tail;
+      string = prefix + s;
+    } else {
+      const prefix = library ? OFFICIAL_REPO_PREFIX : "";
+      path = prefix + s.slice(restStart, pathEnd);
+      name = DEFAULT_DOMAIN_SLASH + path;
+      string = DEFAULT_DOMAIN_SLASH + prefix + s.slice(restStart);
+    }
+    reference = finishReference(s, pathEnd, DEFAULT_DOMAIN, path, name, string, true);
+  }
+  if (reference === undefined) throw normalizedError(s, restStart, library, true);
+  return reference;
+}
+
+/**
+ * The error `ParseNormalizedNamed` reports for `s` once the fast path has
+ * found one, in upstream order: the remote name (the remainder from
+ * `restStart` up to its first `:`) must be lower case, then
+ * `Parse(domain + "/" + remainder)` decides.
+ */
+function normalizedError(
+  s: string,
+  restStart: number,
+  library: boolean,
+  hub: boolean,
+): ImageReferenceError {
   const colon = s.indexOf(":", restStart);
   const remoteEnd = colon < 0 ? s.length : colon;
+  const prefix = library ? OFFICIAL_REPO_PREFIX : "";
   if (hasUpperCase(s, restStart, remoteEnd)) {
-    const remote = (library ? OFFICIAL_REPO_PREFIX : "") + s.slice(restStart, remoteEnd);
-    throw new ImageReferenceError("REMOTE_NAME_CONTAINS_UPPERCASE", s, remote);
+    const remote = prefix + s.slice(restStart, remoteEnd);
+    return new ImageReferenceError("REMOTE_NAME_CONTAINS_UPPERCASE", s, remote);
   }
-
-  // Parse(domain + "/" + remainder).
-  if (!hub) return parseGrammar(s, s);
-  const nameEnd = scanNameTail(s, restStart);
-  if (nameEnd < 0) {
-    const full = DEFAULT_DOMAIN_SLASH + (library ? OFFICIAL_REPO_PREFIX : "") + s.slice(restStart);
-    throw grammarError(full, s);
-  }
-  const tail = s.slice(restStart, nameEnd);
-  const path = library ? OFFICIAL_REPO_PREFIX + tail : tail;
-  const name = DEFAULT_DOMAIN_SLASH + path;
-  const string = nameEnd === s.length ? name : name + s.slice(nameEnd);
-  return complete(s, s, nameEnd, DEFAULT_DOMAIN, path, name, string);
+  return grammarError(hub ? DEFAULT_DOMAIN_SLASH + prefix + s.slice(restStart) : s, s);
 }
 
 /**

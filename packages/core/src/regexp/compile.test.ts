@@ -88,15 +88,34 @@ describe("GoRegexp", () => {
     expect(re.findStringSubmatchIndex("xyz", { groups: 1 })).toBeNull();
   });
 
+  it("finds submatch text and all matches as Go does", () => {
+    const re = compileRegexp("(a)(x)?");
+    expect(re.findStringSubmatch("ba")).toEqual(["a", "a", ""]);
+    expect(re.findStringSubmatch("b")).toBeNull();
+    expect(re.findAllStringSubmatchIndex("aba")).toEqual([
+      [0, 1, 0, 1, -1, -1],
+      [2, 3, 2, 3, -1, -1],
+    ]);
+    expect(re.findAllStringSubmatchIndex("aba", 1)).toHaveLength(1);
+    expect(re.findAllStringSubmatchIndex("aba", 0)).toBeNull();
+    // An empty match right after a previous match is skipped, as in Go.
+    expect(compileRegexp("a*").findAllStringSubmatchIndex("baaac")).toEqual([
+      [0, 0],
+      [1, 4],
+      [5, 5],
+    ]);
+  });
+
   it("runs in linear time on a catastrophic pattern (ReDoS)", () => {
     const re = compileRegexp("^(a+)+$");
     const input = `${"a".repeat(1_000_000)}!`;
     const started = performance.now();
     expect(re.matchString(input)).toBe(false);
     expect(re.findStringSubmatchIndex(input)).toBeNull();
-    expect(compileRegexp("(a+)+").findStringSubmatchIndex(input)?.slice(0, 2)).toEqual([
-      0, 1_000_000,
-    ]);
     expect(performance.now() - started).toBeLessThan(1000);
+    // A match over a long input goes through the linear NFA, captures included.
+    expect(compileRegexp("(a+)+").findStringSubmatchIndex(input)?.slice(0, 4)).toEqual([
+      0, 1_000_000, 0, 1_000_000,
+    ]);
   });
 });

@@ -17,13 +17,22 @@
  * - Go has `Expand`; re2js has JavaScript replacement strings instead. Go's
  *   template language lives in `template.ts`.
  *
+ * Matching uses re2js's parser and compiled program throughout. For speed on
+ * the many short strings of tag filtering, two of Go's own engines run here
+ * over that program with flat tables (`onepass.ts`, `backtrack.ts`): the
+ * one-pass executor for patterns that qualify, the bit-state backtracker for
+ * short inputs otherwise; re2js's engines handle the rest. All of them give
+ * Go's leftmost-first answers, and tests hold them to re2js's.
+ *
  * Indexes returned here are JavaScript string indexes (UTF-16 code units),
  * not Go's byte offsets; slicing the same string with them gives the same
  * text Go would.
  */
 import { RE2JS, RE2JSException, RE2JSSyntaxException } from "re2js";
+import { type BacktrackMatcher, compileBacktrack } from "./backtrack.js";
 import { RegexpError } from "./errors.js";
 import { renameDuplicateGroups } from "./named-groups.js";
+import { compileOnePass, type OnePassMatcher } from "./onepass.js";
 import { bindTemplate, type ExpandTemplate } from "./template.js";
 
 /** A compiled Go regular expression. Safe to reuse across calls. */
@@ -48,6 +57,25 @@ export interface GoRegexp {
    */
   findStringSubmatchIndex(s: string, options?: { groups?: number }): number[] | null;
   /**
+   * Like {@link GoRegexp.findStringSubmatchIndex}, writing the positions
+   * into `out` (length `2 * (numSubexp + 1)`) instead of allocating; returns
+   * whether there was a match. For hot loops over many inputs.
+   */
+  findStringSubmatchIndexInto(s: string, out: Int32Array): boolean;
+  /**
+   * Returns the text of the leftmost-first match and of each group (Go
+   * `FindStringSubmatch`), `""` for groups that did not take part; null when
+   * there is no match.
+   */
+  findStringSubmatch(s: string): string[] | null;
+  /**
+   * Returns the successive non-overlapping matches of the pattern in `s`, at
+   * most `n` of them when `n >= 0` (Go `FindAllStringSubmatchIndex`, with Go's
+   * rule that an empty match right after a previous match is skipped); null
+   * when there is none.
+   */
+  findAllStringSubmatchIndex(s: string, n?: number): number[][] | null;
+  /**
    * Returns the names of the groups (Go `SubexpNames`): index 0 and unnamed
    * groups are `""`; a name may repeat.
    */
@@ -59,7 +87,7 @@ export interface GoRegexp {
    * {@link GoRegexp.findStringSubmatchIndex} on `src` (Go `ExpandString`,
    * with the expansion only, not appended to anything).
    */
-  expandString(template: string, src: string, match: readonly number[]): string;
+  expandString(template: string, src: string, match: ArrayLike<number>): string;
   /** Parses `template` once for this regexp's groups; see {@link ExpandTemplate}. */
   compileTemplate(template: string): ExpandTemplate;
 }
@@ -143,6 +171,11 @@ class CompiledRegexp implements GoRegexp {
   readonly #pattern: RE2JS;
   readonly #re2: RE2;
   readonly #names: readonly string[];
+  /** The fast one-pass executor: undefined when not one-pass, null until first use. */
+  #onepass: OnePassMatcher | undefined | null = null;
+  /** The fast backtracker for short inputs: undefined when unusable, null until first use. */
+  #backtrack: BacktrackMatcher | undefined | null = null;
+  #scratch: Int32Array | undefined;
   #lastTemplate: ExpandTemplate | undefined;
 
   constructor(source: string, pattern: RE2JS, originals: ReadonlyMap<string, string> | undefined) {
@@ -157,12 +190,43 @@ class CompiledRegexp implements GoRegexp {
     this.#names = Object.freeze(names);
   }
 
+  #fast(): OnePassMatcher | undefined {
+    if (this.#onepass === null) this.#onepass = compileOnePass(this.#re2);
+    return this.#onepass;
+  }
+
+  /** The fast capturing engine for `s`, when one applies (one-pass, or backtracking a short input). */
+  #capturing(s: string): OnePassMatcher | BacktrackMatcher | undefined {
+    const fast = this.#fast();
+    if (fast !== undefined) return fast;
+    if (this.#backtrack === null) this.#backtrack = compileBacktrack(this.#re2);
+    const bt = this.#backtrack;
+    return bt !== undefined && s.length <= bt.maxLength ? bt : undefined;
+  }
+
   matchString(s: string): boolean {
+    const fast = this.#fast();
+    if (fast !== undefined) {
+      this.#scratch ??= new Int32Array(2 * (this.numSubexp + 1));
+      return fast.exec(s, this.#scratch, 0);
+    }
     return this.#pattern.test(s);
   }
 
   findStringSubmatchIndex(s: string, options?: { groups?: number }): number[] | null {
     const groups = Math.min(options?.groups ?? this.numSubexp, this.numSubexp);
+    const size = 2 * (this.numSubexp + 1);
+    const fast = this.#capturing(s);
+    if (fast !== undefined) {
+      const cap = new Int32Array(size).fill(-1);
+      if (!fast.exec(s, cap, 2 * (Math.max(groups, 0) + 1))) return null;
+      const out = new Array<number>(size);
+      for (let i = 0; i < size; i++) out[i] = cap[i] as number;
+      return out;
+    }
+    // re2js's capturing engine for long inputs is its NFA; its DFA answers
+    // "no match" far faster, so ask it first.
+    if (!this.#pattern.test(s)) return null;
     if (groups === this.numSubexp) {
       return this.#re2.findSubmatchIndex(s) as number[] | null;
     }
@@ -174,9 +238,36 @@ class CompiledRegexp implements GoRegexp {
       Math.max(groups, 0) + 1,
     ) as [boolean, number[] | null];
     if (!matched || found === null) return null;
-    const out = new Array<number>(2 * (this.numSubexp + 1)).fill(-1);
+    const out = new Array<number>(size).fill(-1);
     for (let i = 0; i < found.length && i < out.length; i++) out[i] = found[i] as number;
     return out;
+  }
+
+  findStringSubmatchIndexInto(s: string, out: Int32Array): boolean {
+    const fast = this.#capturing(s);
+    if (fast !== undefined)
+      return fast.exec(s, out, Math.min(out.length, 2 * (this.numSubexp + 1)));
+    if (!this.#pattern.test(s)) return false;
+    const found = this.#re2.findSubmatchIndex(s) as number[] | null;
+    if (found === null) return false;
+    for (let i = 0; i < out.length; i++) out[i] = i < found.length ? (found[i] as number) : -1;
+    return true;
+  }
+
+  findStringSubmatch(s: string): string[] | null {
+    const match = this.findStringSubmatchIndex(s);
+    if (match === null) return null;
+    const out: string[] = [];
+    for (let i = 0; i < match.length; i += 2) {
+      const start = match[i] as number;
+      out.push(start < 0 ? "" : s.slice(start, match[i + 1]));
+    }
+    return out;
+  }
+
+  findAllStringSubmatchIndex(s: string, n = -1): number[][] | null {
+    if (n === 0) return null;
+    return this.#re2.findAllSubmatchIndex(s, n) as number[][] | null;
   }
 
   subexpNames(): readonly string[] {
@@ -187,7 +278,7 @@ class CompiledRegexp implements GoRegexp {
     return name === "" ? -1 : this.#names.indexOf(name);
   }
 
-  expandString(template: string, src: string, match: readonly number[]): string {
+  expandString(template: string, src: string, match: ArrayLike<number>): string {
     let bound = this.#lastTemplate;
     if (bound === undefined || bound.template !== template) {
       bound = this.compileTemplate(template);

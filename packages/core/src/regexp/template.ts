@@ -110,6 +110,14 @@ export function parseTemplate(template: string): TemplatePiece[] {
 
 /**
  * A template bound to one regexp's groups: expands matches of that regexp.
+ *
+ * @example
+ * ```ts
+ * const re = compileRegexp("^v(?P<major>\\d+)\\.(\\d+)");
+ * const t = re.compileTemplate("$major-${2}");
+ * const m = re.findStringSubmatchIndex("v1.22");
+ * m && t.expand("v1.22", m); // "1-22"
+ * ```
  */
 export interface ExpandTemplate {
   /** The template text as given. */
@@ -124,7 +132,7 @@ export interface ExpandTemplate {
    * Returns the template expanded against `match`, a submatch index array
    * (as from `findStringSubmatchIndex`) into `src`.
    */
-  expand(src: string, match: readonly number[]): string;
+  expand(src: string, match: ArrayLike<number>): string;
 }
 
 /** A template piece resolved to the group indexes it may read. */
@@ -167,10 +175,23 @@ export function bindTemplate(template: string, subexpNames: readonly string[]): 
   // Fast paths for the common shapes: all literal, or exactly one reference.
   if (bound.length === 0) return { template, maxGroup, expand: () => "" };
   if (typeof only === "string") return { template, maxGroup, expand: () => only };
+  if (only !== undefined && only.length === 1) {
+    // A lone reference such as `$ts`: the group's text, or "" when it did not take part.
+    const group = only[0] as number;
+    return {
+      template,
+      maxGroup,
+      expand(src: string, match: ArrayLike<number>): string {
+        const start = match[2 * group];
+        const end = match[2 * group + 1];
+        return start !== undefined && end !== undefined && start >= 0 ? src.slice(start, end) : "";
+      },
+    };
+  }
   return {
     template,
     maxGroup,
-    expand(src: string, match: readonly number[]): string {
+    expand(src: string, match: ArrayLike<number>): string {
       let out = "";
       for (const piece of bound) {
         if (typeof piece === "string") {

@@ -1,1 +1,20 @@
-export {};
+export { type Constraints, parseConstraints } from "./constraints.js";
+export { isSemverError, SemverError, type SemverErrorCode } from "./errors.js";
+export {
+  type Comparator,
+  type Constraint,
+  type ConstraintMiss,
+  comparators,
+  describeMiss,
+  type Operator,
+} from "./operators.js";
+export {
+  compareBytes,
+  comparePrerelease,
+  compareVersions,
+  parseStrictVersion,
+  parseTagVersion,
+  parseVersion,
+  tryParseTagVersion,
+  Version,
+} from "./version.js";

@@ -1,1 +1,61 @@
-export {};
+export { parseIntervalMillis } from "./duration.js";
+export {
+  isTagPolicyError,
+  type PolicyIssue,
+  TagPolicyError,
+  type TagPolicyErrorCode,
+} from "./errors.js";
+export {
+  explainTagSelection,
+  type TagExplanation,
+  type TagSelectionExplanation,
+  type TagVerdict,
+} from "./explain.js";
+export { compileTagFilter, type TagFilter } from "./filter.js";
+export { MemoryRegistry } from "./memory.js";
+export { parseGoFloat } from "./parse-float.js";
+export { type KeyVerdict, type Policer, policerFromSpec } from "./policers.js";
+export {
+  type DigestResolver,
+  type ImagePolicyResolution,
+  type ResolveImagePolicyOptions,
+  resolveImagePolicy,
+  type TagLister,
+} from "./resolve.js";
+export {
+  type Condition,
+  conditionSchema,
+  type ImagePolicy,
+  type ImagePolicySpec,
+  type ImagePolicyStatus,
+  type ImageRef,
+  imagePolicySchema,
+  imagePolicySpecSchema,
+  imagePolicyStatusSchema,
+  imageRefSchema,
+  parseImagePolicy,
+  parseImagePolicySpec,
+  safeParseImagePolicy,
+} from "./schema.js";
+export {
+  type CompiledTagPolicy,
+  compileTagPolicy,
+  safeSelectLatestTag,
+  selectLatestTag,
+} from "./select.js";
+export {
+  composeReadyMessage,
+  conditionReasons,
+  type DigestReflectionPolicy,
+  nextConditions,
+  nextImageRefs,
+  planDigestReflection,
+  type ReconcileOutcome,
+} from "./status.js";
+export type {
+  ImagePolicyChoice,
+  OrderPolicySpec,
+  SemverPolicySpec,
+  TagFilterSpec,
+  TagSelectionPolicy,
+} from "./types.js";

@@ -1,0 +1,321 @@
+/**
+ * A faster bit-state backtracker for short inputs.
+ *
+ * For a pattern that is not one-pass, Go (and re2js after it) finds the
+ * leftmost-first match of a short input with a backtracker that remembers
+ * every (instruction, position) pair it has visited, so it never does the
+ * same work twice and stays linear: `backtrack.go`. This module runs the same
+ * algorithm on re2js's compiled program, over flat tables and typed arrays
+ * reused from call to call, instead of re2js's generic input and instruction
+ * objects. Tests check it gives re2js's answers.
+ *
+ * Like Go, it only takes programs of at most 500 instructions and inputs of
+ * at most 256 Ki bits of visited state; the caller falls back to re2js
+ * beyond that. It reads re2js's compiled program (`RE2.prog`, `cond`,
+ * `prefix`), internals of the pinned re2js 2.10.0.
+ */
+
+const ALT = 1;
+const ALT_MATCH = 2;
+const CAPTURE = 3;
+const EMPTY_WIDTH = 4;
+const FAIL = 5;
+const MATCH = 6;
+const NOP = 7;
+const RUNE = 8;
+const RUNE1 = 9;
+// 10 is RUNE_ANY: with RUNE, RUNE1 and RUNE_ANY_NOT_NL, the opcodes from RUNE up consume a rune.
+const RUNE_ANY_NOT_NL = 11;
+
+const EMPTY_BEGIN_LINE = 1;
+const EMPTY_END_LINE = 2;
+const EMPTY_BEGIN_TEXT = 4;
+const EMPTY_END_TEXT = 8;
+const EMPTY_WORD_BOUNDARY = 16;
+const EMPTY_NO_WORD_BOUNDARY = 32;
+
+/** Go's `maxBacktrackProg` and `maxBacktrackVector`. */
+const maxBacktrackProg = 500;
+const maxBacktrackVector = 256 * 1024;
+
+interface Re2jsInst {
+  readonly op: number;
+  readonly out: number;
+  readonly arg: number;
+  readonly runes: Int32Array;
+  matchRune(r: number): boolean;
+}
+
+interface Re2jsProg {
+  readonly start: number;
+  readonly inst: readonly Re2jsInst[];
+}
+
+function isWordUnit(c: number): boolean {
+  return (
+    (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f
+  );
+}
+
+/** The empty-width context at `pos` of `s` (Go's `inputString.context`). */
+function contextAt(s: string, pos: number): number {
+  const r1 = pos > 0 && pos <= s.length ? s.charCodeAt(pos - 1) : -1;
+  const r2 = pos < s.length ? s.charCodeAt(pos) : -1;
+  let op = 0;
+  if (r1 < 0) op |= EMPTY_BEGIN_TEXT | EMPTY_BEGIN_LINE;
+  if (r1 === 10) op |= EMPTY_BEGIN_LINE;
+  if (r2 < 0) op |= EMPTY_END_TEXT | EMPTY_END_LINE;
+  if (r2 === 10) op |= EMPTY_END_LINE;
+  op |= isWordUnit(r1) !== isWordUnit(r2) ? EMPTY_WORD_BOUNDARY : EMPTY_NO_WORD_BOUNDARY;
+  return op;
+}
+
+/** A backtracker compiled to flat tables. */
+export interface BacktrackMatcher {
+  /** The longest input (in UTF-16 units) this matcher takes; longer ones go to re2js. */
+  readonly maxLength: number;
+  /**
+   * Finds the leftmost-first match in `s`. Returns true on a match; then
+   * `cap[0..ncap)` holds the capture positions (-1 where a group did not take
+   * part). `cap` must have room for `ncap` entries.
+   */
+  exec(s: string, cap: Int32Array, ncap: number): boolean;
+}
+
+/**
+ * Returns a backtracker for re2js's program of `re2`, or undefined when the
+ * program is too large (or re2js's internals are not as expected).
+ */
+export function compileBacktrack(re2: unknown): BacktrackMatcher | undefined {
+  const r = re2 as { prog?: Re2jsProg; cond?: number; prefix?: string | null };
+  const prog = r.prog;
+  if (prog == null || !Array.isArray(prog.inst) || typeof r.cond !== "number") return undefined;
+  const insts = prog.inst;
+  const n = insts.length;
+  if (n === 0 || n > maxBacktrackProg) return undefined;
+  const ops = new Int8Array(n);
+  const out = new Int32Array(n);
+  const arg = new Int32Array(n);
+  const accept = new Uint8Array(n * 128);
+  for (let pc = 0; pc < n; pc++) {
+    const inst = insts[pc] as Re2jsInst;
+    if (inst.op < ALT || inst.op > RUNE_ANY_NOT_NL) return undefined;
+    ops[pc] = inst.op;
+    out[pc] = inst.out;
+    arg[pc] = inst.arg;
+    if (inst.op === RUNE) {
+      for (let c = 0; c < 128; c++) accept[pc * 128 + c] = inst.matchRune(c) ? 1 : 0;
+    } else if (inst.op === RUNE1) {
+      for (let c = 0; c < 128; c++) accept[pc * 128 + c] = c === inst.runes[0] ? 1 : 0;
+    }
+  }
+  const startCond = r.cond;
+  const prefix = r.prefix ?? "";
+  const start = prog.start;
+  const maxLength = Math.floor(maxBacktrackVector / n);
+
+  // Reused between calls: visited bits, the job stack, the capture registers.
+  let visited = new Uint32Array(0);
+  let jobPc = new Int32Array(64);
+  let jobPos = new Int32Array(64);
+  let jobArg = new Uint8Array(64);
+  let jobs = 0;
+  let regs = new Int32Array(2);
+  let end = 0;
+  let text = "";
+
+  function shouldVisit(pc: number, pos: number): boolean {
+    const k = pc * (end + 1) + pos;
+    const word = k >>> 5;
+    const bit = 1 << (k & 31);
+    const v = visited[word] as number;
+    if ((v & bit) !== 0) return false;
+    visited[word] = v | bit;
+    return true;
+  }
+
+  function push(pc: number, pos: number, isArg: boolean): void {
+    if (ops[pc] === FAIL || (!isArg && !shouldVisit(pc, pos))) return;
+    if (jobs === jobPc.length) {
+      const grownPc = new Int32Array(jobs * 2);
+      grownPc.set(jobPc);
+      jobPc = grownPc;
+      const grownPos = new Int32Array(jobs * 2);
+      grownPos.set(jobPos);
+      jobPos = grownPos;
+      const grownArg = new Uint8Array(jobs * 2);
+      grownArg.set(jobArg);
+      jobArg = grownArg;
+    }
+    jobPc[jobs] = pc;
+    jobPos[jobs] = pos;
+    jobArg[jobs] = isArg ? 1 : 0;
+    jobs++;
+  }
+
+  /** The rune at `pos` (-1 at the end) and its width, packed as rune * 4 + width. */
+  function step(pos: number): number {
+    if (pos >= end) return -4;
+    const c = text.charCodeAt(pos);
+    if (c >= 0xd800 && c <= 0xdbff && pos + 1 < end) {
+      const lo = text.charCodeAt(pos + 1);
+      if (lo >= 0xdc00 && lo <= 0xdfff)
+        return ((c - 0xd800) * 1024 + (lo - 0xdc00) + 0x10000) * 4 + 2;
+    }
+    return c * 4 + 1;
+  }
+
+  /** Go's `tryBacktrack` for one start position; fills `outCap` on a match. */
+  function tryBacktrack(
+    startPc: number,
+    startPos: number,
+    outCap: Int32Array,
+    ncap: number,
+  ): boolean {
+    // Hot loop: closure state copied into locals, the BMP case of `step` and
+    // the visited check written out inline.
+    const s = text;
+    const len = end;
+    const stride = len + 1;
+    const seen = visited;
+    push(startPc, startPos, false);
+    while (jobs > 0) {
+      jobs--;
+      let pc = jobPc[jobs] as number;
+      let pos = jobPos[jobs] as number;
+      let isArg = jobArg[jobs] === 1;
+      let check = false;
+      for (;;) {
+        if (check) {
+          const k = pc * stride + pos;
+          const word = k >>> 5;
+          const bit = 1 << (k & 31);
+          const v = seen[word] as number;
+          if ((v & bit) !== 0) break;
+          seen[word] = v | bit;
+        }
+        check = true;
+        const op = ops[pc] as number;
+        if (op >= RUNE) {
+          // RUNE, RUNE1, RUNE_ANY, RUNE_ANY_NOT_NL: consume one rune.
+          if (pos >= len) break;
+          let rune = s.charCodeAt(pos);
+          let width = 1;
+          if (rune >= 0xd800 && rune <= 0xdbff && pos + 1 < len) {
+            const lo = s.charCodeAt(pos + 1);
+            if (lo >= 0xdc00 && lo <= 0xdfff) {
+              rune = (rune - 0xd800) * 1024 + (lo - 0xdc00) + 0x10000;
+              width = 2;
+            }
+          }
+          if (op === RUNE || op === RUNE1) {
+            if (rune < 128) {
+              if (accept[pc * 128 + rune] === 0) break;
+            } else if (
+              op === RUNE
+                ? !(insts[pc] as Re2jsInst).matchRune(rune)
+                : rune !== (insts[pc] as Re2jsInst).runes[0]
+            ) {
+              break;
+            }
+          } else if (op === RUNE_ANY_NOT_NL && rune === 10) {
+            break;
+          }
+          pos += width;
+          pc = out[pc] as number;
+          continue;
+        }
+        if (op === ALT) {
+          if (isArg) {
+            isArg = false;
+            pc = arg[pc] as number;
+          } else {
+            push(pc, pos, true);
+            pc = out[pc] as number;
+          }
+          continue;
+        }
+        if (op === CAPTURE) {
+          const slot = arg[pc] as number;
+          if (isArg) {
+            regs[slot] = pos;
+            break;
+          }
+          if (slot < ncap) {
+            push(pc, regs[slot] as number, true);
+            regs[slot] = pos;
+          }
+          pc = out[pc] as number;
+          continue;
+        }
+        if (op === EMPTY_WIDTH) {
+          if (((arg[pc] as number) & ~contextAt(s, pos)) !== 0) break;
+          pc = out[pc] as number;
+          continue;
+        }
+        if (op === NOP) {
+          pc = out[pc] as number;
+          continue;
+        }
+        if (op === ALT_MATCH) {
+          const o = ops[out[pc] as number] as number;
+          if (o >= RUNE) {
+            push(arg[pc] as number, pos, false);
+            pc = arg[pc] as number;
+            pos = len;
+            continue;
+          }
+          push(out[pc] as number, len, false);
+          pc = out[pc] as number;
+          continue;
+        }
+        if (op === MATCH) {
+          if (ncap === 0) return true;
+          if (ncap > 1) regs[1] = pos;
+          for (let i = 0; i < ncap; i++) outCap[i] = regs[i] as number;
+          return true;
+        }
+        // FAIL
+        break;
+      }
+    }
+    return false;
+  }
+
+  return {
+    maxLength,
+    exec(s: string, cap: Int32Array, ncap: number): boolean {
+      for (let i = 0; i < ncap; i++) cap[i] = -1;
+      if (startCond === -1) return false;
+      let pos = 0;
+      text = s;
+      end = s.length;
+      const words = ((n * (end + 1)) >>> 5) + 1;
+      if (visited.length < words) visited = new Uint32Array(Math.max(words, visited.length * 2));
+      else visited.fill(0, 0, words);
+      if (regs.length < ncap) regs = new Int32Array(ncap);
+      regs.fill(-1, 0, ncap);
+      jobs = 0;
+      try {
+        if ((startCond & EMPTY_BEGIN_TEXT) !== 0) {
+          if (ncap > 0) regs[0] = pos;
+          return tryBacktrack(start, pos, cap, ncap);
+        }
+        let width = -1;
+        for (; pos <= end && width !== 0; pos += width) {
+          if (prefix.length > 0) {
+            const at = s.indexOf(prefix, pos);
+            if (at < 0) return false;
+            pos = at;
+          }
+          if (ncap > 0) regs[0] = pos;
+          if (tryBacktrack(start, pos, cap, ncap)) return true;
+          width = pos < end ? step(pos) & 3 : 0;
+        }
+        return false;
+      } finally {
+        text = "";
+      }
+    },
+  };
+}

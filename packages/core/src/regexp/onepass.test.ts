@@ -1,0 +1,104 @@
+import fc from "fast-check";
+import { RE2JS } from "re2js";
+import { describe, expect, it } from "vitest";
+import { compileOnePass } from "./onepass.js";
+
+/** re2js's own answer (Go's semantics): the reference for the fast executor. */
+function reference(pattern: string, input: string): number[] | null {
+  return RE2JS.compile(pattern).re2().findSubmatchIndex(input) as number[] | null;
+}
+
+function fast(pattern: string, input: string): number[] | null | "not one-pass" {
+  const re2 = RE2JS.compile(pattern).re2();
+  const matcher = compileOnePass(re2);
+  if (matcher === undefined) return "not one-pass";
+  const ncap = 2 * (re2.numberOfCapturingGroups() + 1);
+  const cap = new Int32Array(ncap);
+  return matcher.exec(input, cap, ncap) ? [...cap] : null;
+}
+
+describe("compileOnePass", () => {
+  it.each([
+    { pattern: "^v?(?P<v>[0-9]+\\.[0-9]+\\.[0-9]+)(-rc\\.[0-9]+)?$", input: "v1.2.3-rc.4" },
+    { pattern: "^v?(?P<v>[0-9]+\\.[0-9]+\\.[0-9]+)(-rc\\.[0-9]+)?$", input: "1.2.3-alpine" },
+    { pattern: "^main-[0-9a-f]+-(?P<ts>[0-9]+)$", input: "main-abc1234-1700000000" },
+    { pattern: "^(?i)k(é)\\b", input: "\u212Aé", onePass: false },
+    { pattern: "^a(?:b|c)d$", input: "acd" },
+    { pattern: "^x(😀+)y", input: "x😀😀y", onePass: false },
+    { pattern: "^x(😀)y", input: "x😀y" },
+    { pattern: "^(?i)k(é)$", input: "\u212Aé" },
+    { pattern: "^(a)(b)?$", input: "a" },
+    { pattern: "^\\w+\\b$", input: "ab\n" },
+    { pattern: "^(?m)a$", input: "a\nb", onePass: false },
+    { pattern: "^(?m)a$\n", input: "a\nb" },
+  ] as { pattern: string; input: string; onePass?: boolean }[])(
+    "$pattern on $input agrees with re2js",
+    ({ pattern, input, onePass = true }) => {
+      const got = fast(pattern, input);
+      if (!onePass) {
+        expect(got).toBe("not one-pass");
+        return;
+      }
+      expect(got).toEqual(reference(pattern, input));
+    },
+  );
+
+  it("declines patterns that are not one-pass", () => {
+    expect(fast("^RELEASE\\.(?P<ts>.*)Z$", "RELEASE.1Z")).toBe("not one-pass");
+    expect(fast("a+", "a")).toBe("not one-pass"); // unanchored
+  });
+
+  it("agrees with re2js on generated anchored patterns and inputs", () => {
+    const atom = fc.constantFrom(
+      "a",
+      "b",
+      "[0-9]",
+      "[a-c]",
+      "\\d",
+      "\\w",
+      ".",
+      "é",
+      "😀",
+      "(?i:k)",
+      "\\.",
+      "-",
+      "\\b",
+      "$",
+      "(?m:$)",
+      "(?s:.)",
+      "[^a]",
+    );
+    const piece = fc
+      .tuple(atom, fc.constantFrom("", "?", "*", "+", "{2}", "??"))
+      .map(([a, q]) => (a === "\\b" || a === "$" || a === "(?m:$)" ? a : a + q));
+    const group = fc
+      .tuple(fc.array(piece, { minLength: 1, maxLength: 3 }), fc.constantFrom("(", "(?:", "(?P<n>"))
+      .map(([ps, open]) => `${open}${ps.join("")})${""}`);
+    const pattern = fc
+      .array(fc.oneof(piece, group), { minLength: 1, maxLength: 5 })
+      .map((parts) => `^${parts.join("")}`);
+    const input = fc
+      .array(fc.constantFrom(..."ab09-.é😀\nK\u212A_ ".split("")), { maxLength: 8 })
+      .map((cs) => cs.join(""));
+    let checked = 0;
+    fc.assert(
+      fc.property(pattern, fc.array(input, { minLength: 1, maxLength: 6 }), (p, inputs) => {
+        let compiles = true;
+        try {
+          RE2JS.compile(p);
+        } catch {
+          compiles = false;
+        }
+        if (!compiles) return;
+        for (const s of inputs) {
+          const got = fast(p, s);
+          if (got === "not one-pass") return;
+          checked++;
+          expect(got, `${p} on ${JSON.stringify(s)}`).toEqual(reference(p, s));
+        }
+      }),
+      { numRuns: 1500, seed: 20261121 },
+    );
+    expect(checked).toBeGreaterThan(300);
+  });
+});

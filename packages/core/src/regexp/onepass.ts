@@ -1,0 +1,222 @@
+/**
+ * A faster executor for one-pass regular expressions.
+ *
+ * Go (and re2js after it) compiles a pattern that is anchored at the start
+ * and never needs to look ahead to choose a branch (`^v?(\d+)\.(\d+)$`, most
+ * tag filters) into a "one-pass" program, and runs it with `doOnePass`: one
+ * step per input character, captures recorded on the way, no backtracking.
+ * re2js runs that program through generic input and instruction objects.
+ * This module runs the very program re2js compiled, with the same steps, over
+ * flat tables: per instruction a 128-entry table for ASCII characters, the
+ * general rune test only for other characters. The answers are those of
+ * re2js's `OnePass.execute` (and Go's `doOnePass`); tests check the two agree.
+ *
+ * It reads re2js's compiled one-pass program (`RE2.onepass`), an internal
+ * structure of the pinned re2js 2.10.0; when it is absent or not shaped as
+ * expected, the caller keeps using re2js.
+ */
+
+/** re2js instruction opcodes (`Inst`), which are Go's `syntax.InstOp` plus one. */
+const ALT = 1;
+const ALT_MATCH = 2;
+const CAPTURE = 3;
+const EMPTY_WIDTH = 4;
+// 5 is FAIL: it and any unknown opcode end the match (the default branch).
+const MATCH = 6;
+const NOP = 7;
+const RUNE = 8;
+const RUNE1 = 9;
+const RUNE_ANY = 10;
+const RUNE_ANY_NOT_NL = 11;
+
+/** Go's `syntax.EmptyOp` bits. */
+const EMPTY_BEGIN_LINE = 1;
+const EMPTY_END_LINE = 2;
+const EMPTY_BEGIN_TEXT = 4;
+const EMPTY_END_TEXT = 8;
+const EMPTY_WORD_BOUNDARY = 16;
+const EMPTY_NO_WORD_BOUNDARY = 32;
+
+/** The shape of a re2js instruction, as far as this module reads it. */
+interface Re2jsInst {
+  readonly op: number;
+  readonly out: number;
+  readonly arg: number;
+  readonly runes: Int32Array;
+  readonly next: readonly number[] | null;
+  matchRune(r: number): boolean;
+  matchRunePos(r: number): number;
+}
+
+interface Re2jsOnePass {
+  readonly start: number;
+  readonly inst: readonly Re2jsInst[];
+}
+
+function isWordRune(r: number): boolean {
+  return (
+    (r >= 0x30 && r <= 0x39) || (r >= 0x41 && r <= 0x5a) || (r >= 0x61 && r <= 0x7a) || r === 0x5f
+  );
+}
+
+/** Go's `syntax.EmptyOpContext`: the empty-width assertions true between `r1` and `r2` (-1 at an end). */
+function emptyOpContext(r1: number, r2: number): number {
+  let op = 0;
+  if (r1 < 0) op |= EMPTY_BEGIN_TEXT | EMPTY_BEGIN_LINE;
+  if (r1 === 10) op |= EMPTY_BEGIN_LINE;
+  if (r2 < 0) op |= EMPTY_END_TEXT | EMPTY_END_LINE;
+  if (r2 === 10) op |= EMPTY_END_LINE;
+  op |= isWordRune(r1) !== isWordRune(r2) ? EMPTY_WORD_BOUNDARY : EMPTY_NO_WORD_BOUNDARY;
+  return op;
+}
+
+/** A one-pass program compiled to flat tables. */
+export interface OnePassMatcher {
+  /**
+   * Runs the program on `s` from its start. Returns true on a match; then
+   * `cap[0..ncap)` holds the capture positions (-1 where a group did not take
+   * part). `cap` must have room for `ncap` entries.
+   */
+  exec(s: string, cap: Int32Array, ncap: number): boolean;
+}
+
+/**
+ * Returns a fast executor for re2js's one-pass program of `re2`, or
+ * undefined when the pattern is not one-pass (or re2js's internals are not
+ * as expected).
+ */
+export function compileOnePass(re2: unknown): OnePassMatcher | undefined {
+  const prog = (re2 as { onepass?: unknown }).onepass as Re2jsOnePass | null | undefined;
+  if (prog == null || !Array.isArray(prog.inst) || typeof prog.start !== "number") return undefined;
+  const insts = prog.inst;
+  const n = insts.length;
+  const ops = new Int8Array(n);
+  const out = new Int32Array(n);
+  const arg = new Int32Array(n);
+  // For consuming instructions: 1 when the ASCII character matches.
+  const accept = new Uint8Array(n * 128);
+  // For ALT / ALT_MATCH: the next instruction for each ASCII character.
+  const next = new Int32Array(n * 128);
+  for (let pc = 0; pc < n; pc++) {
+    const inst = insts[pc] as Re2jsInst;
+    const op = inst.op;
+    if (op < ALT || op > RUNE_ANY_NOT_NL) return undefined;
+    ops[pc] = op;
+    out[pc] = inst.out;
+    arg[pc] = inst.arg;
+    const base = pc * 128;
+    if (op === RUNE) {
+      for (let c = 0; c < 128; c++) accept[base + c] = inst.matchRune(c) ? 1 : 0;
+    } else if (op === RUNE1) {
+      for (let c = 0; c < 128; c++) accept[base + c] = c === inst.runes[0] ? 1 : 0;
+    } else if (op === ALT || op === ALT_MATCH) {
+      if (inst.next === null) return undefined;
+      for (let c = 0; c < 128; c++) next[base + c] = onePassNext(inst, c);
+    }
+  }
+
+  function onePassNext(inst: Re2jsInst, r: number): number {
+    const i = inst.matchRunePos(r);
+    if (i >= 0) return (inst.next as readonly number[])[i] as number;
+    return inst.op === ALT_MATCH ? inst.out : 0;
+  }
+
+  const start = prog.start;
+  return {
+    exec(s: string, cap: Int32Array, ncap: number): boolean {
+      for (let i = 0; i < ncap; i++) cap[i] = -1;
+      const end = s.length;
+      let pos = 0;
+      // The rune before pos (-1 at the start) and the rune at pos (-1 at the
+      // end), with its width in UTF-16 units. The empty-width context between
+      // them is computed only when an assertion asks for it; re2js computes
+      // it after every step, to the same effect.
+      let prev = -1;
+      let rune = -1;
+      let width = 0;
+      if (end > 0) {
+        rune = s.charCodeAt(0);
+        width = 1;
+        if (rune >= 0xd800 && rune <= 0xdbff && end > 1) {
+          const lo = s.charCodeAt(1);
+          if (lo >= 0xdc00 && lo <= 0xdfff) {
+            rune = (rune - 0xd800) * 1024 + (lo - 0xdc00) + 0x10000;
+            width = 2;
+          }
+        }
+      }
+      let pc = start;
+      for (;;) {
+        const op = ops[pc] as number;
+        switch (op) {
+          case RUNE:
+          case RUNE1:
+            if (rune < 0) return false;
+            if (rune < 128) {
+              if (accept[pc * 128 + rune] === 0) return false;
+            } else if (
+              op === RUNE
+                ? !(insts[pc] as Re2jsInst).matchRune(rune)
+                : rune !== (insts[pc] as Re2jsInst).runes[0]
+            ) {
+              return false;
+            }
+            break;
+          case ALT:
+          case ALT_MATCH:
+            pc =
+              rune >= 0 && rune < 128
+                ? (next[pc * 128 + rune] as number)
+                : onePassNext(insts[pc] as Re2jsInst, rune);
+            continue;
+          case CAPTURE: {
+            const slot = arg[pc] as number;
+            if (slot < ncap) cap[slot] = pos;
+            pc = out[pc] as number;
+            continue;
+          }
+          case EMPTY_WIDTH:
+            if (((arg[pc] as number) & ~emptyOpContext(prev, rune)) !== 0) return false;
+            pc = out[pc] as number;
+            continue;
+          case NOP:
+            pc = out[pc] as number;
+            continue;
+          case MATCH:
+            if (ncap > 0) {
+              cap[0] = 0;
+              if (ncap > 1) cap[1] = pos;
+            }
+            return true;
+          case RUNE_ANY:
+            break;
+          case RUNE_ANY_NOT_NL:
+            if (rune === 10) return false;
+            break;
+          default:
+            // FAIL, or an opcode this executor does not know.
+            return false;
+        }
+        // A rune was consumed.
+        if (width === 0) return false;
+        pc = out[pc] as number;
+        prev = rune;
+        pos += width;
+        if (pos < end) {
+          rune = s.charCodeAt(pos);
+          width = 1;
+          if (rune >= 0xd800 && rune <= 0xdbff && pos + 1 < end) {
+            const lo = s.charCodeAt(pos + 1);
+            if (lo >= 0xdc00 && lo <= 0xdfff) {
+              rune = (rune - 0xd800) * 1024 + (lo - 0xdc00) + 0x10000;
+              width = 2;
+            }
+          }
+        } else {
+          rune = -1;
+          width = 0;
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { parseConstraints } from "./constraints.js";
+import { isSemverError } from "./errors.js";
+import { parseVersion } from "./version.js";
+
+const check = (constraint: string, version: string) =>
+  parseConstraints(constraint).check(parseVersion(version));
+
+describe("the operator table", () => {
+  it.each([
+    // = and no operator: equality, or ~ with a wildcard
+    { c: "1.2.3", v: "1.2.3", want: true },
+    { c: "=1.2.3", v: "1.2.4", want: false },
+    { c: "1.2.x", v: "1.2.9", want: true },
+    // !=, including wildcards
+    { c: "!=1.2.3", v: "1.2.4", want: true },
+    { c: "!=1.x", v: "1.9.0", want: false },
+    { c: "!=1.x", v: "2.0.0", want: true },
+    // > and <, with partial versions
+    { c: ">1", v: "1.9.9", want: false },
+    { c: ">1", v: "2.0.0", want: true },
+    { c: ">1.2", v: "1.2.9", want: false },
+    { c: ">1.2", v: "1.3.0", want: true },
+    { c: "<2", v: "1.9.9", want: true },
+    // >=, => and <=, =<
+    { c: ">=1.0.0", v: "1.0.0", want: true },
+    { c: "=>1.0.0", v: "0.9.0", want: false },
+    { c: "<=1.2", v: "1.2.9", want: true },
+    { c: "=<1.2", v: "1.3.0", want: false },
+    // ~ and ~>
+    { c: "~1.2.3", v: "1.2.9", want: true },
+    { c: "~1.2.3", v: "1.3.0", want: false },
+    { c: "~>1", v: "1.9.0", want: true },
+    { c: "~0.0.0", v: "7.0.0", want: true }, // ~0.0.0 matches every release
+    // ^
+    { c: "^1.2.3", v: "1.9.0", want: true },
+    { c: "^1.2.3", v: "2.0.0", want: false },
+    { c: "^0.2.3", v: "0.3.0", want: false },
+    { c: "^0.0.3", v: "0.0.4", want: false },
+    { c: "^*", v: "0.0.0", want: true }, // ^* is ^0.0.0
+    { c: "^*", v: "1.0.0", want: false },
+    { c: ">*", v: "0.0.1", want: true }, // >* is >0.0.0
+    // hyphen ranges, AND by space and comma, OR
+    { c: "1.2 - 1.4", v: "1.4.9", want: true },
+    { c: "1.2 - 1.4", v: "1.5.0", want: false },
+    { c: ">= 1.2, < 2", v: "1.9.0", want: true },
+    { c: ">=1.2 <2", v: "2.0.0", want: false },
+    { c: "<1 || >=3", v: "3.1.0", want: true },
+  ])("$c with $v", ({ c, v, want }) => {
+    expect(check(c, v)).toBe(want);
+  });
+});
+
+describe("the per-group pre-release rule (containsPre)", () => {
+  it.each([
+    // No pre-release in the group: pre-releases never match.
+    { c: ">=1.0.0", v: "1.2.0-rc.1", want: false },
+    { c: "*", v: "1.0.0-0", want: false },
+    // A pre-release anywhere in the group admits pre-releases of any version.
+    { c: ">=1.2.3-alpha", v: "1.3.3-1", want: true },
+    { c: ">=1.2.3-0 <2", v: "1.5.0-rc.1", want: true },
+    { c: "*-0", v: "1.2.3-alpha.1", want: true },
+    { c: "^1.x-0", v: "1.4.0-rc.1", want: true },
+    // The rule is per group: the other side of || does not help.
+    { c: ">=2.0.0-0 || >=1.0.0", v: "1.5.0-rc.1", want: false },
+  ])("$c with $v", ({ c, v, want }) => {
+    expect(check(c, v)).toBe(want);
+  });
+
+  it("admits every pre-release with includePrerelease", () => {
+    const c = parseConstraints(">=1.0.0", { includePrerelease: true });
+    expect(c.check(parseVersion("1.2.0-rc.1"))).toBe(true);
+  });
+});
+
+describe("parseConstraints errors", () => {
+  it.each([
+    { c: "", message: "improper constraint: " },
+    { c: "*-*", message: "improper constraint: *-*" },
+    { c: ">>1.0.0", message: "improper constraint: >>1.0.0" },
+    { c: "1|2", message: "constraint parser error" },
+    { c: "1.2.3-01", message: "constraint parser error" },
+  ])("$c", ({ c, message }) => {
+    try {
+      parseConstraints(c);
+      expect.unreachable();
+    } catch (error) {
+      expect(isSemverError(error) && error.code).toBe("CONSTRAINT_INVALID");
+      expect((error as Error).message).toBe(message);
+    }
+  });
+
+  it("parses a crafted constraint in linear time", () => {
+    const crafted = `${"1 ".repeat(2000)}   ,   !`;
+    const started = performance.now();
+    expect(() => parseConstraints(crafted)).toThrow();
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe("Constraints", () => {
+  it("explains a miss with Masterminds' Validate messages", () => {
+    const c = parseConstraints(">=2.0, <3 || ~1.5");
+    expect(c.validate(parseVersion("1.6.0"))).toEqual({
+      ok: false,
+      reasons: [
+        "1.6.0 is less than 2.0",
+        "1.6.0 does not have same major and minor version as 1.5",
+      ],
+    });
+    expect(c.validate(parseVersion("2.1.0"))).toEqual({ ok: true, reasons: [] });
+    expect(c.validate(parseVersion("2.1.0-rc.1")).reasons).toEqual([
+      "2.1.0-rc.1 is a prerelease version and the constraint is only looking for release versions",
+    ]);
+  });
+
+  it("prints as Masterminds' String()", () => {
+    expect(parseConstraints(">= 1.2, < 2 || ~3").toString()).toBe(">=1.2 <2 || ~3");
+    expect(parseConstraints("1 - 2").toString()).toBe(">=1 <=2");
+  });
+});

@@ -1,0 +1,69 @@
+import { KubeimgError } from "@kubeimg/core";
+
+/**
+ * The codes a {@link SemverError} can carry. The version codes mirror the
+ * error values of Masterminds/semver v3 (`ErrInvalidSemVer`,
+ * `ErrSegmentStartsZero`, …); `CONSTRAINT_INVALID` covers every error of
+ * `NewConstraint`.
+ */
+export type SemverErrorCode =
+  | "INVALID_SEMVER"
+  | "EMPTY_STRING"
+  | "INVALID_CHARACTERS"
+  | "SEGMENT_STARTS_ZERO"
+  | "SEGMENT_OUT_OF_RANGE"
+  | "INVALID_PRERELEASE"
+  | "INVALID_METADATA"
+  | "CONSTRAINT_INVALID";
+
+/**
+ * Thrown when a version or a constraint does not parse. `message` is the
+ * Masterminds/semver v3 error text; `input` is the string that failed.
+ *
+ * @example
+ * ```ts
+ * try { parseVersion("1.2.3-01") } catch (e) {
+ *   if (isSemverError(e)) console.log(e.code); // SEGMENT_STARTS_ZERO
+ * }
+ * ```
+ */
+export class SemverError extends KubeimgError {
+  readonly code: SemverErrorCode;
+  /** The version or constraint string that failed to parse. */
+  readonly input: string;
+
+  constructor(code: SemverErrorCode, input: string, message: string) {
+    super(message);
+    this.code = code;
+    this.input = input;
+  }
+}
+
+const codes: ReadonlySet<string> = new Set<SemverErrorCode>([
+  "INVALID_SEMVER",
+  "EMPTY_STRING",
+  "INVALID_CHARACTERS",
+  "SEGMENT_STARTS_ZERO",
+  "SEGMENT_OUT_OF_RANGE",
+  "INVALID_PRERELEASE",
+  "INVALID_METADATA",
+  "CONSTRAINT_INVALID",
+]);
+
+/**
+ * Returns true when `value` is a {@link SemverError} from any copy of the
+ * package: it checks `name` and `code`.
+ *
+ * @example
+ * ```ts
+ * isSemverError(new SemverError("INVALID_SEMVER", "x", "invalid semantic version")); // true
+ * ```
+ */
+export function isSemverError(value: unknown): value is SemverError {
+  return (
+    value instanceof SemverError ||
+    (value instanceof Error &&
+      value.name === "SemverError" &&
+      codes.has((value as { code?: unknown }).code as string))
+  );
+}

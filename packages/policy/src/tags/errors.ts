@@ -1,0 +1,89 @@
+import { KubeimgError } from "@kubeimg/core";
+
+/**
+ * The codes a {@link TagPolicyError} can carry: the failures of Flux's
+ * `applyPolicy` (see the tagpolicy conformance suite), plus
+ * `INVALID_IMAGE_POLICY` for an `ImagePolicy` object that fails the schema.
+ */
+export type TagPolicyErrorCode =
+  | "INVALID_POLICY"
+  | "NO_TAGS"
+  | "INVALID_PATTERN"
+  | "ALL_TAGS_FILTERED"
+  | "NO_MATCHING_VERSION"
+  | "INVALID_NUMBER"
+  | "INVALID_IMAGE_POLICY";
+
+/**
+ * Thrown when a tag policy cannot be built or cannot select a tag. `message`
+ * is the text Flux's reconciler reports for the same failure (for example
+ * `unable to determine latest version from provided list`).
+ *
+ * @example
+ * ```ts
+ * try { selectLatestTag([], { policy: { alphabetical: {} } }) } catch (e) {
+ *   if (isTagPolicyError(e)) console.log(e.code); // NO_TAGS
+ * }
+ * ```
+ */
+export class TagPolicyError extends KubeimgError {
+  readonly code: TagPolicyErrorCode;
+  /** The offending input: the range, order, pattern or tag, when there is one. */
+  readonly input: string | undefined;
+  /** For `INVALID_IMAGE_POLICY`: each problem with its field path and bad value. */
+  readonly issues: readonly PolicyIssue[];
+
+  constructor(
+    code: TagPolicyErrorCode,
+    message: string,
+    options: { input?: string; issues?: readonly PolicyIssue[]; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.input = options.input;
+    this.issues = options.issues ?? [];
+  }
+}
+
+/** One schema problem of an `ImagePolicy` object. */
+export interface PolicyIssue {
+  /** The field path, such as `spec.policy.semver.range`. */
+  readonly path: string;
+  /** The value found there (undefined when the field is missing). */
+  readonly value: unknown;
+  /** What is wrong with it. */
+  readonly message: string;
+}
+
+const codes: ReadonlySet<string> = new Set<TagPolicyErrorCode>([
+  "INVALID_POLICY",
+  "NO_TAGS",
+  "INVALID_PATTERN",
+  "ALL_TAGS_FILTERED",
+  "NO_MATCHING_VERSION",
+  "INVALID_NUMBER",
+  "INVALID_IMAGE_POLICY",
+]);
+
+/**
+ * Returns true when `value` is a {@link TagPolicyError} from any copy of the
+ * package: it checks `name` and `code`.
+ *
+ * @example
+ * ```ts
+ * isTagPolicyError(new TagPolicyError("NO_TAGS", "no tags in database")); // true
+ * ```
+ */
+export function isTagPolicyError(value: unknown): value is TagPolicyError {
+  return (
+    value instanceof TagPolicyError ||
+    (value instanceof Error &&
+      value.name === "TagPolicyError" &&
+      codes.has((value as { code?: unknown }).code as string))
+  );
+}
+
+/** Flux's `Latest([])` error, shared by every policer. */
+export function allTagsFiltered(): TagPolicyError {
+  return new TagPolicyError("ALL_TAGS_FILTERED", "version list argument cannot be empty");
+}

@@ -1,0 +1,92 @@
+/**
+ * Flux's `filterTags` (`RegexFilter` in image-reflector-controller): keep the
+ * tags the pattern matches anywhere, turn each into the key the policy ranks
+ * (the tag itself, or Go's `Expand` of `extract` over the leftmost match), and
+ * remember which tag each key came from.
+ *
+ * The match runs through `@kubeimg/core/regexp`, never `new RegExp`. To stay
+ * fast on large repositories the filter asks the engine for as little as
+ * the template needs: a boolean match when the key is the tag itself or a
+ * constant, and otherwise the group positions written into one buffer reused
+ * for every tag.
+ */
+import {
+  compileRegexp,
+  type ExpandTemplate,
+  type GoRegexp,
+  isRegexpError,
+} from "@kubeimg/core/regexp";
+import { TagPolicyError } from "./errors.js";
+import type { TagFilterSpec } from "./types.js";
+
+/** A compiled `filterTags`. */
+export interface TagFilter {
+  readonly pattern: string;
+  readonly extract: string;
+  /**
+   * Returns the map from key to original tag, in first-seen key order; a
+   * later tag with the same key replaces the earlier one, as in Flux.
+   */
+  apply(tags: readonly string[]): Map<string, string>;
+  /** Returns the key of one tag, or undefined when the pattern does not match it. */
+  keyOf(tag: string): string | undefined;
+}
+
+/**
+ * Returns the compiled filter, or throws `INVALID_PATTERN` with Flux's
+ * message when the pattern is not a Go regular expression.
+ *
+ * @example
+ * ```ts
+ * const f = compileTagFilter({ pattern: "^main-[0-9a-f]+-(?P<ts>[0-9]+)$", extract: "$ts" });
+ * f.keyOf("main-abc1234-1700000000"); // "1700000000"
+ * f.apply(["main-a-1", "dev", "main-b-1"]); // Map { "1" => "main-b-1" }
+ * ```
+ */
+export function compileTagFilter(spec: TagFilterSpec): TagFilter {
+  const pattern = spec.pattern ?? "";
+  const extract = spec.extract ?? "";
+  let re: GoRegexp;
+  try {
+    re = compileRegexp(pattern);
+  } catch (error) {
+    if (!isRegexpError(error)) throw error;
+    throw new TagPolicyError(
+      "INVALID_PATTERN",
+      `failed to filter tags: invalid regular expression pattern '${pattern}': ${error.message}`,
+      { input: pattern, cause: error },
+    );
+  }
+  const template: ExpandTemplate | undefined =
+    extract === "" ? undefined : re.compileTemplate(extract);
+  const keyOf = makeKeyOf(re, template);
+  return {
+    pattern,
+    extract,
+    keyOf,
+    apply(tags) {
+      const keys = new Map<string, string>();
+      for (let i = 0; i < tags.length; i++) {
+        const tag = tags[i] as string;
+        const key = keyOf(tag);
+        if (key !== undefined) keys.set(key, tag);
+      }
+      return keys;
+    },
+  };
+}
+
+function makeKeyOf(
+  re: GoRegexp,
+  template: ExpandTemplate | undefined,
+): (tag: string) => string | undefined {
+  if (template === undefined) return (tag) => (re.matchString(tag) ? tag : undefined);
+  if (template.maxGroup < 0) {
+    const constant = template.expand("", []);
+    return (tag) => (re.matchString(tag) ? constant : undefined);
+  }
+  // One reusable buffer for the match positions: no allocation per tag.
+  const match = new Int32Array(2 * (re.numSubexp + 1));
+  return (tag) =>
+    re.findStringSubmatchIndexInto(tag, match) ? template.expand(tag, match) : undefined;
+}

@@ -1,0 +1,36 @@
+/**
+ * What `@kubeimg/core/reference` costs a browser or edge bundle: bundled
+ * alone with esbuild (minified, ESM, platform neutral), gzipped. The limit
+ * keeps zod and re2js off the reference path.
+ */
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "../scripts/conformance/runner.js";
+
+/** The most gzip bytes the reference subpath may weigh. */
+const REFERENCE_GZIP_LIMIT = 10 * 1024;
+
+async function bundle(entry: string): Promise<{ minified: number; gzipped: number; text: string }> {
+  const result = await build({
+    stdin: { contents: `export * from "${entry}";`, resolveDir: repoRoot, loader: "ts" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "neutral",
+    conditions: ["@kubeimg/source"],
+    write: false,
+    logLevel: "silent",
+  });
+  const text = result.outputFiles[0]?.text ?? "";
+  return { minified: Buffer.byteLength(text), gzipped: gzipSync(text, { level: 9 }).length, text };
+}
+
+describe("bundle size", () => {
+  it(`@kubeimg/core/reference stays under ${REFERENCE_GZIP_LIMIT} bytes gzipped`, async () => {
+    const { minified, gzipped, text } = await bundle("@kubeimg/core/reference");
+    console.log(`@kubeimg/core/reference: ${minified} B minified, ${gzipped} B gzipped`);
+    expect(gzipped).toBeLessThan(REFERENCE_GZIP_LIMIT);
+    expect(text).not.toMatch(/re2js|RE2JS|ZodError/);
+  });
+});

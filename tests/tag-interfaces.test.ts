@@ -1,0 +1,15 @@
+/**
+ * The registry's tag lister and digest resolver satisfy the interfaces that
+ * `@kubeimg/policy/tags` declares (checked by the type checker), so they plug
+ * into `resolveImagePolicy` as they are.
+ */
+import type { DigestResolver, TagLister } from "@kubeimg/policy/tags";
+import type { ImageDigestResolver, RepositoryTagLister } from "@kubeimg/registry";
+import { describe, expectTypeOf, it } from "vitest";
+
+describe("registry adapters and policy interfaces", () => {
+  it("are assignable", () => {
+    expectTypeOf<RepositoryTagLister>().toExtend<TagLister>();
+    expectTypeOf<ImageDigestResolver>().toExtend<DigestResolver>();
+  });
+});
