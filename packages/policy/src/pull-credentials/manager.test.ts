@@ -138,6 +138,22 @@ describe("PullManager", () => {
     await expect(run(m)).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
   });
 
+  it("refuses to open without a store, a policy or a clock", async () => {
+    const store = new MemoryPullRecordStore();
+    const policy = createVerificationPolicy();
+    for (const options of [
+      { policy, clock },
+      { store, clock },
+      { store, policy },
+    ]) {
+      await expect(
+        PullManager.open(options as unknown as PullManagerOptions),
+      ).rejects.toMatchObject({
+        code: "INVALID_ARGUMENT",
+      });
+    }
+  });
+
   it("treats malformed pod credentials as a lookup error", async () => {
     const m = await open();
     await m.recordImagePulled(image, ref, { kubernetesSecrets: [secretA] });

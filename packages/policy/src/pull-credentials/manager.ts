@@ -189,6 +189,22 @@ export class PullManager {
   readonly #sanitized = new Map<string, string>();
 
   private constructor(options: PullManagerOptions) {
+    const o = options as Partial<PullManagerOptions> | undefined;
+    if (typeof o?.store?.getPulledRecord !== "function") {
+      throw new PullRecordError(
+        "INVALID_ARGUMENT",
+        "PullManager needs a PullRecordStore as `store`",
+      );
+    }
+    if (typeof o.policy?.requiresVerification !== "function") {
+      throw new PullRecordError(
+        "INVALID_ARGUMENT",
+        "PullManager needs a VerificationPolicy as `policy`",
+      );
+    }
+    if (typeof o.clock?.now !== "function") {
+      throw new PullRecordError("INVALID_ARGUMENT", "PullManager needs a Clock as `clock`");
+    }
     this.#store = options.store;
     this.#policy = options.policy;
     this.#clock = options.clock;
@@ -280,9 +296,9 @@ export class PullManager {
    * writes the intent, then counts it. Rejects when the intent cannot be
    * written (the count is left alone then).
    */
-  recordPullIntent(image: string): Promise<void> {
+  async recordPullIntent(image: string): Promise<void> {
     requireString(image, "image");
-    return this.#intentLocks.run(image, async () => {
+    await this.#intentLocks.run(image, async () => {
       await this.#store.writeIntent(image);
       this.#intentCounters.set(image, this.intentCount(image) + 1);
     });
