@@ -154,6 +154,19 @@ describe("PullManager", () => {
     }
   });
 
+  it('reads a pod secret without credentialHash as a failed hash ("")', async () => {
+    const m = await open();
+    await m.recordImagePulled(image, ref, { kubernetesSecrets: [secretA] });
+    const { credentialHash: _, ...coordinates } = secretA;
+    const d = await m.mustAttemptImagePull(image, ref, () => ({ secrets: [coordinates] }) as never);
+    // Same coordinates, other hash: accepted, and the stored hash becomes "".
+    expect(d).toEqual({ mustPull: false, reason: "credentialRecordFound" });
+    expect(await m.mustAttemptImagePull(image, ref, () => ({ secrets: [secretA] }))).toEqual({
+      mustPull: false,
+      reason: "credentialRecordFound",
+    });
+  });
+
   it("treats malformed pod credentials as a lookup error", async () => {
     const m = await open();
     await m.recordImagePulled(image, ref, { kubernetesSecrets: [secretA] });

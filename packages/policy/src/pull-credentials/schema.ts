@@ -135,15 +135,28 @@ export function parsePodSecrets(value: unknown): {
   if (value === null || typeof value !== "object") return bad("(root)");
   const { secrets, serviceAccount } = value as { secrets?: unknown; serviceAccount?: unknown };
   if (!Array.isArray(secrets)) return bad("secrets");
+  let list = secrets as ImagePullSecret[];
   for (let i = 0; i < secrets.length; i++) {
-    const s = secrets[i] as { credentialHash?: unknown };
-    if (!isIdentity(s) || typeof s.credentialHash !== "string") bad(`secrets.${i}`);
+    const s = secrets[i] as {
+      uid: string;
+      namespace: string;
+      name: string;
+      credentialHash?: unknown;
+    };
+    if (!isIdentity(s)) bad(`secrets.${i}`);
+    if (s.credentialHash === undefined) {
+      // A missing hash is the kubelet's "hashing failed": "".
+      if (list === secrets) list = [...secrets];
+      list[i] = { uid: s.uid, namespace: s.namespace, name: s.name, credentialHash: "" };
+    } else if (typeof s.credentialHash !== "string") {
+      bad(`secrets.${i}.credentialHash`);
+    }
   }
   if (serviceAccount !== undefined && serviceAccount !== null && !isIdentity(serviceAccount)) {
     bad("serviceAccount");
   }
   return {
-    secrets: secrets as ImagePullSecret[],
+    secrets: list,
     serviceAccount: (serviceAccount ?? undefined) as ImagePullServiceAccount | undefined,
   };
 }
