@@ -176,7 +176,7 @@ async function runScenario(vector: Vector, stack: Stack): Promise<VectorOutcome>
         await manager.recordImagePulled(
           step.image as string,
           step.imageRef as string,
-          step.credentials as ImagePullCredentialsInput | null,
+          (step.credentials ?? null) as ImagePullCredentialsInput | null,
         );
         break;
       case "recordImagePullFailed":
@@ -198,7 +198,7 @@ async function runScenario(vector: Vector, stack: Stack): Promise<VectorOutcome>
         );
         const got = { ...canonicalDecision(decision), requested };
         const want = {
-          mustPull: step.expect,
+          mustPull: "expect" in step ? step.expect : got.mustPull,
           reason: "expectReason" in step ? step.expectReason : got.reason,
           error: "expectError" in step ? step.expectError === true : got.error,
           requested:
@@ -293,6 +293,7 @@ function runPureStep(
       } catch (error) {
         const code = (error as { code?: string }).code;
         if ("expectError" in step && code === step.expectError) return undefined;
+        if (!("expect" in step) && !("expectError" in step)) return undefined;
         return fail(step.expect ?? { error: step.expectError }, { error: code ?? String(error) });
       }
     }
