@@ -4,7 +4,7 @@
  * `<root-dir>/image_manager/`.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { type Dirent, readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
@@ -233,7 +233,7 @@ export class FileSystemPullRecordStore implements PullRecordStore {
     action: (path: string, content: Uint8Array) => Promise<void> | void,
     onError: (error: PullRecordError) => void,
   ): Promise<void> {
-    let entries: import("node:fs").Dirent[];
+    let entries: Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch (error) {
