@@ -1,1 +1,114 @@
-export {};
+export type {
+  Availability,
+  AvailabilityChecker,
+  CredentialSecretRef,
+  RoutingTimers,
+} from "./availability.js";
+export {
+  type AvailabilityGate,
+  type AvailabilityGateOptions,
+  type AvailabilityGateStats,
+  type CircuitState,
+  createAvailabilityGate,
+} from "./availability-gate.js";
+export {
+  type CompiledMirrorSet,
+  type CompiledReplicatedSet,
+  type CompiledResource,
+  type CompiledRouting,
+  type CompiledUpstream,
+  type CompileRoutingOptions,
+  compileRouting,
+  compileRoutingResource,
+  createRoutingCompileCache,
+  KIND_RANK,
+  type RoutingCompileCache,
+  type RoutingPodMeta,
+  type RoutingResourceRef,
+} from "./compile.js";
+export {
+  activeCheckTimeoutMs,
+  type KuikConfig,
+  type KuikConfigInput,
+  kuikConfigSchema,
+  loadKuikConfig,
+  parseKuikConfig,
+} from "./config-schema.js";
+export { type CrdViolation, crdViolations } from "./crd-validation.js";
+export { isRoutingError, RoutingError, type RoutingErrorCode } from "./errors.js";
+export {
+  compileIncludeExcludeFilter,
+  type IncludeExcludeFilter,
+} from "./include-exclude.js";
+export {
+  type LabelRequirement,
+  type LabelSelector,
+  type LabelSelectorOperator,
+  parseLabelSelector,
+} from "./label-selector.js";
+export {
+  type LoadRoutingResourcesOptions,
+  loadRoutingResources,
+  type ParseRoutingResourceOptions,
+  parseRoutingResource,
+  safeParseRoutingResource,
+} from "./load.js";
+export {
+  MIRROR_POD_ANNOTATION,
+  ORIGINAL_IMAGES_ANNOTATION,
+  originalImagesKey,
+  readOriginalImages,
+} from "./original-images.js";
+export { type PlanPodRoutingOptions, type PodRoutingPlan, planPodRouting } from "./plan-pod.js";
+export {
+  type BuildPodPatchOptions,
+  buildPodPatch,
+  type JsonPatchOperation,
+  kuikSecretCopyName,
+  type PodPatch,
+  type PullSecretToEnsure,
+} from "./pod-patch.js";
+export { parseRoutingPod, type RoutingPod } from "./pod-schema.js";
+export {
+  type FirstAvailableResult,
+  type ProbeOutcome,
+  type ProbeTarget,
+  type ResolveFirstAvailableOptions,
+  resolveFirstAvailable,
+} from "./resolve.js";
+export {
+  type PodResolution,
+  type ResolvePodRoutingOptions,
+  resolvePodRouting,
+} from "./resolve-pod.js";
+export {
+  type ClusterImageSetMirror,
+  type ClusterReplicatedImageSet,
+  type ImageFilterDefinition,
+  type ImageSetMirror,
+  KUIK_API_VERSION,
+  type KuikClusterFilter,
+  type KuikCredentialSecret,
+  type KuikFilter,
+  type KuikMirror,
+  type ReplicatedImageSet,
+  type ReplicatedUpstream,
+  ROUTING_KINDS,
+  type RoutingKind,
+  type RoutingResource,
+  routingResourceSchema,
+} from "./resource-schema.js";
+export {
+  type AlternativeReason,
+  type ContainerRoute,
+  finalContainerImage,
+  type RouteContainerInput,
+  type RoutedAlternative,
+  type RoutedContainerRoute,
+  type RoutingContainer,
+  type RoutingSkipReason,
+  routeContainer,
+  type SkippedContainerRoute,
+  safeRouteContainer,
+} from "./route-container.js";
+export type { AlternativeSortKey } from "./sort-key.js";

@@ -1,0 +1,183 @@
+/**
+ * Routing speed: ordering one container against 1,000 kuik CRs of all four
+ * kinds, with spec.filter / imageFilter regexes, label and namespace items,
+ * and mixed priorities (`pnpm bench routing`). Target: at most 50 µs per
+ * container after the first call.
+ *
+ * Rows: the same image again (a rollout's replicas: served from the compiled
+ * routing's memo); a new tag of an image that 58 entries route (every
+ * filter answer recomputed); a new image few CRs match (the common uncached
+ * case); and the one-off cost of compiling 1,000 CRs.
+ */
+import {
+  compileRouting,
+  parseRoutingResource,
+  type RoutingResource,
+  routeContainer,
+} from "@kubeimg/policy/routing";
+import { runBenchmarks } from "./lib.js";
+
+/** Deterministic pseudo-random numbers (LCG), so every run sees the same CRs. */
+function lcg(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const random = lcg(42);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+const int = (lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo + 1));
+const namespaces = Array.from({ length: 10 }, (_, i) => `team-${i}`);
+
+/** Mostly patterns for other registries and orgs; about 1 in 25 matches `nginx:1.25`. */
+function imagePattern(): string {
+  return pick([
+    `registry-${int(0, 200)}\\.example\\.com/.+`,
+    `ghcr\\.io/org-${int(0, 100)}/.*`,
+    `quay\\.io/team-${int(0, 100)}/.+`,
+    `docker\\.io/user-${int(0, 300)}/app:v[0-9]+`,
+    `docker\\.io/library/(${pick(["nginx", "redis", "postgres", "busybox", "alpine"])}):.+`,
+  ]);
+}
+
+function mirrorFilter(i: number): Record<string, unknown> {
+  switch (i % 4) {
+    case 0:
+      return {
+        filter: { include: [{ image: imagePattern() }], exclude: [{ image: ".*:latest" }] },
+      };
+    case 1:
+      return { imageFilter: { include: [imagePattern(), imagePattern()] } };
+    case 2:
+      return {
+        filter: {
+          include: [{ image: imagePattern() }, { label: `app in (web,api,worker-${int(0, 9)})` }],
+          exclude: [{ annotation: "example.com/no-mirror" }],
+        },
+      };
+    default:
+      return {
+        filter: { include: [{ image: imagePattern() }], exclude: [{ label: "tier=batch" }] },
+      };
+  }
+}
+
+function mirrors(count: number): unknown[] {
+  return Array.from({ length: count }, (_, j) => ({
+    registry: `mirror-${int(0, 50)}.example.com`,
+    path: `/cache-${j}`,
+    priority: int(0, 5),
+    ...(random() < 0.3
+      ? { credentialSecret: { name: `secret-${j}`, namespace: "kuik-system" } }
+      : {}),
+  }));
+}
+
+/** Replicated upstreams; about 1 in 20 sets covers Docker Hub's library images. */
+function upstreams(): unknown[] {
+  const hub = random() < 0.05;
+  const base = hub ? "docker.io" : `registry-${int(0, 200)}.example.com`;
+  const filter = hub ? `/library/(${pick(["nginx", "redis", "postgres"])}):.+` : "/apps/.+";
+  return [
+    {
+      registry: base,
+      path: hub ? "/library" : "/apps",
+      priority: int(0, 3),
+      imageFilter: { include: [filter] },
+    },
+    {
+      registry: `replica-${int(0, 50)}.example.com`,
+      path: "/library",
+      priority: int(0, 3),
+      imageFilter: { include: ["/library/.+"] },
+    },
+    { registry: `replica-${int(0, 50)}.example.com`, path: "/dockerhub", priority: int(0, 3) },
+  ];
+}
+
+function makeResources(total: number): RoutingResource[] {
+  const out: unknown[] = [];
+  for (let i = 0; i < total; i++) {
+    const priority = int(-5, 5);
+    const kind =
+      i === 10 || i === 500
+        ? "ClusterImageSetMirror"
+        : pick([
+            "ClusterImageSetMirror",
+            "ClusterImageSetMirror",
+            "ImageSetMirror",
+            "ClusterReplicatedImageSet",
+            "ReplicatedImageSet",
+          ]);
+    const metadata =
+      kind === "ImageSetMirror" || kind === "ReplicatedImageSet"
+        ? { name: `cr-${i}`, namespace: pick(namespaces), uid: `uid-${i}`, generation: 1 }
+        : { name: `cr-${i}`, uid: `uid-${i}`, generation: 1 };
+    // Two cluster-wide catch-all mirrors, as a real cluster has at most a few;
+    // every `.*` mirror CR also mirrors all entries before it (mirrors of mirrors).
+    const catchAll = i === 10 || i === 500;
+    const spec = catchAll
+      ? { priority: -1, filter: { include: [{ image: ".*" }] }, mirrors: mirrors(1) }
+      : kind === "ClusterImageSetMirror" || kind === "ImageSetMirror"
+        ? { priority, ...mirrorFilter(i), mirrors: mirrors(int(1, 3)) }
+        : {
+            priority,
+            ...(kind === "ClusterReplicatedImageSet" && i % 3 === 0
+              ? { filter: { include: [{ namespace: "team-[0-4]" }] } }
+              : {}),
+            upstreams: upstreams(),
+          };
+    out.push({ apiVersion: "kuik.enix.io/v1alpha1", kind, metadata, spec });
+  }
+  return out.map((o) => parseRoutingResource(o));
+}
+
+const resources = makeResources(1000);
+const config = { routing: { honorPrioritiesOnAlwaysImagePullPolicy: false } };
+const routing = compileRouting(resources, { config });
+const pod = {
+  namespace: "team-3",
+  labels: { app: "web", tier: "front" },
+  annotations: { "example.com/owner": "team-3" },
+};
+const container = { name: "app", image: "nginx:1.25", imagePullPolicy: "IfNotPresent" };
+
+// The first call pays for the memoised filter answers; the target is every call after it.
+const first = routeContainer(routing, { pod, container });
+if (first.status !== "routed") throw new Error("benchmark container was skipped");
+console.log(
+  `1,000 CRs (${routing.clusterMirrors.length} CISM, ${[...routing.namespacedMirrors.values()].flat().length} ISM, ` +
+    `${routing.clusterReplicated.length} CRIS, ${[...routing.namespacedReplicated.values()].flat().length} RIS); ` +
+    `nginx:1.25 in team-3 gets ${first.alternatives.length} alternatives`,
+);
+
+let tag = 0;
+await runBenchmarks("routing: one container against 1,000 CRs", [
+  {
+    name: "routeContainer, same image (after the first call)",
+    fn: () => routeContainer(routing, { pod, container }),
+  },
+  {
+    name: "routeContainer, a new tag every call (no memoised answer)",
+    fn: () => {
+      tag++;
+      return routeContainer(routing, { pod, container: { ...container, image: `nginx:1.${tag}` } });
+    },
+  },
+  {
+    name: "routeContainer, a new quay.io image every call (few matching CRs, no memo)",
+    fn: () => {
+      tag++;
+      return routeContainer(routing, {
+        pod,
+        container: { ...container, image: `quay.io/team-${tag % 100}/svc:${tag}` },
+      });
+    },
+  },
+  {
+    name: "compileRouting (1,000 CRs, cold) + first routeContainer",
+    fn: () => routeContainer(compileRouting(resources, { config }), { pod, container }),
+  },
+]);

@@ -1,0 +1,103 @@
+import { KubeimgError } from "@kubeimg/core";
+
+/** The stable codes a {@link RoutingError} carries. */
+export type RoutingErrorCode =
+  /** A YAML document could not be parsed. */
+  | "INVALID_YAML"
+  /** A kuik object failed its schema (field path and value on the error). */
+  | "INVALID_RESOURCE"
+  /** The operator configuration failed its schema. */
+  | "INVALID_CONFIG"
+  /** A Kubernetes label selector string did not parse. */
+  | "INVALID_LABEL_SELECTOR"
+  /** A Go duration string (`1s`, `500ms`) did not parse. */
+  | "INVALID_DURATION"
+  /** The Pod object handed to the pod-level functions failed its schema. */
+  | "INVALID_POD"
+  /**
+   * kuik parses every alternative built so far each time it applies a
+   * (Cluster)ImageSetMirror; one that is not a valid reference fails the
+   * whole admission call (the Pod is then admitted unchanged).
+   */
+  | "INVALID_ALTERNATIVE_REFERENCE"
+  /**
+   * Mirrors of mirrors multiplied the list past `maxCandidates` (each `.*`
+   * mirror CR mirrors every entry before it). kuik has no such limit and would
+   * exhaust memory or time out; either way the Pod is admitted unchanged.
+   */
+  | "TOO_MANY_ALTERNATIVES";
+
+/**
+ * The error every routing function throws for malformed input.
+ *
+ * `path` names the offending field (`spec.mirrors[0].priority`), `value` holds
+ * what was found there, `input` the text or string that was being read, and
+ * `document` the 0-based YAML document index when loading multi-document
+ * files.
+ *
+ * @example
+ * ```ts
+ * try { loadRoutingResources(text) } catch (e) {
+ *   if (isRoutingError(e)) console.error(e.code, e.path, e.value);
+ * }
+ * ```
+ */
+export class RoutingError extends KubeimgError {
+  /** Fixed, so the guard still works when a bundler renames the class. */
+  override readonly name = "RoutingError";
+  readonly code: RoutingErrorCode;
+  /** Dotted field path of the offending value, when there is one. */
+  readonly path: string | undefined;
+  /** The offending value. */
+  readonly value: unknown;
+  /** The string being parsed (selector, duration, reference), when there is one. */
+  readonly input: string | undefined;
+  /** 0-based index of the YAML document, when loading YAML. */
+  readonly document: number | undefined;
+
+  constructor(
+    code: RoutingErrorCode,
+    message: string,
+    details: {
+      path?: string;
+      value?: unknown;
+      input?: string;
+      document?: number;
+      cause?: unknown;
+    } = {},
+  ) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.code = code;
+    this.path = details.path;
+    this.value = details.value;
+    this.input = details.input;
+    this.document = details.document;
+  }
+}
+
+const routingCodes: ReadonlySet<string> = new Set<RoutingErrorCode>([
+  "INVALID_YAML",
+  "INVALID_RESOURCE",
+  "INVALID_CONFIG",
+  "INVALID_LABEL_SELECTOR",
+  "INVALID_DURATION",
+  "INVALID_POD",
+  "INVALID_ALTERNATIVE_REFERENCE",
+  "TOO_MANY_ALTERNATIVES",
+]);
+
+/**
+ * Returns true when `value` is a {@link RoutingError}, from whichever copy of
+ * the package (ESM or CJS) threw it: checks `name` and `code`.
+ *
+ * @example
+ * ```ts
+ * if (isRoutingError(e) && e.code === "INVALID_RESOURCE") console.error(e.path);
+ * ```
+ */
+export function isRoutingError(value: unknown): value is RoutingError {
+  if (value instanceof RoutingError) return true;
+  if (!(value instanceof Error) || value.name !== "RoutingError") return false;
+  const code = (value as { code?: unknown }).code;
+  return typeof code === "string" && routingCodes.has(code);
+}

@@ -1,0 +1,49 @@
+/**
+ * The `kuik.enix.io/original-images` annotation: a JSON object from container
+ * name (`init:<name>` for init containers) to the image as written. kuik
+ * skips the containers listed there, so a Pod is routed once.
+ */
+
+/** The annotation kuik writes on every Pod it considers. */
+export const ORIGINAL_IMAGES_ANNOTATION = "kuik.enix.io/original-images";
+
+/** The annotation the kubelet puts on static-pod mirrors; kuik leaves those alone. */
+export const MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror";
+
+/**
+ * Returns the annotation's map as kuik reads it with Go's `json.Unmarshal`:
+ * text that is not valid JSON, or JSON that is not an object, gives an empty
+ * map; a member whose value is not a string is kept with the value `""`.
+ *
+ * @example
+ * ```ts
+ * readOriginalImages('{"app":"nginx:1.25"}') // { app: "nginx:1.25" }
+ * readOriginalImages("not json") // {}
+ * ```
+ */
+export function readOriginalImages(text: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (text === undefined) return out;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return out;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return out;
+  for (const [key, v] of Object.entries(value)) out[key] = typeof v === "string" ? v : "";
+  return out;
+}
+
+/**
+ * Returns the key a container has in the annotation: its name, or
+ * `init:<name>` for an init container.
+ *
+ * @example
+ * ```ts
+ * originalImagesKey("migrate", { init: true }) // "init:migrate"
+ * ```
+ */
+export function originalImagesKey(name: string, options: { init?: boolean } = {}): string {
+  return options.init ? `init:${name}` : name;
+}

@@ -1,0 +1,137 @@
+/**
+ * Routing a whole Pod: the pod-level gates, the original-images annotation
+ * kuik writes, and one {@link ContainerRoute} per container and init
+ * container (ephemeral containers are never routed, as in kuik).
+ */
+import type { CompiledRouting, RoutingPodMeta } from "./compile.js";
+import { isRoutingError, type RoutingError } from "./errors.js";
+import { goMarshalStringMap } from "./go-json.js";
+import {
+  ORIGINAL_IMAGES_ANNOTATION,
+  originalImagesKey,
+  readOriginalImages,
+} from "./original-images.js";
+import { parseRoutingPod, type RoutingPod } from "./pod-schema.js";
+import {
+  type ContainerRoute,
+  orderContainer,
+  podSkipReason,
+  type RoutingSkipReason,
+} from "./route-container.js";
+
+/** Options of {@link planPodRouting}. */
+export interface PlanPodRoutingOptions {
+  /** The Pod's namespace when the object carries none (admission requests give it apart). */
+  readonly namespace?: string;
+}
+
+/** What kuik would do with a Pod before probing. */
+export interface PodRoutingPlan {
+  /** The Pod as read (validated). */
+  readonly pod: RoutingPod;
+  readonly namespace: string;
+  /** Set when the whole Pod is left alone (static-pod mirror, skip selectors). */
+  readonly skipReason: RoutingSkipReason | undefined;
+  /**
+   * Set when kuik's webhook call would fail (`INVALID_ALTERNATIVE_REFERENCE`);
+   * the Pod is then admitted unchanged (`failurePolicy: Ignore`).
+   */
+  readonly error: RoutingError | undefined;
+  /** One route per container, then per init container, in spec order. */
+  readonly containers: readonly ContainerRoute[];
+  /**
+   * The `kuik.enix.io/original-images` value kuik writes (Go's JSON of the
+   * map, keys sorted), or undefined when it writes nothing.
+   */
+  readonly originalImagesAnnotation: string | undefined;
+}
+
+function podMeta(pod: RoutingPod, namespace: string): RoutingPodMeta {
+  return {
+    namespace,
+    labels: pod.metadata.labels ?? {},
+    annotations: pod.metadata.annotations ?? {},
+  };
+}
+
+/**
+ * Returns what kuik's webhook would do with `pod` before any probe. Never
+ * throws for cluster data: a failing call is reported in `error`; only a
+ * malformed Pod object throws (`INVALID_POD`).
+ *
+ * @example
+ * ```ts
+ * const plan = planPodRouting(routing, admissionRequest.object, { namespace: admissionRequest.namespace });
+ * for (const c of plan.containers) if (c.status === "routed") console.log(c.container, c.alternatives);
+ * ```
+ */
+export function planPodRouting(
+  routing: CompiledRouting,
+  value: unknown,
+  options: PlanPodRoutingOptions = {},
+): PodRoutingPlan {
+  const pod = parseRoutingPod(value);
+  const namespace = pod.metadata.namespace || options.namespace || "";
+  const meta = podMeta(pod, namespace);
+  const base = { pod, namespace };
+  const skipReason = podSkipReason(routing, meta);
+  const allContainers = [
+    ...pod.spec.containers.map((c) => ({ container: c, init: false })),
+    ...(pod.spec.initContainers ?? []).map((c) => ({ container: c, init: true })),
+  ];
+  if (skipReason) {
+    return Object.freeze({
+      ...base,
+      skipReason,
+      error: undefined,
+      containers: allContainers.map(({ container, init }) =>
+        Object.freeze({
+          status: "skipped" as const,
+          container: container.name,
+          init,
+          image: container.image,
+          skipReason,
+        }),
+      ),
+      originalImagesAnnotation: undefined,
+    });
+  }
+  const processed = readOriginalImages(meta.annotations[ORIGINAL_IMAGES_ANNOTATION]);
+  const recorded: Record<string, string> = { ...processed };
+  const containers: ContainerRoute[] = [];
+  try {
+    for (const { container, init } of allContainers) {
+      const key = originalImagesKey(container.name, { init });
+      if (Object.hasOwn(processed, key)) {
+        containers.push(
+          Object.freeze({
+            status: "skipped",
+            container: container.name,
+            init,
+            image: container.image,
+            skipReason: "ALREADY_PROCESSED",
+          }),
+        );
+        continue;
+      }
+      if (!init) recorded[key] = container.image;
+      containers.push(orderContainer(routing, { pod: meta, container, init }));
+    }
+  } catch (e) {
+    if (!isRoutingError(e)) throw e;
+    return Object.freeze({
+      ...base,
+      skipReason: undefined,
+      error: e,
+      containers: Object.freeze(containers),
+      originalImagesAnnotation: undefined,
+    });
+  }
+  return Object.freeze({
+    ...base,
+    skipReason: undefined,
+    error: undefined,
+    containers: Object.freeze(containers),
+    originalImagesAnnotation: goMarshalStringMap(recorded),
+  });
+}

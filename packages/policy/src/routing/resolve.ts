@@ -1,0 +1,203 @@
+/**
+ * Choosing the winner among a container's alternatives, as kuik's
+ * `parallel.FirstSuccessful` does: every entry is probed at once and the
+ * first available entry *in list order* wins as soon as that is certain
+ * (every entry before it has answered "unavailable"). Beyond kuik: probes that
+ * can no longer win are aborted, and an overall deadline bounds the decision.
+ */
+import type {
+  Availability,
+  AvailabilityChecker,
+  CredentialSecretRef,
+  RoutingTimers,
+} from "./availability.js";
+
+/** What {@link resolveFirstAvailable} needs of each alternative. */
+export interface ProbeTarget {
+  readonly image: string;
+  readonly credentialSecret?: CredentialSecretRef | undefined;
+}
+
+/** Options of {@link resolveFirstAvailable}. */
+export interface ResolveFirstAvailableOptions {
+  /** Aborts every probe and settles at once with `aborted: true`. */
+  readonly signal?: AbortSignal;
+  /**
+   * Overall deadline in milliseconds (admission webhooks have about 10 s).
+   * When it passes, probes still running are aborted and count as
+   * unavailable; the first entry already known available wins. Needs `timers`.
+   */
+  readonly deadlineMs?: number;
+  /** RoutingTimers and clock (required with `deadlineMs`; used for `durationMs`). */
+  readonly timers?: RoutingTimers;
+}
+
+/** How one alternative's probe ended. */
+export type ProbeOutcome =
+  | { readonly state: "available"; readonly durationMs: number | undefined }
+  | {
+      readonly state: "unavailable";
+      readonly reason: string;
+      readonly retryable: boolean;
+      readonly durationMs: number | undefined;
+    }
+  /** Aborted because it could no longer win, or by the caller's signal or the deadline. */
+  | { readonly state: "aborted"; readonly reason: string };
+
+/** The outcome of {@link resolveFirstAvailable}. */
+export interface FirstAvailableResult<T extends ProbeTarget> {
+  /** The first available alternative in list order, or undefined. */
+  readonly winner: T | undefined;
+  /** Its index, or -1. */
+  readonly index: number;
+  /** One outcome per alternative, same order. */
+  readonly outcomes: readonly ProbeOutcome[];
+  /** True when the deadline cut the decision short. */
+  readonly timedOut: boolean;
+  /** True when the caller's signal aborted the decision. */
+  readonly aborted: boolean;
+}
+
+type Slot =
+  | { state: "pending" }
+  | { state: "done"; answer: Availability; durationMs: number | undefined }
+  | { state: "aborted"; reason: string };
+
+function outcomeOf(slot: Slot): ProbeOutcome {
+  if (slot.state === "pending") return { state: "aborted", reason: "not finished" };
+  if (slot.state === "aborted") return { state: "aborted", reason: slot.reason };
+  const { answer, durationMs } = slot;
+  return answer.available
+    ? { state: "available", durationMs }
+    : { state: "unavailable", reason: answer.reason, retryable: answer.retryable, durationMs };
+}
+
+/**
+ * Returns the first available alternative in list order, probing all of them
+ * in parallel with `checker`. The decision is taken as soon as it is certain,
+ * so its latency is that of the slowest probe ahead of the winner, not the
+ * sum. Probes behind a known-available entry are aborted through their
+ * `AbortSignal`. A checker that throws counts as "unavailable" (retryable).
+ * Never rejects. Note that kuik does not probe a list of fewer than two
+ * entries; {@link RoutedContainerRoute.probed} says when to call this.
+ *
+ * @example
+ * ```ts
+ * const { winner } = await resolveFirstAvailable(route.alternatives, checker, {
+ *   deadlineMs: 8_000, timers,
+ * });
+ * const image = finalContainerImage(route, winner);
+ * ```
+ */
+export function resolveFirstAvailable<T extends ProbeTarget>(
+  alternatives: readonly T[],
+  checker: AvailabilityChecker,
+  options: ResolveFirstAvailableOptions = {},
+): Promise<FirstAvailableResult<T>> {
+  const { signal, deadlineMs, timers } = options;
+  if (deadlineMs !== undefined && timers === undefined) {
+    throw new TypeError("resolveFirstAvailable: deadlineMs needs timers");
+  }
+  const n = alternatives.length;
+  const slots: Slot[] = alternatives.map(() => ({ state: "pending" }));
+  const controllers = alternatives.map(() => new AbortController());
+  const started = timers?.now();
+
+  return new Promise<FirstAvailableResult<T>>((resolve) => {
+    let finished = false;
+    let deadlineHandle: unknown;
+
+    const abortSlot = (i: number, reason: string): void => {
+      if (slots[i]?.state !== "pending") return;
+      slots[i] = { state: "aborted", reason };
+      controllers[i]?.abort(new Error(reason));
+    };
+
+    const finish = (index: number, flags: { timedOut?: boolean; aborted?: boolean }): void => {
+      if (finished) return;
+      finished = true;
+      if (deadlineHandle !== undefined) timers?.clearTimeout(deadlineHandle);
+      signal?.removeEventListener("abort", onAbort);
+      const reason = flags.aborted
+        ? "aborted by caller"
+        : flags.timedOut
+          ? "deadline exceeded"
+          : "cannot win";
+      for (let i = 0; i < n; i++) abortSlot(i, reason);
+      resolve({
+        winner: index >= 0 ? alternatives[index] : undefined,
+        index,
+        outcomes: slots.map(outcomeOf),
+        timedOut: flags.timedOut ?? false,
+        aborted: flags.aborted ?? false,
+      });
+    };
+
+    const firstKnownAvailable = (): number =>
+      slots.findIndex((s) => s.state === "done" && s.answer.available);
+
+    const decide = (): void => {
+      if (finished) return;
+      const best = firstKnownAvailable();
+      if (best >= 0) for (let j = best + 1; j < n; j++) abortSlot(j, "cannot win");
+      for (let i = 0; i < n; i++) {
+        const slot = slots[i] as Slot;
+        if (slot.state === "pending") return;
+        if (slot.state === "done" && slot.answer.available) {
+          finish(i, {});
+          return;
+        }
+      }
+      finish(-1, {});
+    };
+
+    function onAbort(): void {
+      finish(-1, { aborted: true });
+    }
+
+    if (signal?.aborted) {
+      finish(-1, { aborted: true });
+      return;
+    }
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (n === 0) {
+      finish(-1, {});
+      return;
+    }
+    if (deadlineMs !== undefined && timers !== undefined) {
+      deadlineHandle = timers.setTimeout(
+        () => finish(firstKnownAvailable(), { timedOut: true }),
+        deadlineMs,
+      );
+    }
+
+    alternatives.forEach((alternative, i) => {
+      const settle = (answer: Availability): void => {
+        if (finished || slots[i]?.state !== "pending") return;
+        const now = timers?.now();
+        slots[i] = {
+          state: "done",
+          answer,
+          durationMs: now !== undefined && started !== undefined ? now - started : undefined,
+        };
+        decide();
+      };
+      const controller = controllers[i] as AbortController;
+      let pending: Promise<Availability>;
+      try {
+        pending = checker.check(alternative.image, alternative.credentialSecret, {
+          signal: controller.signal,
+        });
+      } catch (e) {
+        pending = Promise.reject(e);
+      }
+      Promise.resolve(pending).then(settle, (e: unknown) =>
+        settle({
+          available: false,
+          reason: e instanceof Error ? e.message : String(e),
+          retryable: true,
+        }),
+      );
+    });
+  });
+}
