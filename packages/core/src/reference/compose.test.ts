@@ -56,8 +56,12 @@ describe("withDigest", () => {
 
 describe("trimNamed", () => {
   it("drops tag and digest", () => {
-    const r = trimNamed(parseNormalizedNamed(`quay.io/a/b:1@sha256:${hex64}`));
+    const input = parseNormalizedNamed(`quay.io/a/b:1@sha256:${hex64}`);
+    const before = { ...input };
+    const r = trimNamed(input);
     expect(r).toMatchObject({ string: "quay.io/a/b", tag: undefined, digest: undefined });
-    expect(Object.isFrozen(r)).toBe(true);
+    // A new object; the argument is left as it was.
+    expect(r).not.toBe(input);
+    expect(input).toEqual(before);
   });
 });

@@ -1,1 +1,105 @@
-export {};
+export {
+  type Allowlist,
+  type AllowlistMatching,
+  type AllowlistPattern,
+  allowlistField,
+  compileAllowlist,
+  parseAllowlistPattern,
+  validateAllowlistPatterns,
+} from "./allowlist.js";
+export {
+  CachedPullRecordStore,
+  type CachedPullRecordStoreOptions,
+  maxIntentsCacheCapacity,
+  maxPulledRecordsCacheCapacity,
+} from "./cached-store.js";
+export {
+  currentRecordApiVersion,
+  type DecodedRecordFile,
+  decodeIntentFile,
+  decodePulledRecordFile,
+  encodeIntentFile,
+  encodePulledRecordFile,
+  type RecordFileKind,
+  readableRecordApiVersions,
+  recordApiGroup,
+} from "./codec.js";
+export {
+  type KubeletPullCredentialsConfig,
+  kubeletPullCredentialsConfigSchema,
+  parseKubeletPullCredentialsConfig,
+} from "./config.js";
+export {
+  isPullCredentialsConfigError,
+  isPullRecordError,
+  PullCredentialsConfigError,
+  type PullCredentialsConfigErrorCode,
+  PullRecordError,
+  type PullRecordErrorCode,
+} from "./errors.js";
+export {
+  credentialHashInput,
+  type HashableCredential,
+  hashCredential,
+  recordStorageKey,
+} from "./hashing.js";
+export {
+  PullManager,
+  type PullManagerErrorContext,
+  type PullManagerOptions,
+  type RecordPulledOutcome,
+  writeRecordWhileMatchingLimit,
+} from "./manager.js";
+export { MemoryPullRecordStore } from "./memory-store.js";
+export {
+  type MergeResult,
+  mergeCredentials,
+  mergePullSecrets,
+  mergePullServiceAccounts,
+} from "./merge.js";
+export {
+  type MetricDefinition,
+  type MetricsRecorder,
+  pullManagerMetrics,
+} from "./metrics.js";
+export {
+  createVerificationPolicy,
+  defaultVerificationPolicy,
+  policyField,
+  type VerificationPolicy,
+  type VerificationPolicyName,
+  type VerificationPolicyOptions,
+  validateVerificationConfig,
+  verificationPolicyNames,
+} from "./policy.js";
+export {
+  type ImagePullCredentialsInput,
+  type ImagePullCredentialsJson,
+  type ImagePulledRecordJson,
+  imagePullCredentialsSchema,
+  imagePullSecretSchema,
+  imagePullServiceAccountSchema,
+  parseImagePullCredentials,
+  pulledRecordFromJson,
+  pulledRecordToJson,
+} from "./schema.js";
+export {
+  hasSynchronousLookup,
+  type ListResult,
+  type PullRecordStore,
+  type SynchronousLookup,
+} from "./store.js";
+export type {
+  Clock,
+  GetPodCredentials,
+  ImageLister,
+  ImagePullCredentials,
+  ImagePulledRecord,
+  ImagePullIntent,
+  ImagePullSecret,
+  ImagePullServiceAccount,
+  MustPullReason,
+  PodCredentials,
+  PullDecision,
+  RuntimeImage,
+} from "./types.js";

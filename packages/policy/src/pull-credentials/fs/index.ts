@@ -1,1 +1,6 @@
-export {};
+export {
+  type FileSystemOpenReport,
+  FileSystemPullRecordStore,
+  type FileSystemPullRecordStoreOptions,
+  storageFileName,
+} from "./fs-store.js";

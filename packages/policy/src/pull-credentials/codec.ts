@@ -1,0 +1,373 @@
+/**
+ * The file format of the kubelet's records (`<root-dir>/image_manager/`), as
+ * v1.35 reads and writes it.
+ *
+ * Reading accepts `kubelet.config.k8s.io/v1alpha1` and `…/v1beta1`, requires
+ * `kind` and `apiVersion`, and is strict like apimachinery's strict JSON
+ * serializer: case-sensitive field names, unknown or repeated fields are
+ * errors, a JSON `null` leaves a field at its zero value (Go semantics), and a
+ * file of the other kind is an error. Content that does not start with `{`
+ * goes through the YAML path as in apimachinery's universal decoder.
+ *
+ * Writing produces exactly what the v1.35 kubelet writes: compact JSON from
+ * Go's encoder (HTML-safe escaping) with one trailing newline; `kind`,
+ * `apiVersion`, then the type's fields in declaration order; mapping keys
+ * sorted by bytes; empty lists, `false` and an empty mapping omitted;
+ * `credentialHash` always written; `lastUpdatedTime` in UTC whole seconds.
+ */
+import { PullRecordError } from "./errors.js";
+import {
+  compareGoStrings,
+  decodeUtf8LikeGo,
+  isGoSpace,
+  quoteGoJson,
+  toWellFormed,
+} from "./go-text.js";
+import { formatRfc3339, goZeroTimeMs, parseRfc3339 } from "./rfc3339.js";
+import {
+  type JsonObject,
+  type JsonValue,
+  parseStrictJson,
+  StrictJsonSyntaxError,
+} from "./strict-json.js";
+import type {
+  ImagePullCredentials,
+  ImagePulledRecord,
+  ImagePullIntent,
+  ImagePullSecret,
+  ImagePullServiceAccount,
+} from "./types.js";
+import { looksLikeJson, parseYamlLikeKubernetes, YamlConversionError } from "./yaml-fallback.js";
+
+/**
+ * The API group of the record files.
+ *
+ * @example
+ * ```ts
+ * recordApiGroup; // "kubelet.config.k8s.io"
+ * ```
+ */
+export const recordApiGroup = "kubelet.config.k8s.io";
+/**
+ * The `apiVersion` v1.35 writes.
+ *
+ * @example
+ * ```ts
+ * decodeIntentFile(text).apiVersion === currentRecordApiVersion;
+ * ```
+ */
+export const currentRecordApiVersion = "kubelet.config.k8s.io/v1beta1";
+/**
+ * The `apiVersion`s v1.35 reads (older ones are migrated at open).
+ *
+ * @example
+ * ```ts
+ * readableRecordApiVersions.includes("kubelet.config.k8s.io/v1alpha1"); // true
+ * ```
+ */
+export const readableRecordApiVersions: readonly string[] = [
+  "kubelet.config.k8s.io/v1alpha1",
+  currentRecordApiVersion,
+];
+
+/**
+ * Which directory a file belongs to: `pulling` holds intents, `pulled` holds records.
+ *
+ * @example
+ * ```ts
+ * const kind: RecordFileKind = dir === "pulling" ? "intent" : "pulled";
+ * ```
+ */
+export type RecordFileKind = "intent" | "pulled";
+
+const kindNames: Record<RecordFileKind, string> = {
+  intent: "ImagePullIntent",
+  pulled: "ImagePulledRecord",
+};
+
+/**
+ * A decoded record file: the object, the version it was written in, and
+ * whether that is the version v1.35 writes (files in other versions are
+ * rewritten at open).
+ *
+ * @example
+ * ```ts
+ * const d: DecodedRecordFile<ImagePullIntent> = decodeIntentFile(text);
+ * if (!d.isCurrentVersion) console.log(`will be migrated from ${d.apiVersion}`);
+ * ```
+ */
+export interface DecodedRecordFile<T> {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly isCurrentVersion: boolean;
+  readonly object: T;
+}
+
+const emptyCredentials: ImagePullCredentials = Object.freeze({
+  kubernetesSecrets: Object.freeze([]) as readonly ImagePullSecret[],
+  kubernetesServiceAccounts: Object.freeze([]) as readonly ImagePullServiceAccount[],
+  nodePodsAccessible: false,
+});
+
+class FieldError extends Error {}
+
+function fail(message: string): never {
+  throw new FieldError(message);
+}
+
+function asObject(v: JsonValue | undefined, where: string): JsonObject | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (v instanceof Map) return v;
+  return fail(`${where}: expected an object`);
+}
+
+function asString(v: JsonValue | undefined, where: string): string {
+  if (v === undefined || v === null) return "";
+  if (typeof v === "string") return v;
+  return fail(`${where}: expected a string`);
+}
+
+function asBool(v: JsonValue | undefined, where: string): boolean {
+  if (v === undefined || v === null) return false;
+  if (typeof v === "boolean") return v;
+  return fail(`${where}: expected a boolean`);
+}
+
+function asArray(v: JsonValue | undefined, where: string): JsonValue[] {
+  if (v === undefined || v === null) return [];
+  if (Array.isArray(v)) return v;
+  return fail(`${where}: expected a list`);
+}
+
+function checkFields(obj: JsonObject, allowed: readonly string[], where: string): void {
+  for (const key of obj.keys()) {
+    if (!allowed.includes(key)) fail(`${where}: unknown field ${JSON.stringify(key)}`);
+  }
+}
+
+const secretFields = ["uid", "namespace", "name", "credentialHash"] as const;
+const serviceAccountFields = ["uid", "namespace", "name"] as const;
+const credentialFields = ["kubernetesSecrets", "kubernetesServiceAccounts", "nodePodsAccessible"];
+
+function readSecret(v: JsonValue, where: string): ImagePullSecret {
+  const o = asObject(v, where);
+  if (o) checkFields(o, secretFields, where);
+  return Object.freeze({
+    uid: asString(o?.get("uid"), `${where}.uid`),
+    namespace: asString(o?.get("namespace"), `${where}.namespace`),
+    name: asString(o?.get("name"), `${where}.name`),
+    credentialHash: asString(o?.get("credentialHash"), `${where}.credentialHash`),
+  });
+}
+
+function readServiceAccount(v: JsonValue, where: string): ImagePullServiceAccount {
+  const o = asObject(v, where);
+  if (o) checkFields(o, serviceAccountFields, where);
+  return Object.freeze({
+    uid: asString(o?.get("uid"), `${where}.uid`),
+    namespace: asString(o?.get("namespace"), `${where}.namespace`),
+    name: asString(o?.get("name"), `${where}.name`),
+  });
+}
+
+function readCredentials(v: JsonValue, where: string): ImagePullCredentials {
+  const o = asObject(v, where);
+  if (!o) return emptyCredentials;
+  checkFields(o, credentialFields, where);
+  return Object.freeze({
+    kubernetesSecrets: Object.freeze(
+      asArray(o.get("kubernetesSecrets"), `${where}.kubernetesSecrets`).map((s, i) =>
+        readSecret(s, `${where}.kubernetesSecrets[${i}]`),
+      ),
+    ),
+    kubernetesServiceAccounts: Object.freeze(
+      asArray(o.get("kubernetesServiceAccounts"), `${where}.kubernetesServiceAccounts`).map(
+        (s, i) => readServiceAccount(s, `${where}.kubernetesServiceAccounts[${i}]`),
+      ),
+    ),
+    nodePodsAccessible: asBool(o.get("nodePodsAccessible"), `${where}.nodePodsAccessible`),
+  });
+}
+
+function readTime(v: JsonValue | undefined, where: string): Date {
+  if (v === undefined || v === null) return new Date(goZeroTimeMs);
+  if (typeof v !== "string") fail(`${where}: expected an RFC 3339 timestamp`);
+  const ms = parseRfc3339(v);
+  if (ms === undefined) fail(`${where}: ${JSON.stringify(v)} is not an RFC 3339 timestamp`);
+  return new Date(ms);
+}
+
+function decodeTop(
+  content: string | Uint8Array,
+  kind: RecordFileKind,
+): { apiVersion: string; obj: JsonObject } {
+  const text = typeof content === "string" ? toWellFormed(content) : decodeUtf8LikeGo(content);
+  const top = looksLikeJson(text, isGoSpace)
+    ? parseStrictJson(text)
+    : parseYamlLikeKubernetes(text);
+  if (!(top instanceof Map)) fail("the file does not hold a JSON object");
+  const fileKind = asString(top.get("kind"), "kind");
+  const apiVersion = asString(top.get("apiVersion"), "apiVersion");
+  if (fileKind === "") fail("Object 'Kind' is missing");
+  if (apiVersion === "") fail("Object 'apiVersion' is missing");
+  if (!readableRecordApiVersions.includes(apiVersion)) {
+    fail(
+      `no kind ${JSON.stringify(fileKind)} is registered for version ${JSON.stringify(apiVersion)}`,
+    );
+  }
+  if (fileKind !== kindNames[kind]) {
+    fail(`expected kind ${kindNames[kind]}, found ${JSON.stringify(fileKind)}`);
+  }
+  return { apiVersion, obj: top };
+}
+
+function wrapDecode<T>(kind: RecordFileKind, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (
+      error instanceof FieldError ||
+      error instanceof StrictJsonSyntaxError ||
+      error instanceof YamlConversionError
+    ) {
+      throw new PullRecordError(
+        "DECODE_ERROR",
+        `cannot decode ${kindNames[kind]}: ${error.message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * Decodes the content of a file from `image_manager/pulling/`.
+ *
+ * Throws `PullRecordError` with code `DECODE_ERROR` for anything v1.35 would
+ * not read (syntax, unknown or repeated field, missing `kind`/`apiVersion`,
+ * unknown version, a record instead of an intent).
+ *
+ * @example
+ * ```ts
+ * decodeIntentFile('{"kind":"ImagePullIntent","apiVersion":"kubelet.config.k8s.io/v1alpha1","image":"nginx"}');
+ * // → { apiVersion: "kubelet.config.k8s.io/v1alpha1", kind: "ImagePullIntent", isCurrentVersion: false, object: { image: "nginx" } }
+ * ```
+ */
+export function decodeIntentFile(content: string | Uint8Array): DecodedRecordFile<ImagePullIntent> {
+  return wrapDecode("intent", () => {
+    const { apiVersion, obj } = decodeTop(content, "intent");
+    checkFields(obj, ["kind", "apiVersion", "image"], "ImagePullIntent");
+    return {
+      apiVersion,
+      kind: kindNames.intent,
+      isCurrentVersion: apiVersion === currentRecordApiVersion,
+      object: Object.freeze({ image: asString(obj.get("image"), "image") }),
+    };
+  });
+}
+
+/**
+ * Decodes the content of a file from `image_manager/pulled/`.
+ *
+ * Throws `PullRecordError` with code `DECODE_ERROR` for anything v1.35 would
+ * not read. A `null` or missing `lastUpdatedTime` is Go's zero time.
+ *
+ * @example
+ * ```ts
+ * const { object } = decodePulledRecordFile(await readFile(path));
+ * object.credentialMapping.get("docker.io/library/nginx");
+ * ```
+ */
+export function decodePulledRecordFile(
+  content: string | Uint8Array,
+): DecodedRecordFile<ImagePulledRecord> {
+  return wrapDecode("pulled", () => {
+    const { apiVersion, obj } = decodeTop(content, "pulled");
+    checkFields(
+      obj,
+      ["kind", "apiVersion", "lastUpdatedTime", "imageRef", "credentialMapping"],
+      "ImagePulledRecord",
+    );
+    const mapping = new Map<string, ImagePullCredentials>();
+    const rawMapping = asObject(obj.get("credentialMapping"), "credentialMapping");
+    if (rawMapping) {
+      for (const [key, value] of rawMapping) {
+        mapping.set(key, readCredentials(value, `credentialMapping[${JSON.stringify(key)}]`));
+      }
+    }
+    return {
+      apiVersion,
+      kind: kindNames.pulled,
+      isCurrentVersion: apiVersion === currentRecordApiVersion,
+      object: Object.freeze({
+        lastUpdatedTime: readTime(obj.get("lastUpdatedTime"), "lastUpdatedTime"),
+        imageRef: asString(obj.get("imageRef"), "imageRef"),
+        credentialMapping: mapping,
+      }),
+    };
+  });
+}
+
+function encodeTime(d: Date): string {
+  const ms = d.getTime();
+  if (Number.isNaN(ms)) {
+    throw new PullRecordError("INVALID_ARGUMENT", "lastUpdatedTime is not a valid date");
+  }
+  // metav1.Time writes Go's zero time as null.
+  return ms === goZeroTimeMs ? "null" : quoteGoJson(formatRfc3339(ms));
+}
+
+function encodeCredentials(c: ImagePullCredentials): string {
+  const parts: string[] = [];
+  if (c.kubernetesSecrets.length > 0) {
+    const items = c.kubernetesSecrets.map(
+      (s) =>
+        `{"uid":${quoteGoJson(s.uid)},"namespace":${quoteGoJson(s.namespace)},"name":${quoteGoJson(s.name)},"credentialHash":${quoteGoJson(s.credentialHash)}}`,
+    );
+    parts.push(`"kubernetesSecrets":[${items.join(",")}]`);
+  }
+  if (c.kubernetesServiceAccounts.length > 0) {
+    const items = c.kubernetesServiceAccounts.map(
+      (s) =>
+        `{"uid":${quoteGoJson(s.uid)},"namespace":${quoteGoJson(s.namespace)},"name":${quoteGoJson(s.name)}}`,
+    );
+    parts.push(`"kubernetesServiceAccounts":[${items.join(",")}]`);
+  }
+  if (c.nodePodsAccessible) parts.push(`"nodePodsAccessible":true`);
+  return `{${parts.join(",")}}`;
+}
+
+/**
+ * Returns the exact file content v1.35 writes for an intent
+ * (`kubelet.config.k8s.io/v1beta1`, trailing newline).
+ *
+ * @example
+ * ```ts
+ * encodeIntentFile({ image: "nginx" });
+ * // '{"kind":"ImagePullIntent","apiVersion":"kubelet.config.k8s.io/v1beta1","image":"nginx"}\n'
+ * ```
+ */
+export function encodeIntentFile(intent: ImagePullIntent): string {
+  return `{"kind":"ImagePullIntent","apiVersion":${quoteGoJson(currentRecordApiVersion)},"image":${quoteGoJson(intent.image)}}\n`;
+}
+
+/**
+ * Returns the exact file content v1.35 writes for a pulled record.
+ *
+ * @example
+ * ```ts
+ * encodePulledRecordFile({ lastUpdatedTime: new Date("2025-01-01T00:00:00Z"), imageRef: "r", credentialMapping: new Map() });
+ * // '{"kind":"ImagePulledRecord","apiVersion":"kubelet.config.k8s.io/v1beta1","lastUpdatedTime":"2025-01-01T00:00:00Z","imageRef":"r"}\n'
+ * ```
+ */
+export function encodePulledRecordFile(record: ImagePulledRecord): string {
+  let out = `{"kind":"ImagePulledRecord","apiVersion":${quoteGoJson(currentRecordApiVersion)},"lastUpdatedTime":${encodeTime(record.lastUpdatedTime)},"imageRef":${quoteGoJson(record.imageRef)}`;
+  if (record.credentialMapping.size > 0) {
+    const entries = [...record.credentialMapping].map(([k, v]) => [toWellFormed(k), v] as const);
+    entries.sort((a, b) => compareGoStrings(a[0], b[0]));
+    out += `,"credentialMapping":{${entries.map(([k, v]) => `${quoteGoJson(k)}:${encodeCredentials(v)}`).join(",")}}`;
+  }
+  return `${out}}\n`;
+}

@@ -1,0 +1,100 @@
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CachedPullRecordStore } from "../cached-store.js";
+import { recordStorageKey } from "../hashing.js";
+import type { MetricsRecorder } from "../metrics.js";
+import { describeStoreContract } from "../store-contract.testkit.js";
+import { FileSystemPullRecordStore, storageFileName } from "./index.js";
+
+const garbage = "\u0000 not a record";
+
+async function fixture(cached: boolean) {
+  const root = await mkdtemp(join(tmpdir(), "kubeimg-fs-contract-"));
+  const open = async () => {
+    const fs = await FileSystemPullRecordStore.open(root);
+    return cached ? CachedPullRecordStore.create(fs) : fs;
+  };
+  const file = (dir: string, key: string) => join(root, "image_manager", dir, storageFileName(key));
+  return {
+    store: await open(),
+    reopen: open,
+    corruptIntent: (image: string) => writeFile(file("pulling", image), garbage),
+    corruptRecord: (ref: string) => writeFile(file("pulled", ref), garbage),
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+describeStoreContract("FileSystemPullRecordStore", () => fixture(false));
+describeStoreContract("CachedPullRecordStore over FileSystemPullRecordStore", () => fixture(true));
+
+describe("FileSystemPullRecordStore on disk", () => {
+  it("creates 0700 directories and 0600 files named sha256-<hex>, leaving no .tmp behind", async () => {
+    const root = await mkdtemp(join(tmpdir(), "kubeimg-fs-"));
+    try {
+      const store = await FileSystemPullRecordStore.open(root);
+      await store.writeIntent("nginx:1.25");
+      for (const dir of ["pulling", "pulled"]) {
+        expect((await stat(join(root, "image_manager", dir))).mode & 0o777).toBe(0o700);
+      }
+      const names = await readdir(join(root, "image_manager", "pulling"));
+      expect(names).toEqual([await recordStorageKey("nginx:1.25")]);
+      const s = await stat(join(root, "image_manager", "pulling", names[0] as string));
+      expect(s.mode & 0o777).toBe(0o600);
+      expect(
+        await readFile(join(root, "image_manager", "pulling", names[0] as string), "utf8"),
+      ).toBe(
+        '{"kind":"ImagePullIntent","apiVersion":"kubelet.config.k8s.io/v1beta1","image":"nginx:1.25"}\n',
+      );
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("reports the on-disk gauges after writes and deletes", async () => {
+    const root = await mkdtemp(join(tmpdir(), "kubeimg-fs-"));
+    const gauges = new Map<string, number>();
+    const metrics: MetricsRecorder = {
+      incrementCounter: () => undefined,
+      setGauge: (name, value) => gauges.set(name, value),
+    };
+    try {
+      const store = await FileSystemPullRecordStore.open(root, { metrics });
+      await store.writeIntent("a");
+      await store.writeIntent("b");
+      await store.writePulledRecord({
+        lastUpdatedTime: new Date(0),
+        imageRef: "r",
+        credentialMapping: new Map(),
+      });
+      await store.deleteIntent("a");
+      expect(Object.fromEntries(gauges)).toEqual({
+        kubelet_imagemanager_ondisk_pullintents: 1,
+        kubelet_imagemanager_ondisk_pulledrecords: 1,
+      });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("read-only: reads older files as they are, creates and rewrites nothing", async () => {
+    const root = await mkdtemp(join(tmpdir(), "kubeimg-fs-"));
+    try {
+      const empty = await FileSystemPullRecordStore.open(root, { readOnly: true });
+      expect(await empty.listPulledRecords()).toEqual({ items: [], errors: [] });
+      expect(await readdir(root)).toEqual([]);
+      const alpha =
+        '{"kind":"ImagePullIntent","apiVersion":"kubelet.config.k8s.io/v1alpha1","image":"nginx"}';
+      const writable = await FileSystemPullRecordStore.open(root);
+      await writeFile(join(writable.pullingDir, storageFileName("nginx")), alpha);
+      const store = await FileSystemPullRecordStore.open(root, { readOnly: true });
+      expect(await store.intentExists("nginx")).toBe(true);
+      expect(await readFile(join(store.pullingDir, storageFileName("nginx")), "utf8")).toBe(alpha);
+      await expect(store.writeIntent("x")).rejects.toMatchObject({ code: "STORE_IO_ERROR" });
+      await expect(store.deleteIntent("nginx")).rejects.toMatchObject({ code: "STORE_IO_ERROR" });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,208 @@
+/**
+ * Small pieces of Go's string semantics that the kubelet's behaviour depends
+ * on: byte-order comparison (`strings.Compare`, `sort.Strings`), whitespace as
+ * `unicode.IsSpace` sees it (`strings.TrimSpace`), UTF-8 decoding that replaces
+ * each invalid byte with U+FFFD (`encoding/json`), and the string escaping of
+ * `encoding/json` with HTML escaping on (`json.Marshal`, `json.Encoder`).
+ *
+ * Internal to the pull-credentials concept; not exported from the subpath.
+ */
+
+/**
+ * Compares two strings the way Go compares their UTF-8 bytes. JavaScript
+ * compares UTF-16 code units, which disagrees with UTF-8 byte order only when
+ * a supplementary character (a surrogate pair) meets a BMP character at or
+ * above U+E000; comparing code points fixes that.
+ */
+export function compareGoStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) {
+      // A surrogate encodes a code point above U+FFFF, which sorts after every BMP character.
+      return xs ? 1 : -1;
+    }
+    return x < y ? -1 : 1;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}
+
+/** True for the characters Go's `unicode.IsSpace` reports (the set `strings.TrimSpace` trims). */
+export function isGoSpace(code: number): boolean {
+  if (code <= 0xff) {
+    return (code >= 0x09 && code <= 0x0d) || code === 0x20 || code === 0x85 || code === 0xa0;
+  }
+  return (
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
+
+/** True when `s` starts or ends with a character Go's `strings.TrimSpace` would remove. */
+export function hasGoSurroundingSpace(s: string): boolean {
+  if (s.length === 0) return false;
+  return isGoSpace(s.charCodeAt(0)) || isGoSpace(s.charCodeAt(s.length - 1));
+}
+
+/**
+ * Decodes UTF-8 bytes as Go's `utf8.DecodeRune` walks them: every byte that
+ * does not start a valid, shortest-form, non-surrogate sequence becomes one
+ * U+FFFD. (The WHATWG decoder behind `TextDecoder` folds a truncated sequence
+ * into a single U+FFFD instead, which would change what a record says.)
+ */
+export function decodeUtf8LikeGo(bytes: Uint8Array): string {
+  // Valid UTF-8 (the usual case) decodes the same everywhere; only invalid bytes need Go's rule.
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return decodeInvalidUtf8LikeGo(bytes);
+  }
+}
+
+function decodeInvalidUtf8LikeGo(bytes: Uint8Array): string {
+  let out = "";
+  let chunk: number[] = [];
+  const flush = () => {
+    out += String.fromCharCode(...chunk);
+    chunk = [];
+  };
+  let i = 0;
+  while (i < bytes.length) {
+    const b0 = bytes[i] as number;
+    if (b0 < 0x80) {
+      chunk.push(b0);
+      i++;
+    } else {
+      const [cp, size] = decodeMultiByte(bytes, i, b0);
+      if (cp > 0xffff) {
+        const v = cp - 0x10000;
+        chunk.push(0xd800 + (v >> 10), 0xdc00 + (v & 0x3ff));
+      } else {
+        chunk.push(cp);
+      }
+      i += size;
+    }
+    if (chunk.length >= 4096) flush();
+  }
+  flush();
+  return out;
+}
+
+function decodeMultiByte(bytes: Uint8Array, i: number, b0: number): [number, number] {
+  const bad: [number, number] = [0xfffd, 1];
+  const cont = (k: number, lo = 0x80, hi = 0xbf): number => {
+    const b = bytes[i + k];
+    return b !== undefined && b >= lo && b <= hi ? b & 0x3f : -1;
+  };
+  if (b0 >= 0xc2 && b0 <= 0xdf) {
+    const c1 = cont(1);
+    return c1 < 0 ? bad : [((b0 & 0x1f) << 6) | c1, 2];
+  }
+  if (b0 >= 0xe0 && b0 <= 0xef) {
+    // E0 needs A0..BF (no overlongs); ED needs 80..9F (no surrogates).
+    const c1 = cont(1, b0 === 0xe0 ? 0xa0 : 0x80, b0 === 0xed ? 0x9f : 0xbf);
+    if (c1 < 0) return bad;
+    const c2 = cont(2);
+    return c2 < 0 ? bad : [((b0 & 0x0f) << 12) | (c1 << 6) | c2, 3];
+  }
+  if (b0 >= 0xf0 && b0 <= 0xf4) {
+    // F0 needs 90..BF (no overlongs); F4 needs 80..8F (nothing above U+10FFFF).
+    const c1 = cont(1, b0 === 0xf0 ? 0x90 : 0x80, b0 === 0xf4 ? 0x8f : 0xbf);
+    if (c1 < 0) return bad;
+    const c2 = cont(2);
+    if (c2 < 0) return bad;
+    const c3 = cont(3);
+    return c3 < 0 ? bad : [((b0 & 0x07) << 18) | (c1 << 12) | (c2 << 6) | c3, 4];
+  }
+  return bad;
+}
+
+/**
+ * Replaces lone surrogates by U+FFFD: a JavaScript string may hold them, a Go
+ * string converted from it (via UTF-8) cannot.
+ */
+export function toWellFormed(s: string): string {
+  let out = "";
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    const next = s.charCodeAt(i + 1);
+    if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      i++;
+      continue;
+    }
+    out += `${s.slice(start, i)}\ufffd`;
+    start = i + 1;
+  }
+  return start === 0 ? s : out + s.slice(start);
+}
+
+const hex = "0123456789abcdef";
+
+/**
+ * Quotes a string exactly as Go's `encoding/json` does with HTML escaping on
+ * (the default of both `json.Marshal` and `json.NewEncoder`): `"` and `\`
+ * backslash-escaped; `\b`, `\f`, `\n`, `\r`, `\t` short forms (Go 1.22+);
+ * other control characters, `<`, `>`, `&`, U+2028, U+2029 as `\u00XX` /
+ * `\u20XX`; a lone surrogate (invalid UTF-8 on the Go side) as `\ufffd`.
+ */
+export function quoteGoJson(s: string): string {
+  let out = '"';
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let esc: string | undefined;
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26) {
+      switch (c) {
+        case 0x22:
+          esc = '\\"';
+          break;
+        case 0x5c:
+          esc = "\\\\";
+          break;
+        case 0x08:
+          esc = "\\b";
+          break;
+        case 0x0c:
+          esc = "\\f";
+          break;
+        case 0x0a:
+          esc = "\\n";
+          break;
+        case 0x0d:
+          esc = "\\r";
+          break;
+        case 0x09:
+          esc = "\\t";
+          break;
+        default:
+          esc = `\\u00${hex[c >> 4]}${hex[c & 0xf]}`;
+      }
+    } else if (c === 0x2028 || c === 0x2029) {
+      esc = c === 0x2028 ? "\\u2028" : "\\u2029";
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      const next = s.charCodeAt(i + 1);
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+      esc = "\\ufffd";
+    }
+    if (esc !== undefined) {
+      out += s.slice(start, i) + esc;
+      start = i + 1;
+    }
+  }
+  return `${out + s.slice(start)}"`;
+}

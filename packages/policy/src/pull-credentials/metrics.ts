@@ -1,0 +1,94 @@
+/**
+ * The kubelet's metrics for the pull manager, reported through an injected
+ * recorder so no metrics library is imported here. Names, labels and help
+ * texts are the kubelet's (all ALPHA there); register them once with your
+ * library and forward the calls.
+ */
+import type { MustPullReason } from "./types.js";
+
+/**
+ * One metric the manager or its stores report.
+ *
+ * @example
+ * ```ts
+ * const d: MetricDefinition = pullManagerMetrics.mustPullChecks; // counter, labels ["result"]
+ * ```
+ */
+export interface MetricDefinition {
+  readonly name: string;
+  readonly help: string;
+  readonly type: "counter" | "gauge";
+  readonly labelNames: readonly string[];
+}
+
+/**
+ * The metrics, by role. `mustPullChecks` carries `result` (one of the
+ * {@link MustPullReason}s); the gauges have no labels.
+ *
+ * @example
+ * ```ts
+ * import { Counter, Gauge } from "prom-client";
+ * for (const m of Object.values(pullManagerMetrics)) {
+ *   m.type === "counter" ? new Counter({ name: m.name, help: m.help, labelNames: [...m.labelNames] })
+ *                        : new Gauge({ name: m.name, help: m.help });
+ * }
+ * ```
+ */
+export const pullManagerMetrics = {
+  mustPullChecks: {
+    name: "kubelet_imagemanager_image_mustpull_checks_total",
+    help: "Counter for how many times kubelet checked whether credentials need to be re-verified to access an image",
+    type: "counter",
+    labelNames: ["result"],
+  },
+  onDiskPullIntents: {
+    name: "kubelet_imagemanager_ondisk_pullintents",
+    help: "Number of ImagePullIntents stored on disk.",
+    type: "gauge",
+    labelNames: [],
+  },
+  onDiskPulledRecords: {
+    name: "kubelet_imagemanager_ondisk_pulledrecords",
+    help: "Number of ImagePulledRecords stored on disk.",
+    type: "gauge",
+    labelNames: [],
+  },
+  inMemoryPullIntentsUsagePercent: {
+    name: "kubelet_imagemanager_inmemory_pullintents_usage_percent",
+    help: "The ImagePullIntents in-memory cache usage in percent.",
+    type: "gauge",
+    labelNames: [],
+  },
+  inMemoryPulledRecordsUsagePercent: {
+    name: "kubelet_imagemanager_inmemory_pulledrecords_usage_percent",
+    help: "The ImagePulledRecords in-memory cache usage in percent.",
+    type: "gauge",
+    labelNames: [],
+  },
+} as const satisfies Record<string, MetricDefinition>;
+
+/**
+ * Receives metric updates. Implement it over prom-client, OpenTelemetry or a
+ * test tally; calls are synchronous and must not throw.
+ *
+ * @example
+ * ```ts
+ * const tally = new Map<string, number>();
+ * const recorder: MetricsRecorder = {
+ *   incrementCounter: (name, labels) => tally.set(`${name}${JSON.stringify(labels)}`, (tally.get(`${name}${JSON.stringify(labels)}`) ?? 0) + 1),
+ *   setGauge: (name, value) => tally.set(name, value),
+ * };
+ * ```
+ */
+export interface MetricsRecorder {
+  incrementCounter(name: string, labels: Readonly<Record<string, string>>): void;
+  setGauge(name: string, value: number): void;
+}
+
+/** Records one MustAttemptImagePull outcome. */
+export function recordMustPullCheck(
+  recorder: MetricsRecorder | undefined,
+  result: MustPullReason,
+): void {
+  recorder?.incrementCounter(pullManagerMetrics.mustPullChecks.name, { result });
+}

@@ -1,0 +1,177 @@
+/**
+ * The four credential verification policies of KEP-2535 and the kubelet's
+ * validation of the two configuration fields that select them.
+ */
+import { type AllowlistMatching, allowlistField, compileAllowlist } from "./allowlist.js";
+import { PullCredentialsConfigError } from "./errors.js";
+
+/**
+ * The `imagePullCredentialsVerificationPolicy` values, as the kubelet spells them.
+ *
+ * @example
+ * ```ts
+ * verificationPolicyNames.includes(input as VerificationPolicyName);
+ * ```
+ */
+export const verificationPolicyNames = [
+  "NeverVerify",
+  "NeverVerifyPreloadedImages",
+  "NeverVerifyAllowlistedImages",
+  "AlwaysVerify",
+] as const;
+
+/**
+ * One of {@link verificationPolicyNames}.
+ *
+ * @example
+ * ```ts
+ * const name: VerificationPolicyName = "NeverVerifyAllowlistedImages";
+ * ```
+ */
+export type VerificationPolicyName = (typeof verificationPolicyNames)[number];
+
+/**
+ * The kubelet's default when the field is empty.
+ *
+ * @example
+ * ```ts
+ * createVerificationPolicy({ policy: "" }).name === defaultVerificationPolicy; // true
+ * ```
+ */
+export const defaultVerificationPolicy: VerificationPolicyName = "NeverVerifyPreloadedImages";
+
+/**
+ * The policy's field name in the KubeletConfiguration.
+ *
+ * @example
+ * ```ts
+ * err.field === policyField; // "imagePullCredentialsVerificationPolicy"
+ * ```
+ */
+export const policyField = "imagePullCredentialsVerificationPolicy";
+
+/**
+ * Decides whether an image already on the node needs its pod's credentials
+ * verified, given whether the kubelet pulled it (a record for its imageRef or
+ * an intent for the exact image string exists) or it was preloaded.
+ *
+ * @example
+ * ```ts
+ * const p = createVerificationPolicy({ policy: "NeverVerifyPreloadedImages" });
+ * p.requiresVerification("nginx", false); // false: preloaded
+ * ```
+ */
+export interface VerificationPolicy {
+  readonly name: VerificationPolicyName;
+  requiresVerification(image: string, pulledByKubelet: boolean): boolean;
+}
+
+/**
+ * Options of {@link createVerificationPolicy}: the two kubelet fields and the matching mode.
+ *
+ * @example
+ * ```ts
+ * const o: VerificationPolicyOptions = { policy: "NeverVerifyAllowlistedImages", allowlist: ["registry.example.com/*"] };
+ * ```
+ */
+export interface VerificationPolicyOptions {
+  /** `imagePullCredentialsVerificationPolicy`; missing or `""` is the default. */
+  readonly policy?: string | undefined;
+  /** `preloadedImagesVerificationAllowlist`. */
+  readonly allowlist?: readonly string[] | undefined;
+  /** Allowlist matching; `"v1.35"` (raw string) unless asked otherwise. */
+  readonly allowlistMatching?: AllowlistMatching | undefined;
+}
+
+function isPolicyName(value: unknown): value is VerificationPolicyName {
+  return (verificationPolicyNames as readonly unknown[]).includes(value);
+}
+
+/**
+ * Applies the kubelet's defaulting and validation (feature gate on) to the two
+ * fields and returns them normalized. Throws {@link PullCredentialsConfigError}:
+ * `UNKNOWN_POLICY` (case-sensitive names), `ALLOWLIST_REQUIRES_ALLOWLIST_POLICY`
+ * (a non-empty allowlist with another policy), `INVALID_ALLOWLIST` (first bad
+ * pattern, as `value`).
+ *
+ * @example
+ * ```ts
+ * validateVerificationConfig({ policy: "" }); // { policy: "NeverVerifyPreloadedImages", allowlist: [] }
+ * ```
+ */
+export function validateVerificationConfig(options: VerificationPolicyOptions): {
+  policy: VerificationPolicyName;
+  allowlist: readonly string[];
+} {
+  const raw =
+    options.policy === undefined || options.policy === ""
+      ? defaultVerificationPolicy
+      : options.policy;
+  if (!isPolicyName(raw)) {
+    throw new PullCredentialsConfigError(
+      "UNKNOWN_POLICY",
+      `invalid configuration: option ${JSON.stringify(raw)} specified for imagePullCredentialsVerificationPolicy. Valid options are "NeverVerify", "NeverVerifyPreloadedImages", "NeverVerifyAllowlistedImages" or "AlwaysVerify"`,
+      { field: policyField, value: raw },
+    );
+  }
+  const allowlist = options.allowlist ?? [];
+  if (!Array.isArray(allowlist)) {
+    throw new PullCredentialsConfigError(
+      "INVALID_CONFIG",
+      `${allowlistField} must be a list of strings`,
+      {
+        field: allowlistField,
+        value: allowlist,
+      },
+    );
+  }
+  if (allowlist.length > 0 && raw !== "NeverVerifyAllowlistedImages") {
+    throw new PullCredentialsConfigError(
+      "ALLOWLIST_REQUIRES_ALLOWLIST_POLICY",
+      'invalid configuration: can\'t set `preloadedImagesVerificationAllowlist` if `imagePullCredentialsVertificationPolicy` is not "NeverVerifyAllowlistedImages"',
+      { field: allowlistField, value: allowlist },
+    );
+  }
+  compileAllowlist(allowlist);
+  return { policy: raw, allowlist: Object.freeze([...allowlist]) };
+}
+
+/**
+ * Builds the policy the kubelet would enforce for this configuration, after
+ * the kubelet's validation (see {@link validateVerificationConfig}).
+ *
+ * - `NeverVerify`: never verify.
+ * - `NeverVerifyPreloadedImages` (default): verify exactly the images the kubelet pulled.
+ * - `NeverVerifyAllowlistedImages`: verify every image the allowlist does not match,
+ *   whether or not the kubelet pulled it.
+ * - `AlwaysVerify`: always verify.
+ *
+ * @example
+ * ```ts
+ * const p = createVerificationPolicy({ policy: "NeverVerifyAllowlistedImages", allowlist: ["registry.example.com/*"] });
+ * p.requiresVerification("registry.example.com/app:1", true); // false
+ * ```
+ */
+export function createVerificationPolicy(
+  options: VerificationPolicyOptions = {},
+): VerificationPolicy {
+  const { policy, allowlist } = validateVerificationConfig(options);
+  switch (policy) {
+    case "NeverVerify":
+      return Object.freeze({ name: policy, requiresVerification: () => false });
+    case "NeverVerifyPreloadedImages":
+      return Object.freeze({
+        name: policy,
+        requiresVerification: (_image: string, pulledByKubelet: boolean) => pulledByKubelet,
+      });
+    case "AlwaysVerify":
+      return Object.freeze({ name: policy, requiresVerification: () => true });
+    case "NeverVerifyAllowlistedImages": {
+      const list = compileAllowlist(allowlist, { matching: options.allowlistMatching ?? "v1.35" });
+      return Object.freeze({
+        name: policy,
+        requiresVerification: (image: string) => !list.matches(image),
+      });
+    }
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * Zod schemas and JSON conversions at the edges: credentials given to the
+ * manager, and records in their JSON (file) shape.
+ */
+import { z } from "zod";
+import {
+  currentRecordApiVersion,
+  decodePulledRecordFile,
+  encodePulledRecordFile,
+} from "./codec.js";
+import { PullRecordError } from "./errors.js";
+import type {
+  ImagePullCredentials,
+  ImagePulledRecord,
+  ImagePullSecret,
+  ImagePullServiceAccount,
+} from "./types.js";
+
+/**
+ * `ImagePullSecret` as accepted from callers: coordinates required,
+ * `credentialHash` defaults to `""` (hashing failed).
+ *
+ * @example
+ * ```ts
+ * imagePullSecretSchema.parse({ uid: "u", namespace: "ns", name: "regcred" }); // credentialHash: ""
+ * ```
+ */
+export const imagePullSecretSchema = z.strictObject({
+  uid: z.string(),
+  namespace: z.string(),
+  name: z.string(),
+  credentialHash: z.string().default(""),
+});
+
+/**
+ * `ImagePullServiceAccount` as accepted from callers.
+ *
+ * @example
+ * ```ts
+ * imagePullServiceAccountSchema.parse({ uid: "u", namespace: "ns", name: "default" });
+ * ```
+ */
+export const imagePullServiceAccountSchema = z.strictObject({
+  uid: z.string(),
+  namespace: z.string(),
+  name: z.string(),
+});
+
+/**
+ * `ImagePullCredentials` as accepted from callers (the v1beta1 field names;
+ * every field optional), normalized to {@link ImagePullCredentials}.
+ *
+ * @example
+ * ```ts
+ * imagePullCredentialsSchema.parse({ nodePodsAccessible: true });
+ * // { kubernetesSecrets: [], kubernetesServiceAccounts: [], nodePodsAccessible: true }
+ * ```
+ */
+export const imagePullCredentialsSchema = z
+  .strictObject({
+    kubernetesSecrets: z.array(imagePullSecretSchema).nullish(),
+    kubernetesServiceAccounts: z.array(imagePullServiceAccountSchema).nullish(),
+    nodePodsAccessible: z.boolean().nullish(),
+  })
+  .transform(
+    (c): ImagePullCredentials =>
+      Object.freeze({
+        kubernetesSecrets: Object.freeze((c.kubernetesSecrets ?? []).map((s) => Object.freeze(s))),
+        kubernetesServiceAccounts: Object.freeze(
+          (c.kubernetesServiceAccounts ?? []).map((s) => Object.freeze(s)),
+        ),
+        nodePodsAccessible: c.nodePodsAccessible ?? false,
+      }),
+  );
+
+/**
+ * What callers may pass as credentials (before normalization): the v1beta1
+ * field names, every field optional, `credentialHash` defaulting to `""`.
+ *
+ * @example
+ * ```ts
+ * const creds: ImagePullCredentialsInput = { kubernetesSecrets: [{ uid, namespace, name, credentialHash }] };
+ * ```
+ */
+export interface ImagePullCredentialsInput {
+  readonly kubernetesSecrets?:
+    | readonly (Omit<ImagePullSecret, "credentialHash"> & { readonly credentialHash?: string })[]
+    | null;
+  readonly kubernetesServiceAccounts?: readonly ImagePullServiceAccount[] | null;
+  readonly nodePodsAccessible?: boolean | null;
+}
+
+/**
+ * Validates and normalizes caller credentials; `null` stays `null` (pulled
+ * under unknown circumstances). Throws `PullRecordError` `INVALID_ARGUMENT`
+ * naming the bad field.
+ *
+ * @example
+ * ```ts
+ * parseImagePullCredentials({ kubernetesSecrets: [{ uid: "u", namespace: "ns", name: "s", credentialHash: "h" }] });
+ * ```
+ */
+export function parseImagePullCredentials(
+  input: ImagePullCredentialsInput | ImagePullCredentials | null,
+): ImagePullCredentials | null {
+  if (input === null) return null;
+  const r = imagePullCredentialsSchema.safeParse(input);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new PullRecordError(
+      "INVALID_ARGUMENT",
+      `invalid credentials at ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`,
+    );
+  }
+  return r.data;
+}
+
+function isIdentity(v: unknown): v is { uid: string; namespace: string; name: string } {
+  if (v === null || typeof v !== "object") return false;
+  const o = v as Record<string, unknown>;
+  return typeof o.uid === "string" && typeof o.namespace === "string" && typeof o.name === "string";
+}
+
+/**
+ * Checks the pod credentials a getter returned (hand-written: this runs on
+ * the decision path). Throws `PullRecordError` `INVALID_ARGUMENT`.
+ */
+export function parsePodSecrets(value: unknown): {
+  secrets: readonly ImagePullSecret[];
+  serviceAccount: ImagePullServiceAccount | undefined;
+} {
+  const bad = (where: string): never => {
+    throw new PullRecordError("INVALID_ARGUMENT", `invalid pod credentials at ${where}`);
+  };
+  if (value === null || typeof value !== "object") return bad("(root)");
+  const { secrets, serviceAccount } = value as { secrets?: unknown; serviceAccount?: unknown };
+  if (!Array.isArray(secrets)) return bad("secrets");
+  let list = secrets as ImagePullSecret[];
+  for (let i = 0; i < secrets.length; i++) {
+    const s = secrets[i] as {
+      uid: string;
+      namespace: string;
+      name: string;
+      credentialHash?: unknown;
+    };
+    if (!isIdentity(s)) bad(`secrets.${i}`);
+    if (s.credentialHash === undefined) {
+      // A missing hash is the kubelet's "hashing failed": "".
+      if (list === secrets) list = [...secrets];
+      list[i] = { uid: s.uid, namespace: s.namespace, name: s.name, credentialHash: "" };
+    } else if (typeof s.credentialHash !== "string") {
+      bad(`secrets.${i}.credentialHash`);
+    }
+  }
+  if (serviceAccount !== undefined && serviceAccount !== null && !isIdentity(serviceAccount)) {
+    bad("serviceAccount");
+  }
+  return {
+    secrets: list,
+    serviceAccount: (serviceAccount ?? undefined) as ImagePullServiceAccount | undefined,
+  };
+}
+
+/**
+ * A record in its JSON (file) shape, without `kind` and `apiVersion`.
+ *
+ * @example
+ * ```ts
+ * const json: ImagePulledRecordJson = pulledRecordToJson(record);
+ * ```
+ */
+export interface ImagePulledRecordJson {
+  lastUpdatedTime: string | null;
+  imageRef: string;
+  credentialMapping?: Record<string, ImagePullCredentialsJson>;
+}
+
+/**
+ * Credentials in their JSON (file) shape: empty lists and `false` omitted.
+ *
+ * @example
+ * ```ts
+ * const entry: ImagePullCredentialsJson | undefined = pulledRecordToJson(record).credentialMapping?.["docker.io/library/nginx"];
+ * ```
+ */
+export interface ImagePullCredentialsJson {
+  kubernetesSecrets?: ImagePullSecret[];
+  kubernetesServiceAccounts?: ImagePullServiceAccount[];
+  nodePodsAccessible?: true;
+}
+
+/**
+ * Returns the record as the JSON object the file holds (minus `kind` and
+ * `apiVersion`): empty parts omitted, time in RFC 3339 whole seconds.
+ *
+ * @example
+ * ```ts
+ * JSON.stringify(pulledRecordToJson(record));
+ * ```
+ */
+export function pulledRecordToJson(record: ImagePulledRecord): ImagePulledRecordJson {
+  const encoded = JSON.parse(encodePulledRecordFile(record)) as ImagePulledRecordJson & {
+    kind?: string;
+    apiVersion?: string;
+  };
+  delete encoded.kind;
+  delete encoded.apiVersion;
+  return encoded;
+}
+
+/**
+ * Reads a record from its JSON shape (as in the v1beta1 file, `kind` and
+ * `apiVersion` optional) with the same strictness as the file decoder.
+ * Throws `PullRecordError` `DECODE_ERROR`.
+ *
+ * @example
+ * ```ts
+ * pulledRecordFromJson({ lastUpdatedTime: "2025-01-01T00:00:00Z", imageRef: "sha256:…" });
+ * ```
+ */
+export function pulledRecordFromJson(value: unknown): ImagePulledRecord {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new PullRecordError("DECODE_ERROR", "a pulled record must be a JSON object");
+  }
+  const withMeta = { kind: "ImagePulledRecord", apiVersion: currentRecordApiVersion, ...value };
+  return decodePulledRecordFile(JSON.stringify(withMeta)).object;
+}
