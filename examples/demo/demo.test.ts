@@ -26,5 +26,17 @@ describe("pnpm demo", () => {
     expect(transcript).toMatch(
       /1 +fast-registry\.internal\/my-app-cache\/my-app\/api:v2 .*\n.*2 +harbor\.example\.com\/my-app-mirror\/my-app\/api:v2 .*\n.*3 +harbor\.example\.com\/global-mirror\/my-app\/api:v2 .*\n.*4 +docker-registry\.example\.com\/my-app\/api:v2 /,
     );
+    // Pull decisions, one per policy at least.
+    const decisions = [...transcript.matchAll(/decision: +(.+)/g)].map((m) => m[1]);
+    expect(decisions).toEqual([
+      "use the image on the node (credentialPolicyAllowed)",
+      "use the image on the node (credentialPolicyAllowed)",
+      "must pull (mustAuthenticate)",
+      "use the image on the node (credentialPolicyAllowed)",
+      "use the image on the node (credentialRecordFound)",
+      "use the image on the node (credentialRecordFound)",
+      "must pull (mustAuthenticate)",
+    ]);
+    expect(transcript).toContain("record:       kubelet/image_manager/pulled/sha256-");
   });
 });

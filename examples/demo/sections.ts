@@ -1,7 +1,10 @@
 /**
  * The worked examples the demo reproduces, one section each.
  */
+import { createHash } from "node:crypto";
+import { credentialHashInput } from "@kubeimg/policy/pull-credentials";
 import type { DemoSection } from "./demo.js";
+import { IMAGES, TEAM_A_SECRET, TEAM_B_SECRET } from "./kubelet-scenario.js";
 
 /** Image references: what Kubernetes and Docker make of what people write. */
 const references: DemoSection = {
@@ -117,5 +120,78 @@ const routing: DemoSection = {
   ],
 };
 
+function secretFlag(secret: typeof TEAM_A_SECRET | typeof TEAM_B_SECRET): string {
+  const hash = createHash("sha256").update(credentialHashInput(secret.credential)).digest("hex");
+  return `${secret.namespace}/${secret.name}/${secret.uid}/${hash}`;
+}
+
+function pullCheck(
+  image: { image: string; ref: string },
+  policy: string,
+  extra: readonly string[] = [],
+): string[] {
+  return [
+    "pull-check",
+    "--kubelet-dir",
+    "kubelet",
+    "--image",
+    image.image,
+    "--image-ref",
+    image.ref,
+    "--policy",
+    policy,
+    ...extra,
+  ];
+}
+
+/** KEP-2535: one pull decision per verification policy, on the node of `kubelet-scenario.ts`. */
+const pullDecisions: DemoSection = {
+  title:
+    "Pull-credential verification (the kubelet's KEP-2535 decision, read-only over its records)",
+  steps: [
+    {
+      say: "NeverVerify: any pod may use any image on the node, even team A's private one",
+      args: pullCheck(IMAGES.privateApp, "NeverVerify", ["--secret", secretFlag(TEAM_B_SECRET)]),
+      exit: 0,
+    },
+    {
+      say: "NeverVerifyPreloadedImages (default): the preloaded pause image needs no check…",
+      args: pullCheck(IMAGES.preloadedPause, "NeverVerifyPreloadedImages"),
+      exit: 0,
+    },
+    {
+      say: "…but team B cannot use the image team A pulled with its own secret",
+      args: pullCheck(IMAGES.privateApp, "NeverVerifyPreloadedImages", [
+        "--secret",
+        secretFlag(TEAM_B_SECRET),
+      ]),
+      exit: 0,
+    },
+    {
+      say: "NeverVerifyAllowlistedImages: preloaded images need a check unless allowlisted",
+      args: pullCheck(IMAGES.preloadedPause, "NeverVerifyAllowlistedImages", [
+        "--allowlist",
+        "registry.k8s.io/*",
+      ]),
+      exit: 0,
+    },
+    {
+      say: "AlwaysVerify: team A's pod has the credentials on record",
+      args: pullCheck(IMAGES.privateApp, "AlwaysVerify", ["--secret", secretFlag(TEAM_A_SECRET)]),
+      exit: 0,
+    },
+    {
+      say: "AlwaysVerify: an image pulled without credentials is open to every pod",
+      args: pullCheck(IMAGES.publicNginx, "AlwaysVerify"),
+      exit: 0,
+    },
+    {
+      say: "AlwaysVerify: even the preloaded image must be pulled to prove access",
+      args: pullCheck(IMAGES.preloadedPause, "AlwaysVerify"),
+      exit: 0,
+    },
+  ],
+};
+
 /** Every section, in the order the demo prints them. */
-export const SECTIONS: readonly DemoSection[] = [references, tagPolicies, routing];
+export const SECTIONS: readonly DemoSection[] = [references, tagPolicies, routing, pullDecisions];

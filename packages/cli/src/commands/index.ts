@@ -1,7 +1,13 @@
 import type { Command } from "./command.js";
 import { parseCommand } from "./parse/parse.js";
+import { pullCheckCommand } from "./pull-check/pull-check.js";
 import { routeCommand } from "./route/route.js";
 import { tagsCommand } from "./tags/tags.js";
 
 /** Every `kubeimg` command, in the order the help lists them. */
-export const COMMANDS: readonly Command[] = [parseCommand, tagsCommand, routeCommand];
+export const COMMANDS: readonly Command[] = [
+  parseCommand,
+  tagsCommand,
+  routeCommand,
+  pullCheckCommand,
+];
