@@ -1,10 +1,8 @@
 /**
  * The worked examples the demo reproduces, one section each.
  */
-import { createHash } from "node:crypto";
-import { credentialHashInput } from "@kubeimg/policy/pull-credentials";
 import type { DemoSection } from "./demo.js";
-import { IMAGES, TEAM_A_SECRET, TEAM_B_SECRET } from "./kubelet-scenario.js";
+import { IMAGES } from "./kubelet-scenario.js";
 
 /** Image references: what Kubernetes and Docker make of what people write. */
 const references: DemoSection = {
@@ -120,11 +118,6 @@ const routing: DemoSection = {
   ],
 };
 
-function secretFlag(secret: typeof TEAM_A_SECRET | typeof TEAM_B_SECRET): string {
-  const hash = createHash("sha256").update(credentialHashInput(secret.credential)).digest("hex");
-  return `${secret.namespace}/${secret.name}/${secret.uid}/${hash}`;
-}
-
 function pullCheck(
   image: { image: string; ref: string },
   policy: string,
@@ -151,7 +144,10 @@ const pullDecisions: DemoSection = {
   steps: [
     {
       say: "NeverVerify: any pod may use any image on the node, even team A's private one",
-      args: pullCheck(IMAGES.privateApp, "NeverVerify", ["--secret", secretFlag(TEAM_B_SECRET)]),
+      args: pullCheck(IMAGES.privateApp, "NeverVerify", [
+        "--secret-file",
+        "secrets/team-b-regcred.yaml",
+      ]),
       exit: 0,
     },
     {
@@ -162,8 +158,8 @@ const pullDecisions: DemoSection = {
     {
       say: "…but team B cannot use the image team A pulled with its own secret",
       args: pullCheck(IMAGES.privateApp, "NeverVerifyPreloadedImages", [
-        "--secret",
-        secretFlag(TEAM_B_SECRET),
+        "--secret-file",
+        "secrets/team-b-regcred.yaml",
       ]),
       exit: 0,
     },
@@ -177,7 +173,10 @@ const pullDecisions: DemoSection = {
     },
     {
       say: "AlwaysVerify: team A's pod has the credentials on record",
-      args: pullCheck(IMAGES.privateApp, "AlwaysVerify", ["--secret", secretFlag(TEAM_A_SECRET)]),
+      args: pullCheck(IMAGES.privateApp, "AlwaysVerify", [
+        "--secret-file",
+        "secrets/team-a-regcred.yaml",
+      ]),
       exit: 0,
     },
     {

@@ -34,7 +34,27 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
+function pullSecretYaml(
+  namespace: string,
+  name: string,
+  uid: string,
+  user: string,
+  password: string,
+) {
+  const config = JSON.stringify({
+    auths: { "registry.example.com": { username: user, password } },
+  });
+  return `apiVersion: v1
+kind: Secret
+metadata: { name: ${name}, namespace: ${namespace}, uid: ${uid} }
+type: kubernetes.io/dockerconfigjson
+data:
+  .dockerconfigjson: ${Buffer.from(config).toString("base64")}
+`;
+}
+
 let node: TempFiles;
+let secretFiles: TempFiles;
 let before: Record<string, string>;
 beforeAll(async () => {
   node = tempFiles({ "not-a-kubelet.txt": "" });
@@ -60,8 +80,17 @@ beforeAll(async () => {
     '{"kind":"ImagePulledRecord","apiVersion":"kubelet.config.k8s.io/v1beta1","imageRef":',
   );
   before = snapshot(join(node.dir, "image_manager"));
+  secretFiles = tempFiles({
+    "team-a.yaml": pullSecretYaml("team-a", "regcred", "uid-a", "a", "pa"),
+    "team-b.yaml": pullSecretYaml("team-b", "regcred", "uid-b", "b", "pb"),
+    "not-a-secret.yaml":
+      "apiVersion: v1\nkind: Secret\ntype: kubernetes.io/dockerconfigjson\ndata: { .dockerconfigjson: '%%%' }\n",
+  });
 });
-afterAll(() => node.remove());
+afterAll(() => {
+  node.remove();
+  secretFiles.remove();
+});
 
 async function check(args: string[]) {
   const run = await runKubeimg(["pull-check", "-o", "json", "--kubelet-dir", node.dir, ...args]);
@@ -191,6 +220,41 @@ describe("kubeimg pull-check (built program)", () => {
       expect(json).toMatchObject({ mustPull, reason });
     },
   );
+
+  it.each([
+    { file: "team-a.yaml", mustPull: false, reason: "credentialRecordFound" },
+    { file: "team-b.yaml", mustPull: true, reason: "mustAuthenticate" },
+  ])(
+    "--secret-file $file: the pod's Secret through the kubelet keyring",
+    async ({ file, mustPull, reason }) => {
+      const { run, json } = await check([
+        "--image",
+        PRIVATE.image,
+        "--image-ref",
+        PRIVATE.ref,
+        "--policy",
+        "AlwaysVerify",
+        "--secret-file",
+        secretFiles.path(file),
+      ]);
+      expect(run.code).toBe(0);
+      expect(json).toMatchObject({ mustPull, reason });
+    },
+  );
+
+  it("an invalid --secret-file is one line, exit 2", async () => {
+    const { run } = await check([
+      "--image",
+      PRIVATE.image,
+      "--image-ref",
+      PRIVATE.ref,
+      "--secret-file",
+      secretFiles.path("not-a-secret.yaml"),
+    ]);
+    expect(run.code).toBe(2);
+    expect(stderrLines(run)).toHaveLength(1);
+    expect(run.stderr).toMatch(/\[INVALID_SECRET\]/);
+  });
 
   it("an empty --image-ref means the image is not on the node", async () => {
     const { json } = await check(["--image", PRIVATE.image, "--image-ref", ""]);

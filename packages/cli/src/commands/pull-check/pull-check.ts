@@ -1,5 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
+import { makeDockerKeyring } from "@kubeimg/core/keyring";
 import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import {
   createVerificationPolicy,
@@ -15,6 +16,8 @@ import { requireOption } from "../../args/parse-command-args.js";
 import { CliError } from "../../errors/cli-error.js";
 import { describeError } from "../../errors/describe.js";
 import { EXIT_CODES } from "../../errors/exit-codes.js";
+import { readInputFile } from "../../files/read-file.js";
+import { yamlDocuments } from "../../files/yaml-documents.js";
 import type { CliIo } from "../../io/io.js";
 import { renderFields } from "../../output/table.js";
 import { writeResult } from "../../output/write.js";
@@ -49,6 +52,35 @@ function parseServiceAccountFlag(value: string): ImagePullServiceAccount {
     );
   }
   return { namespace, name, uid };
+}
+
+/**
+ * Returns the pod's secret-sourced credentials for `repository` as the
+ * kubelet finds them: its pull Secrets (YAML files, in order) through the
+ * keyring, one entry per matching credential, with the kubelet's hash.
+ */
+async function secretsFromFiles(
+  files: readonly string[],
+  repository: string,
+  io: CliIo,
+): Promise<ImagePullSecret[]> {
+  const secrets: unknown[] = [];
+  for (const name of files) secrets.push(...yamlDocuments(await readInputFile(name, io)));
+  if (secrets.length === 0) return [];
+  return makeDockerKeyring(secrets)
+    .lookup(repository)
+    .flatMap((c) =>
+      c.source.kind === "secret"
+        ? [
+            {
+              namespace: c.source.namespace,
+              name: c.source.name,
+              uid: c.source.uid,
+              credentialHash: c.credentialHash,
+            },
+          ]
+        : [],
+    );
 }
 
 /**
@@ -118,6 +150,12 @@ export const pullCheckCommand: Command = {
       value: "NS/NAME/UID/HASH",
       help: "a pull secret of the pod (HASH: the kubelet's credential hash)",
     },
+    "secret-file": {
+      type: "string",
+      multiple: true,
+      value: "FILE",
+      help: "YAML with the pod's pull Secrets (dockerconfigjson, with metadata.uid); hashed as the kubelet does",
+    },
     "service-account": {
       type: "string",
       value: "NS/NAME/UID",
@@ -146,6 +184,10 @@ export const pullCheckCommand: Command = {
       "may team-b's pod use the image team-a pulled?",
       "kubeimg pull-check --kubelet-dir /var/lib/kubelet --image registry.example.com/team/app:1.0 --image-ref sha256:3f5c… --secret team-b/regcred/9d3c…/a55436fc… --policy AlwaysVerify",
     ],
+    [
+      "the same, with team-b's pull Secret as YAML (kubectl get secret regcred -n team-b -o yaml)",
+      "kubeimg pull-check --kubelet-dir /var/lib/kubelet --image registry.example.com/team/app:1.0 --image-ref sha256:3f5c… --secret-file regcred.yaml",
+    ],
   ],
   async run({ io, values, format, colors }) {
     const dir = requireOption(stringOption(values, "kubelet-dir"), "--kubelet-dir", "pull-check");
@@ -163,7 +205,10 @@ export const pullCheckCommand: Command = {
       const { error } = parsed;
       throw Object.assign(error, { message: `--image ${JSON.stringify(image)}: ${error.message}` });
     }
-    const secrets = stringOptions(values, "secret").map(parseSecretFlag);
+    const secrets = [
+      ...stringOptions(values, "secret").map(parseSecretFlag),
+      ...(await secretsFromFiles(stringOptions(values, "secret-file"), parsed.reference.name, io)),
+    ];
     const saFlag = stringOption(values, "service-account");
     const serviceAccount = saFlag === undefined ? undefined : parseServiceAccountFlag(saFlag);
     const policyName = stringOption(values, "policy");
