@@ -5,18 +5,7 @@
  * …); 70% tagged, 8% digested, 7% both, 15% neither. The same seed always
  * gives the same list, so benchmark runs compare like with like.
  */
-
-/** A small seeded PRNG (mulberry32): deterministic, no dependency. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as prng } from "./lib.js";
 
 const hubNames = [
   "nginx",

@@ -9,19 +9,7 @@
  * numerical 1.3 ms.
  */
 import { selectLatestTag, type TagSelectionPolicy } from "@kubeimg/policy/tags";
-import { runBenchmarks } from "./lib.js";
-
-/** A small seeded generator (mulberry32), so every run ranks the same lists. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { runBenchmarks, seededRandom as seeded } from "./lib.js";
 
 function semverTags(n: number, random: () => number): string[] {
   const int = (max: number) => Math.floor(random() * max);

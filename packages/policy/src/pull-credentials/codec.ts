@@ -15,14 +15,10 @@
  * sorted by bytes; empty lists, `false` and an empty mapping omitted;
  * `credentialHash` always written; `lastUpdatedTime` in UTC whole seconds.
  */
+
+import { compareGoStrings } from "../go/compare-strings.js";
 import { PullRecordError } from "./errors.js";
-import {
-  compareGoStrings,
-  decodeUtf8LikeGo,
-  isGoSpace,
-  quoteGoJson,
-  toWellFormed,
-} from "./go-text.js";
+import { decodeUtf8LikeGo, isGoSpace, quoteGoJson, toWellFormed } from "./go-text.js";
 import { formatRfc3339, goZeroTimeMs, parseRfc3339 } from "./rfc3339.js";
 import {
   type JsonObject,

@@ -1,26 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compareGoStrings, decodeUtf8LikeGo, quoteGoJson } from "./go-text.js";
-
-const utf8Compare = (a: string, b: string) => {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    if (x[i] !== y[i]) return (x[i] as number) < (y[i] as number) ? -1 : 1;
-  }
-  return Math.sign(x.length - y.length);
-};
+import { decodeUtf8LikeGo, quoteGoJson } from "./go-text.js";
 
 describe("Go string semantics", () => {
-  it("compareGoStrings orders by UTF-8 bytes", () => {
-    fc.assert(
-      fc.property(fc.string({ unit: "grapheme" }), fc.string({ unit: "grapheme" }), (a, b) => {
-        expect(Math.sign(compareGoStrings(a, b))).toBe(utf8Compare(a, b));
-      }),
-    );
-    expect(compareGoStrings("\uffff", "😀")).toBe(-1);
-  });
-
   it("quoteGoJson agrees with JSON.parse on well-formed strings", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme" }), (s) => {

@@ -1,36 +1,12 @@
 /**
  * Small pieces of Go's string semantics that the kubelet's behaviour depends
- * on: byte-order comparison (`strings.Compare`, `sort.Strings`), whitespace as
+ * on (byte-order comparison lives in `../go/compare-strings.ts`): whitespace as
  * `unicode.IsSpace` sees it (`strings.TrimSpace`), UTF-8 decoding that replaces
  * each invalid byte with U+FFFD (`encoding/json`), and the string escaping of
  * `encoding/json` with HTML escaping on (`json.Marshal`, `json.Encoder`).
  *
  * Internal to the pull-credentials concept; not exported from the subpath.
  */
-
-/**
- * Compares two strings the way Go compares their UTF-8 bytes. JavaScript
- * compares UTF-16 code units, which disagrees with UTF-8 byte order only when
- * a supplementary character (a surrogate pair) meets a BMP character at or
- * above U+E000; comparing code points fixes that.
- */
-export function compareGoStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    const xs = x >= 0xd800 && x <= 0xdfff;
-    const ys = y >= 0xd800 && y <= 0xdfff;
-    if (xs !== ys) {
-      // A surrogate encodes a code point above U+FFFF, which sorts after every BMP character.
-      return xs ? 1 : -1;
-    }
-    return x < y ? -1 : 1;
-  }
-  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
-}
 
 /** True for the characters Go's `unicode.IsSpace` reports (the set `strings.TrimSpace` trims). */
 export function isGoSpace(code: number): boolean {

@@ -2,7 +2,7 @@
  * How new credentials are folded into an existing record (the kubelet's
  * `pulledRecordMergeNewCreds`, `mergePullSecrets`, `mergePullServiceAccounts`).
  */
-import { compareGoStrings } from "./go-text.js";
+import { compareGoStrings } from "../go/compare-strings.js";
 import type {
   ImagePullCredentials,
   ImagePulledRecord,

@@ -1,3 +1,4 @@
+export { compareGoStrings as compareBytes } from "../go/compare-strings.js";
 export { type Constraints, parseConstraints } from "./constraints.js";
 export { isSemverError, SemverError, type SemverErrorCode } from "./errors.js";
 export {
@@ -9,7 +10,6 @@ export {
   type Operator,
 } from "./operators.js";
 export {
-  compareBytes,
   comparePrerelease,
   compareVersions,
   parseStrictVersion,

@@ -2,8 +2,8 @@ import { compileRegexp } from "@kubeimg/core/regexp";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isSemverError } from "./errors.js";
+import { compareBytes } from "./index.js";
 import {
-  compareBytes,
   compareVersions,
   parseStrictVersion,
   parseTagVersion,

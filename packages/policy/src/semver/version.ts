@@ -24,6 +24,7 @@
  * as JavaScript numbers, where Masterminds parses them as uint64 and treats an
  * identifier above 2^64-1 as text.
  */
+import { compareGoStrings } from "../go/compare-strings.js";
 import { SemverError } from "./errors.js";
 
 /** The largest uint64, the bound of Go's `strconv.ParseUint(s, 10, 64)`. */
@@ -174,28 +175,10 @@ function comparePrereleasePart(s: string, o: string): -1 | 0 | 1 {
   if (o === "") return 1;
   const sNum = isUint64(s);
   const oNum = isUint64(o);
-  if (!sNum && !oNum) return compareBytes(s, o);
+  if (!sNum && !oNum) return compareGoStrings(s, o);
   if (!oNum) return -1;
   if (!sNum) return 1;
   return compareDigits(stripZeros(s), stripZeros(o)) || -1;
-}
-
-/** Compares two strings by their UTF-8 bytes, as Go compares strings. */
-export function compareBytes(a: string, b: string): -1 | 0 | 1 {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    // Below the surrogate range, UTF-16 order is UTF-8 order; a surrogate
-    // (a code point above U+FFFF) sorts above U+E000–U+FFFF in UTF-8.
-    const xs = x >= 0xd800 && x <= 0xdfff;
-    const ys = y >= 0xd800 && y <= 0xdfff;
-    if (xs !== ys && (x >= 0xe000 || y >= 0xe000)) return xs ? 1 : -1;
-    return x < y ? -1 : 1;
-  }
-  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
 }
 
 /** True when `s` is what Go's `strconv.ParseUint(s, 10, 64)` accepts. */
