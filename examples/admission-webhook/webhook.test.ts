@@ -18,7 +18,7 @@ import {
   type RunningRegistry,
   startRegistry,
 } from "../../packages/registry/src/integration/real-registry.js";
-import { createPodMutator } from "./mutator.js";
+import { createPodMutator, type PodMutatorOptions } from "./mutator.js";
 import { startWebhookServer, type WebhookServer } from "./server.js";
 import { postJson, selfSignedCertificate, startBlackHole } from "./test-support.js";
 import { nodeTimers } from "./timers.js";
@@ -53,8 +53,28 @@ spec:
 `;
 }
 
-async function startWebhook(deadlineMs: number): Promise<WebhookServer> {
-  const routing = compileRouting(loadRoutingResources(routingYaml(registry.host, blackHole.host)));
+function securedMirrorYaml(mirrorHost: string): string {
+  return `
+apiVersion: kuik.enix.io/v1alpha1
+kind: ClusterImageSetMirror
+metadata: { name: secured-mirror, uid: 5f0c2a8e-cism }
+spec:
+  priority: -1
+  filter: { include: [{ image: ".*" }] }
+  mirrors:
+    - registry: ${mirrorHost}
+      path: /mirror
+      credentialSecret: { name: harbor, namespace: kuik-system }
+`;
+}
+
+async function startWebhook(
+  deadlineMs: number,
+  extra: { yaml?: string; ensurePullSecret?: PodMutatorOptions["ensurePullSecret"] } = {},
+): Promise<WebhookServer> {
+  const routing = compileRouting(
+    loadRoutingResources(extra.yaml ?? routingYaml(registry.host, blackHole.host)),
+  );
   const client = createRegistryClient({
     registries: {
       [registry.host]: { insecure: true, allowPrivateAddress: true },
@@ -68,16 +88,39 @@ async function startWebhook(deadlineMs: number): Promise<WebhookServer> {
       return fetch(input, init);
     },
   });
-  const checker = createAvailabilityGate(createAvailabilityChecker({ client, timeoutMs: 5000 }), {
-    timers: nodeTimers,
-    probeTimeoutMs: 5000,
-    circuitBreaker: false,
-  });
+  // The mirror's credential Secret, as the webhook would read it from the API.
+  const harbor = {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: "harbor", namespace: "kuik-system" },
+    type: "kubernetes.io/dockerconfigjson",
+    data: {
+      ".dockerconfigjson": Buffer.from(
+        JSON.stringify({ auths: { [registry.host]: { username: "robot", password: "s3cret" } } }),
+      ).toString("base64"),
+    },
+  };
+  const getSecret = async (ref: { namespace: string; name: string }) =>
+    ref.namespace === "kuik-system" && ref.name === "harbor" ? harbor : undefined;
+  const checker = createAvailabilityGate(
+    createAvailabilityChecker({ client, timeoutMs: 5000, getSecret }),
+    {
+      timers: nodeTimers,
+      probeTimeoutMs: 5000,
+      circuitBreaker: false,
+    },
+  );
   const server = await startWebhookServer({
     cert: tls.cert,
     key: tls.key,
     host: "127.0.0.1",
-    mutator: createPodMutator({ routing, checker, timers: nodeTimers, deadlineMs }),
+    mutator: createPodMutator({
+      routing,
+      checker,
+      timers: nodeTimers,
+      deadlineMs,
+      ...(extra.ensurePullSecret ? { ensurePullSecret: extra.ensurePullSecret } : {}),
+    }),
   });
   servers.push(server);
   return server;
@@ -224,6 +267,49 @@ describe("admission webhook over HTTPS against a real registry", () => {
       expect.objectContaining({ path: "/spec/containers/0/image" }),
     );
     if (warning) expect(response.warnings?.join(" ")).toMatch(warning);
+  });
+
+  it("references the copy kuik makes of a mirror's pull secret in the Pod's namespace", async () => {
+    const copies: { source: unknown; name: string; namespace: string }[] = [];
+    const server = await startWebhook(8000, {
+      yaml: securedMirrorYaml(registry.host),
+      ensurePullSecret: async (secret, namespace) => {
+        copies.push({ source: secret.source, name: secret.name, namespace });
+      },
+    });
+    const { body } = await postJson(
+      server.port,
+      "/mutate-pods",
+      review("uid-5", "default", [{ name: "web", image: "nginx:1.27" }]),
+      tls.cert,
+    );
+    const patch = decodePatch(body as Reply);
+    expect(copies).toEqual([
+      {
+        source: { namespace: "kuik-system", name: "harbor" },
+        name: expect.stringMatching(/^kuik-harbor-[0-9a-f]{16}$/),
+        namespace: "default",
+      },
+    ]);
+    expect(patch).toContainEqual({
+      op: "add",
+      path: "/spec/imagePullSecrets",
+      value: [{ name: copies[0]?.name }],
+    });
+  });
+
+  it("admits unchanged, with a warning, when a secret must be copied and nothing can copy it", async () => {
+    const server = await startWebhook(8000, { yaml: securedMirrorYaml(registry.host) });
+    const { body } = await postJson(
+      server.port,
+      "/mutate-pods",
+      review("uid-6", "default", [{ name: "web", image: "nginx:1.27" }]),
+      tls.cert,
+    );
+    const response = (body as Reply).response;
+    expect(response).toMatchObject({ uid: "uid-6", allowed: true });
+    expect(response.patch).toBeUndefined();
+    expect(response.warnings?.[0]).toMatch(/secret kuik-system\/harbor must be copied to default/);
   });
 
   it("leaves other kinds and operations alone", async () => {
