@@ -83,6 +83,7 @@ beforeAll(async () => {
   secretFiles = tempFiles({
     "team-a.yaml": pullSecretYaml("team-a", "regcred", "uid-a", "a", "pa"),
     "team-b.yaml": pullSecretYaml("team-b", "regcred", "uid-b", "b", "pb"),
+    "broken.yaml": "metadata: { name: [regcred\n",
     "not-a-secret.yaml":
       "apiVersion: v1\nkind: Secret\ntype: kubernetes.io/dockerconfigjson\ndata: { .dockerconfigjson: '%%%' }\n",
   });
@@ -241,6 +242,23 @@ describe("kubeimg pull-check (built program)", () => {
       expect(json).toMatchObject({ mustPull, reason });
     },
   );
+
+  it.each([
+    { file: "broken.yaml", code: "INVALID_YAML" },
+    { file: "missing.yaml", code: "FILE_NOT_FOUND" },
+  ])("--secret-file $file: one line, exit 2, [$code]", async ({ file, code }) => {
+    const { run } = await check([
+      "--image",
+      PRIVATE.image,
+      "--image-ref",
+      PRIVATE.ref,
+      "--secret-file",
+      secretFiles.path(file),
+    ]);
+    expect(run.code).toBe(2);
+    expect(stderrLines(run)).toHaveLength(1);
+    expect(run.stderr).toContain(`[${code}]`);
+  });
 
   it("an invalid --secret-file is one line, exit 2", async () => {
     const { run } = await check([
