@@ -23,7 +23,10 @@ import { createPodMutator } from "./mutator.js";
 import { startWebhookServer } from "./server.js";
 import { nodeTimers } from "./timers.js";
 
+// `pnpm start -- --flag` passes the `--` through; it is not an argument here.
+const argv = process.argv.slice(2);
 const { values } = parseArgs({
+  args: argv[0] === "--" ? argv.slice(1) : argv,
   options: {
     cert: { type: "string" },
     key: { type: "string" },

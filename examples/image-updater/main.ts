@@ -15,7 +15,10 @@ import { readFluxObjects } from "./objects.js";
 import { formatImagePolicies } from "./print.js";
 import { checkImagePolicies } from "./update.js";
 
+// `pnpm start -- --flag` passes the `--` through; it is not an argument here.
+const argv = process.argv.slice(2);
 const { values } = parseArgs({
+  args: argv[0] === "--" ? argv.slice(1) : argv,
   options: {
     file: { type: "string", short: "f", multiple: true },
     "insecure-registry": { type: "string", multiple: true },

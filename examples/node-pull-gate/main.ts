@@ -17,7 +17,10 @@ import { parseArgs } from "node:util";
 import { prometheusRecorder } from "./metrics.js";
 import { formatDecision, runScenario } from "./run.js";
 
+// `pnpm start -- --flag` passes the `--` through; it is not an argument here.
+const argv = process.argv.slice(2);
 const { values } = parseArgs({
+  args: argv[0] === "--" ? argv.slice(1) : argv,
   options: {
     policy: { type: "string", default: "NeverVerifyPreloadedImages" },
     allowlist: { type: "string", multiple: true },

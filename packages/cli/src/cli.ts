@@ -7,4 +7,6 @@
 import { nodeIo } from "./io/node-io.js";
 import { runCli } from "./run.js";
 
-process.exitCode = await runCli(process.argv.slice(2), nodeIo());
+// `pnpm kubeimg -- parse …` passes the `--` through; it is not a command.
+const argv = process.argv.slice(2);
+process.exitCode = await runCli(argv[0] === "--" ? argv.slice(1) : argv, nodeIo());
