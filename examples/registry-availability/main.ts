@@ -15,7 +15,11 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { checkAlternatives, formatReports } from "./availability.js";
 
+// `pnpm start -- --registry …` hands the program a leading `--`; parseArgs
+// would read everything after it as positionals, so drop it first.
+const argv = process.argv.slice(2);
 const { values, positionals } = parseArgs({
+  args: argv[0] === "--" ? argv.slice(1) : argv,
   options: {
     registry: { type: "string", multiple: true },
     json: { type: "boolean" },
