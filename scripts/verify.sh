@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Every check the project has, in the order a failure is cheapest to find:
-# types, lint, the packed packages, then the test suite (which runs every
-# conformance suite that has a handler). Ends with one summary line.
+# types, lint, the packed packages, the API docs (warnings are errors), then
+# the test suite (which runs every conformance suite that has a handler).
+# Ends with one summary line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pnpm -s typecheck
 pnpm -s lint
 pnpm -s check:packages
+pnpm -s docs >/dev/null
 
 results=.vitest-results.json
 rm -f "$results"
