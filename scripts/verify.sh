@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 pnpm -s typecheck
 pnpm -s lint
 pnpm -s check:packages
-pnpm -s docs >/dev/null
+pnpm -s docs --logLevel Warn
 
 results=.vitest-results.json
 rm -f "$results"
