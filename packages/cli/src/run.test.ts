@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { COMMANDS } from "./commands/index.js";
+import { COMMANDS } from "./commands/all-commands.js";
 import { runCli } from "./run.js";
 import { memoryIo } from "./testing/memory-io.js";
 import { runKubeimg, stderrLines } from "./testing/run-program.js";

@@ -1,6 +1,6 @@
 import { renderCommandHelp, renderMainHelp } from "./args/help.js";
 import { parseCommandArgs } from "./args/parse-command-args.js";
-import { COMMANDS } from "./commands/index.js";
+import { COMMANDS } from "./commands/all-commands.js";
 import { CliError } from "./errors/cli-error.js";
 import { describeError } from "./errors/describe.js";
 import { EXIT_CODES, type ExitCode } from "./errors/exit-codes.js";
