@@ -15,24 +15,20 @@
  * `prefix`), internals of the pinned re2js 2.10.0.
  */
 
-const ALT = 1;
-const ALT_MATCH = 2;
-const CAPTURE = 3;
-const EMPTY_WIDTH = 4;
-const FAIL = 5;
-const MATCH = 6;
-const NOP = 7;
-const RUNE = 8;
-const RUNE1 = 9;
-// 10 is RUNE_ANY: with RUNE, RUNE1 and RUNE_ANY_NOT_NL, the opcodes from RUNE up consume a rune.
-const RUNE_ANY_NOT_NL = 11;
-
-const EMPTY_BEGIN_LINE = 1;
-const EMPTY_END_LINE = 2;
-const EMPTY_BEGIN_TEXT = 4;
-const EMPTY_END_TEXT = 8;
-const EMPTY_WORD_BOUNDARY = 16;
-const EMPTY_NO_WORD_BOUNDARY = 32;
+import {
+  ALT,
+  ALT_MATCH,
+  CAPTURE,
+  EMPTY_BEGIN_TEXT,
+  EMPTY_WIDTH,
+  emptyOpContext,
+  FAIL,
+  MATCH,
+  NOP,
+  RUNE,
+  RUNE_ANY_NOT_NL,
+  RUNE1,
+} from "./re2js-program.js";
 
 /** Go's `maxBacktrackProg` and `maxBacktrackVector`. */
 const maxBacktrackProg = 500;
@@ -51,23 +47,11 @@ interface Re2jsProg {
   readonly inst: readonly Re2jsInst[];
 }
 
-function isWordUnit(c: number): boolean {
-  return (
-    (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f
-  );
-}
-
 /** The empty-width context at `pos` of `s` (Go's `inputString.context`). */
 function contextAt(s: string, pos: number): number {
   const r1 = pos > 0 && pos <= s.length ? s.charCodeAt(pos - 1) : -1;
   const r2 = pos < s.length ? s.charCodeAt(pos) : -1;
-  let op = 0;
-  if (r1 < 0) op |= EMPTY_BEGIN_TEXT | EMPTY_BEGIN_LINE;
-  if (r1 === 10) op |= EMPTY_BEGIN_LINE;
-  if (r2 < 0) op |= EMPTY_END_TEXT | EMPTY_END_LINE;
-  if (r2 === 10) op |= EMPTY_END_LINE;
-  op |= isWordUnit(r1) !== isWordUnit(r2) ? EMPTY_WORD_BOUNDARY : EMPTY_NO_WORD_BOUNDARY;
-  return op;
+  return emptyOpContext(r1, r2);
 }
 
 /** A backtracker compiled to flat tables. */

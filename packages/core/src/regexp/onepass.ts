@@ -16,26 +16,19 @@
  * expected, the caller keeps using re2js.
  */
 
-/** re2js instruction opcodes (`Inst`), which are Go's `syntax.InstOp` plus one. */
-const ALT = 1;
-const ALT_MATCH = 2;
-const CAPTURE = 3;
-const EMPTY_WIDTH = 4;
-// 5 is FAIL: it and any unknown opcode end the match (the default branch).
-const MATCH = 6;
-const NOP = 7;
-const RUNE = 8;
-const RUNE1 = 9;
-const RUNE_ANY = 10;
-const RUNE_ANY_NOT_NL = 11;
-
-/** Go's `syntax.EmptyOp` bits. */
-const EMPTY_BEGIN_LINE = 1;
-const EMPTY_END_LINE = 2;
-const EMPTY_BEGIN_TEXT = 4;
-const EMPTY_END_TEXT = 8;
-const EMPTY_WORD_BOUNDARY = 16;
-const EMPTY_NO_WORD_BOUNDARY = 32;
+import {
+  ALT,
+  ALT_MATCH,
+  CAPTURE,
+  EMPTY_WIDTH,
+  emptyOpContext,
+  MATCH,
+  NOP,
+  RUNE,
+  RUNE_ANY,
+  RUNE_ANY_NOT_NL,
+  RUNE1,
+} from "./re2js-program.js";
 
 /** The shape of a re2js instruction, as far as this module reads it. */
 interface Re2jsInst {
@@ -51,23 +44,6 @@ interface Re2jsInst {
 interface Re2jsOnePass {
   readonly start: number;
   readonly inst: readonly Re2jsInst[];
-}
-
-function isWordRune(r: number): boolean {
-  return (
-    (r >= 0x30 && r <= 0x39) || (r >= 0x41 && r <= 0x5a) || (r >= 0x61 && r <= 0x7a) || r === 0x5f
-  );
-}
-
-/** Go's `syntax.EmptyOpContext`: the empty-width assertions true between `r1` and `r2` (-1 at an end). */
-function emptyOpContext(r1: number, r2: number): number {
-  let op = 0;
-  if (r1 < 0) op |= EMPTY_BEGIN_TEXT | EMPTY_BEGIN_LINE;
-  if (r1 === 10) op |= EMPTY_BEGIN_LINE;
-  if (r2 < 0) op |= EMPTY_END_TEXT | EMPTY_END_LINE;
-  if (r2 === 10) op |= EMPTY_END_LINE;
-  op |= isWordRune(r1) !== isWordRune(r2) ? EMPTY_WORD_BOUNDARY : EMPTY_NO_WORD_BOUNDARY;
-  return op;
 }
 
 /** A one-pass program compiled to flat tables. */
