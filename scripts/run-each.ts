@@ -1,7 +1,8 @@
 /**
  * Runs every `<folder>/*.<kind>.ts` program (optionally only those whose
  * name contains one of the filters) one after another, each in its own Node
- * process with workspace packages resolved from source. Exits non-zero when
+ * process. Workspace packages resolve from source, or with `built` from
+ * their `dist/` builds, as an installed package would. Exits non-zero when
  * any program fails or nothing matched.
  */
 import { spawnSync } from "node:child_process";
@@ -9,7 +10,12 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "./conformance/runner.js";
 
-export function runEach(folder: string, kind: string, filters: readonly string[]): number {
+export function runEach(
+  folder: string,
+  kind: string,
+  filters: readonly string[],
+  { built = false }: { built?: boolean } = {},
+): number {
   const dir = join(repoRoot, folder);
   const files = readdirSync(dir)
     .filter((f) => f.endsWith(`.${kind}.ts`))
@@ -24,7 +30,7 @@ export function runEach(folder: string, kind: string, filters: readonly string[]
     console.log(`\n## ${folder}/${file}`);
     const result = spawnSync(
       process.execPath,
-      ["--conditions=@kubeimg/source", "--import", "tsx", join(dir, file)],
+      [...(built ? [] : ["--conditions=@kubeimg/source"]), "--import", "tsx", join(dir, file)],
       { stdio: "inherit", cwd: repoRoot },
     );
     if (result.status !== 0) {
