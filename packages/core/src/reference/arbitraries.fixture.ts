@@ -15,6 +15,7 @@ import {
   parseNormalizedNamed,
 } from "./parse.js";
 import type { Reference } from "./reference.js";
+import { lowerCaseChanges } from "./unicode13-case.js";
 
 const chars = (s: string) => fc.constantFrom(...s.split(""));
 const run = (unit: fc.Arbitrary<string>, minLength: number, maxLength: number) =>
@@ -183,10 +184,19 @@ function patterns() {
   return compiled;
 }
 
-/** Go's strings.ToLower: the simple per-rune mapping (U+0130 lowers to plain "i"). */
+/**
+ * Go's strings.ToLower: the simple per-rune mapping (U+0130 lowers to plain
+ * "i"), and only for runes that Go 1.19's Unicode 13 tables call upper case;
+ * the engine's newer Unicode would lower more.
+ */
 function goToLower(s: string): string {
   let out = "";
-  for (const ch of s) out += ch === "\u0130" ? "i" : ch.toLowerCase();
+  for (const ch of s) {
+    const codePoint = ch.codePointAt(0) as number;
+    if (codePoint < 0x80) out += ch.toLowerCase();
+    else if (codePoint === 0x130) out += "i";
+    else out += lowerCaseChanges(codePoint) ? ch.toLowerCase() : ch;
+  }
   return out;
 }
 

@@ -12,6 +12,11 @@ describe("hasUpperCase (Go: strings.ToLower(s) != s)", () => {
     ["𑢠", true], // Warang Citi capital letter A, outside the BMP
     ["日本", false],
     ["\ud800", false], // a lone surrogate is left alone
+    ["x\u1c89", false], // a capital only since Unicode 16: Go 1.19 (Unicode 13) keeps it
+    ["\ua7cb", false], // Unicode 16
+    ["\u2c2f", false], // Unicode 14
+    ["\u{10570}", false], // Vithkuqi, Unicode 14, outside the BMP
+    ["\u2c2e", true], // its older neighbour is upper case to Go too
   ])("%j → %s", (s, want) => {
     expect(hasUpperCase(s, 0, s.length)).toBe(want);
   });

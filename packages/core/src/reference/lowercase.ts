@@ -7,14 +7,14 @@
  * (Kelvin sign → `k`); every other non-ASCII rune stays non-ASCII, which no
  * part of the reference grammar accepts.
  *
+ * Whether a non-ASCII rune has a lower-case form is read from the Unicode
+ * version of Go 1.19 ({@link lowerCaseChanges}), not from the JavaScript
+ * engine, whose newer Unicode knows capitals that Go's tables do not.
+ *
  * @module
  */
 
-/** True when lower-casing the code point `c` changes it (Go: `unicode.ToLower(r) != r`). */
-function changes(c: number): boolean {
-  const ch = String.fromCodePoint(c);
-  return ch.toLowerCase() !== ch;
-}
+import { lowerCaseChanges } from "./unicode13-case.js";
 
 /**
  * True when `strings.ToLower(s[start:end]) != s[start:end]` in Go: some
@@ -27,7 +27,7 @@ export function hasUpperCase(s: string, start: number, end: number): boolean {
     if (c <= 0x5a) return true;
     if (c >= 0x80) {
       const codePoint = s.codePointAt(i) as number;
-      if (changes(codePoint)) return true;
+      if (lowerCaseChanges(codePoint)) return true;
       if (codePoint > 0xffff) i++;
     }
   }

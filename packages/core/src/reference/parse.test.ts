@@ -113,6 +113,13 @@ describe("parseNormalizedNamed", () => {
     { input: "foo/bar:tag/baz", code: "INVALID_REFERENCE_FORMAT" },
     // Go lowers U+0130 (İ) to "i", so the lower-cased copy matches: blamed on upper case.
     { input: "İ_x/foo", code: "NAME_CONTAINS_UPPERCASE" },
+    // Capitals newer than Go 1.19's Unicode 13 are not upper case to Go:
+    // no remote-name complaint, the grammar refuses them instead.
+    { input: "x\u1c89", code: "INVALID_REFERENCE_FORMAT" }, // Cyrillic TJE, Unicode 16
+    { input: "x\u2c2f", code: "INVALID_REFERENCE_FORMAT" }, // Glagolitic, Unicode 14
+    { input: "ghcr.io/a\ua7c0", code: "INVALID_REFERENCE_FORMAT" }, // Latin old Polish O, Unicode 14
+    { input: "x\u{10570}", code: "INVALID_REFERENCE_FORMAT" }, // Vithkuqi, Unicode 14
+    { input: "x\u10a0", code: "REMOTE_NAME_CONTAINS_UPPERCASE" }, // Georgian capital, old enough for Go
   ])("$input → $code", ({ input, code }) => {
     expect(codeOf(parseNormalizedNamed, input)).toBe(code);
   });
