@@ -119,9 +119,10 @@ describe("grammar corners (answers recorded from the Go upstream)", () => {
 
 describe("parseConstraints errors", () => {
   it.each([
-    { c: "", message: "improper constraint: " },
-    { c: "*-*", message: "improper constraint: *-*" },
-    { c: ">>1.0.0", message: "improper constraint: >>1.0.0" },
+    { c: "", message: 'improper constraint: ""' },
+    { c: "*-*", message: 'improper constraint: "*-*"' },
+    { c: ">>1.0.0", message: 'improper constraint: ">>1.0.0"' },
+    { c: "1.0 \t|| x!", message: 'improper constraint: " x!"' },
     { c: "1|2", message: "constraint parser error" },
     { c: "1.2.3-01", message: "constraint parser error" },
   ])("$c", ({ c, message }) => {
@@ -148,13 +149,13 @@ describe("Constraints", () => {
     expect(c.validate(parseVersion("1.6.0"))).toEqual({
       ok: false,
       reasons: [
-        "1.6.0 is less than 2.0",
-        "1.6.0 does not have same major and minor version as 1.5",
+        '"1.6.0" is less than "2.0"',
+        '"1.6.0" does not have same major and minor version as "1.5"',
       ],
     });
     expect(c.validate(parseVersion("2.1.0"))).toEqual({ ok: true, reasons: [] });
     expect(c.validate(parseVersion("2.1.0-rc.1")).reasons).toEqual([
-      "2.1.0-rc.1 is a prerelease version and the constraint is only looking for release versions",
+      '"2.1.0-rc.1" is a prerelease version and the constraint is only looking for release versions',
     ]);
   });
 
