@@ -21,6 +21,10 @@ describe("escapeClassBrackets", () => {
     { pattern: "[\\[:]]", want: "[\\[:]]", badName: undefined },
     { pattern: "[\\p{[}[:]]", want: "[\\p{[}\\[:]]", badName: undefined },
     { pattern: "[[:alpha:]]", want: "[[:alpha:]]", badName: undefined },
+    // Go's `\x` takes the next two characters, whatever they are.
+    { pattern: "\\x[[:]]", want: "\\x[[:]]", badName: undefined },
+    { pattern: "\\p[[:]]", want: "\\p[[:]]", badName: undefined },
+    { pattern: "[\\x[[:]]", want: "[\\x[[:]]", badName: undefined },
     { pattern: "[][:]]", want: "[]\\[:]]", badName: undefined }, // `]` first is literal
     { pattern: "[]][:]]", want: "[]][:]]", badName: undefined }, // `[:]` outside a class
   ])("$pattern", ({ pattern, want, badName }) => {

@@ -29,14 +29,20 @@ export interface ClassBracketRewrite {
   readonly badName: string | undefined;
 }
 
-/** Returns the index just past `\p{…}`, `\x{…}` or a two-character escape at `i`. */
+/**
+ * Returns the index just past the escape at `i`, as far as Go's parser reads
+ * it: `\p{…}` and `\x{…}` to the brace, `\pL` one letter, `\xHH` two
+ * characters (whatever they are), anything else one character.
+ */
 function skipEscape(pattern: string, i: number): number {
   const kind = pattern[i + 1];
-  if ((kind === "p" || kind === "P" || kind === "x") && pattern[i + 2] === "{") {
+  const wide = kind === "p" || kind === "P" || kind === "x";
+  if (wide && pattern[i + 2] === "{") {
     const close = pattern.indexOf("}", i + 3);
     return close < 0 ? pattern.length : close + 1;
   }
-  return i + 2;
+  if (kind === "x") return i + 4;
+  return wide ? i + 3 : i + 2;
 }
 
 /**

@@ -28,6 +28,7 @@ describe("compileRegexp rejects what Go rejects, with Go's message", () => {
     // Go reads the name `[:]:]` here; re2js would quote only `[:]`.
     { pattern: "[[:]:]]", message: "error parsing regexp: invalid character class range: `[:]:]`" },
     { pattern: "[[:]x(", message: "error parsing regexp: missing closing ): `[[:]x(`" },
+    { pattern: "\\x[[:]]", message: "error parsing regexp: invalid escape sequence: `\\x[[`" },
     // Go prints the fragment even when it is empty.
     {
       pattern: "a\\",
