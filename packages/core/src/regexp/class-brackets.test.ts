@@ -18,6 +18,11 @@ describe("escapeClassBrackets", () => {
     { pattern: "\\Q[[:]]\\E", want: "\\Q[[:]]\\E", badName: undefined },
     { pattern: "(?P<[[:]>x)", want: "(?P<[[:]>x)", badName: undefined },
     { pattern: "[a-[:]]", want: "[a-[:]]", badName: undefined }, // `[` is the range's high end
+    { pattern: "[\\x{41}-[:]]", want: "[\\x{41}-[:]]", badName: undefined },
+    // After a class escape, `-` is a character of its own, never a range.
+    { pattern: "[\\d-[:]", want: "[\\d-\\[:]", badName: undefined },
+    { pattern: "[\\p{Greek}-[:]", want: "[\\p{Greek}-\\[:]", badName: undefined },
+    { pattern: "[[:alpha:]-[:]", want: "[[:alpha:]-\\[:]", badName: undefined },
     { pattern: "[\\[:]]", want: "[\\[:]]", badName: undefined },
     { pattern: "[\\p{[}[:]]", want: "[\\p{[}\\[:]]", badName: undefined },
     { pattern: "[[:alpha:]]", want: "[[:alpha:]]", badName: undefined },

@@ -29,6 +29,9 @@ export interface ClassBracketRewrite {
   readonly badName: string | undefined;
 }
 
+/** Escapes that stand for a whole class inside `[…]` and so cannot start a range. */
+const classEscapes: ReadonlySet<string> = new Set(["p", "P", "d", "D", "s", "S", "w", "W"]);
+
 /**
  * Returns the index just past the escape at `i`, as far as Go's parser reads
  * it: `\p{…}` and `\x{…}` to the brace, `\pL` one letter, `\xHH` two
@@ -92,7 +95,12 @@ export function escapeClassBrackets(pattern: string): ClassBracketRewrite {
           }
           if (pattern[i + 2] === "]") escaped.push(i);
         }
-        // One class character, or a range whose high end is never a POSIX class.
+        // `\pL` or `\d` stands alone; a single character may start a range,
+        // whose high end is never read as a POSIX class.
+        if (pattern[i] === "\\" && classEscapes.has(pattern[i + 1] ?? "")) {
+          i = skipEscape(pattern, i);
+          continue;
+        }
         i = pattern[i] === "\\" ? skipEscape(pattern, i) : i + 1;
         if (pattern[i] === "-" && i + 1 < n && pattern[i + 1] !== "]") {
           i = pattern[i + 1] === "\\" ? skipEscape(pattern, i + 1) : i + 2;

@@ -79,6 +79,7 @@ describe("compileRegexp accepts Go syntax JavaScript lacks", () => {
     { pattern: "[[:]]", input: ":]", want: true },
     { pattern: "[[:]]", input: "[", want: false },
     { pattern: "^[^[:]]$", input: "a]", want: true },
+    { pattern: "^[\\d-[:]+$", input: "9-[:", want: true }, // no range after `\d`
     { pattern: "\\d", input: "١", want: false }, // \d is ASCII only
     { pattern: "^a$", input: "a\n", want: false }, // $ is end of text without (?m)
   ])("$pattern on $input", ({ pattern, input, want }) => {
