@@ -73,11 +73,56 @@ describe("the per-group pre-release rule (containsPre)", () => {
   });
 });
 
+describe("grammar corners (answers recorded from the Go upstream)", () => {
+  it.each([
+    // A wildcard major makes the constraint 0.0.0: the rest is never parsed.
+    { c: "*.|", v: "1.0.0", want: true },
+    { c: "x.99999999999999999999999", v: "5.0.0", want: true },
+    { c: "x.18446744073709551616", v: "1.0.0", want: true },
+    // A wildcard minor drops the patch the same way.
+    { c: "1.x.01", v: "1.7.0", want: true },
+    { c: "1.x.99999999999999999999999", v: "2.0.0", want: false },
+    // ^x.1.2 is ^0.0.0: only 0.0.0.
+    { c: "^x.1.2", v: "0.0.0", want: true },
+    { c: "^x.1.2", v: "0.0.1", want: false },
+    // A pre-release on a wildcard constraint opts the group in.
+    { c: "~x.x.1-0", v: "3.0.0-alpha", want: true },
+    { c: ">1.2.x-0", v: "1.3.0-rc.1", want: true },
+    // != on a wildcard patch compares the pre-releases.
+    { c: "!=1.2.x-beta", v: "1.2.5-beta", want: false },
+    { c: "!=1.2.x-beta", v: "1.2.5-alpha", want: true },
+    // Build metadata: kept on a full version (leading zeros allowed), dropped on a partial one.
+    { c: "=1.2.3+01.meta", v: "1.2.3", want: true },
+    { c: "1.2+meta", v: "1.2.5", want: true },
+    // Form feed and carriage return are whitespace (Go's \s).
+    { c: ">=\f1.0.0,\r<2", v: "1.5.0", want: true },
+    { c: ">=v1.2.3 <v2", v: "v1.9.0", want: true },
+    // A space before a comma still separates; both constraints must hold.
+    { c: "1.0.0 ,2.0.0", v: "1.0.0", want: false },
+    { c: ">=18446744073709551615.0.0", v: "18446744073709551615.1.0", want: true },
+  ])("$c with $v", ({ c, v, want }) => {
+    expect(check(c, v)).toBe(want);
+  });
+
+  it.each([
+    { c: ">=\v1.0.0" }, // vertical tab is not Go's \s
+    { c: ">=\u00a01.0.0" }, // nor is a no-break space
+    { c: "1.2.|" }, // a | in a part that is parsed
+    { c: "1 -2" }, // a hyphen range needs spaces on both sides
+    { c: ">=18446744073709551616" }, // above uint64
+  ])("$c is not a constraint", ({ c }) => {
+    expect(() => parseConstraints(c)).toThrow(
+      expect.objectContaining({ code: "CONSTRAINT_INVALID" }),
+    );
+  });
+});
+
 describe("parseConstraints errors", () => {
   it.each([
-    { c: "", message: "improper constraint: " },
-    { c: "*-*", message: "improper constraint: *-*" },
-    { c: ">>1.0.0", message: "improper constraint: >>1.0.0" },
+    { c: "", message: 'improper constraint: ""' },
+    { c: "*-*", message: 'improper constraint: "*-*"' },
+    { c: ">>1.0.0", message: 'improper constraint: ">>1.0.0"' },
+    { c: "1.0 \t|| x!", message: 'improper constraint: " x!"' },
     { c: "1|2", message: "constraint parser error" },
     { c: "1.2.3-01", message: "constraint parser error" },
   ])("$c", ({ c, message }) => {
@@ -104,13 +149,13 @@ describe("Constraints", () => {
     expect(c.validate(parseVersion("1.6.0"))).toEqual({
       ok: false,
       reasons: [
-        "1.6.0 is less than 2.0",
-        "1.6.0 does not have same major and minor version as 1.5",
+        '"1.6.0" is less than "2.0"',
+        '"1.6.0" does not have same major and minor version as "1.5"',
       ],
     });
     expect(c.validate(parseVersion("2.1.0"))).toEqual({ ok: true, reasons: [] });
     expect(c.validate(parseVersion("2.1.0-rc.1")).reasons).toEqual([
-      "2.1.0-rc.1 is a prerelease version and the constraint is only looking for release versions",
+      '"2.1.0-rc.1" is a prerelease version and the constraint is only looking for release versions',
     ]);
   });
 

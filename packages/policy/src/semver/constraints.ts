@@ -18,6 +18,7 @@
  * `major.minor.patch`, where Masterminds admits any once the AND group names
  * one. Everything below is our own port.
  */
+import { quoteGo } from "../go/quote.js";
 import { SemverError } from "./errors.js";
 import { constraintGrammar } from "./grammar.js";
 import { type Constraint, comparators, describeMiss, type Operator } from "./operators.js";
@@ -37,7 +38,7 @@ export interface Constraints {
   check(version: Version): boolean;
   /**
    * Returns whether `version` satisfies the constraints and, when it does
-   * not, Masterminds' `Validate` reasons (`1.0.0 is less than 2.0`, …).
+   * not, Masterminds' `Validate` reasons (`"1.0.0" is less than "2.0"`, …).
    */
   validate(version: Version): { readonly ok: boolean; readonly reasons: readonly string[] };
   /** Returns Masterminds' `String()`: groups joined by ` || `, constraints by a space. */
@@ -48,8 +49,9 @@ function isWildcard(s: string): boolean {
   return s === "x" || s === "X" || s === "*";
 }
 
+/** Masterminds' parse error, the text quoted as Go's `%q` does (since v3.5.0, which Flux pins). */
 function improper(input: string, text: string): SemverError {
-  return new SemverError("CONSTRAINT_INVALID", input, `improper constraint: ${text}`);
+  return new SemverError("CONSTRAINT_INVALID", input, `improper constraint: ${quoteGo(text)}`);
 }
 
 /** Mirrors `parseConstraint` in Masterminds' constraints.go. */

@@ -12,6 +12,7 @@
  * for a whole AND group when any constraint of that group has a pre-release
  * (Masterminds' `containsPre`, unlike npm's same-tuple rule).
  */
+import { quoteGo } from "../go/quote.js";
 import { compareDigits, comparePrerelease, compareVersions, type Version } from "./version.js";
 
 /** The operators a constraint may start with (`""` is no operator). */
@@ -195,7 +196,11 @@ export const comparators: Readonly<Record<Operator, Comparator>> = Object.freeze
   "^": caret,
 });
 
-/** Masterminds' `Validate` message templates, by miss. */
+/**
+ * Masterminds' `Validate` message templates, by miss. Both texts are quoted
+ * as Go's `%q` quotes them, as Masterminds does since v3.5.0 (the version
+ * Flux v1.2.0 pins; v3.4.0 printed them bare).
+ */
 const missMessages: Readonly<Record<ConstraintMiss, (v: string, c: string) => string>> = {
   PRERELEASE: (v) =>
     `${v} is a prerelease version and the constraint is only looking for release versions`,
@@ -215,13 +220,13 @@ const missMessages: Readonly<Record<ConstraintMiss, (v: string, c: string) => st
 };
 
 /**
- * Returns Masterminds' message for a miss, such as `1.0.0 is less than 2.0`.
+ * Returns Masterminds' message for a miss, such as `"1.0.0" is less than "2.0"`.
  *
  * @example
  * ```ts
- * describeMiss("LESS", parseVersion("1.0.0"), "2.0"); // "1.0.0 is less than 2.0"
+ * describeMiss("LESS", parseVersion("1.0.0"), "2.0"); // '"1.0.0" is less than "2.0"'
  * ```
  */
 export function describeMiss(miss: ConstraintMiss, v: Version, constraintText: string): string {
-  return missMessages[miss](v.toString(), constraintText);
+  return missMessages[miss](quoteGo(v.toString()), quoteGo(constraintText));
 }

@@ -119,6 +119,9 @@ describe("parseTagVersion (fluxcd/pkg version.ParseVersion)", () => {
     { input: "1.0", want: undefined }, // needs two dots
     { input: "v1", want: undefined },
     { input: "1.2.3.4", want: undefined }, // three pieces, then NewVersion rejects it
+    { input: "01.02.03-rc.1+b", want: "1.2.3-rc.1+b" }, // leading zeros coerced, as NewVersion
+    { input: "1..2", want: undefined }, // three pieces, an empty one
+    { input: "v1.2", want: undefined }, // the v counts for nothing
     { input: "latest", want: undefined },
   ])("$input", ({ input, want }) => {
     expect(tryParseTagVersion(input)?.toString()).toBe(want);
@@ -135,6 +138,10 @@ describe("compareVersions (Masterminds Compare)", () => {
     { a: "1.0.0-1", b: "1.0.0-alpha", want: -1 }, // numbers rank below text
     { a: "1.0.0-alpha", b: "1.0.0-alpha.1", want: -1 }, // prefix ranks lower
     { a: "1.0.0-99999999999999999999", b: "1.0.0-1", want: 1 }, // above uint64: text
+    { a: "1.0.0-18446744073709551615", b: "1.0.0-9", want: 1 }, // uint64 max is a number
+    { a: "1.0.0-18446744073709551616", b: "1.0.0-9", want: 1 }, // one more is text, above numbers
+    { a: "1.0.0-18446744073709551616", b: "1.0.0-a", want: -1 }, // and compares as text
+    { a: "1.0.0--1", b: "1.0.0-1", want: 1 }, // -1 is text, not a negative number
     { a: "10.0.0", b: "9.0.0", want: 1 },
     { a: "18446744073709551615.0.0", b: "18446744073709551614.0.0", want: 1 },
   ])("$a vs $b", ({ a, b, want }) => {

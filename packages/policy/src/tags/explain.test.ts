@@ -20,7 +20,9 @@ describe("explainTagSelection", () => {
       ["v1.2.0", "selected"],
       ["1.2.0", "ranked"],
     ]);
-    expect(e.tags[1]?.reason).toBe("2.0.0 is outside '<2': 2.0.0 is greater than or equal to 2");
+    expect(e.tags[1]?.reason).toBe(
+      `2.0.0 is outside '<2': "2.0.0" is greater than or equal to "2"`,
+    );
     expect(e.tags[5]?.reason).toContain("equal to v1.2.0");
   });
 

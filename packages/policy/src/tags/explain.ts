@@ -31,7 +31,7 @@ export interface TagExplanation {
   /** The key the policy ranked: the tag itself, or the value `extract` built from it. */
   readonly key: string | undefined;
   readonly verdict: TagVerdict;
-  /** A sentence saying why, such as `1.2.0 is outside '>=2': 1.2.0 is less than 2`. */
+  /** A sentence saying why, such as `1.2.0 is outside '>=2': "1.2.0" is less than "2"`. */
   readonly reason: string;
 }
 

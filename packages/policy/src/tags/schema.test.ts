@@ -140,7 +140,7 @@ spec:
     } catch (error) {
       expect(isTagPolicyError(error) && error.code).toBe("INVALID_IMAGE_POLICY");
       expect((error as Error).message).toBe(
-        'invalid ImagePolicy: spec.policy.semver.range: not a semver range: improper constraint: *-* (got "*-*")',
+        'invalid ImagePolicy: spec.policy.semver.range: not a semver range: improper constraint: "*-*" (got "*-*")',
       );
     }
   });

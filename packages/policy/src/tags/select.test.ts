@@ -133,7 +133,11 @@ describe("the pipeline rules", () => {
         { policy: { numerical: { order: "up" } } },
         "invalid policy: invalid order argument provided: 'UP', must be one of: ASC, DESC",
       ],
-      [["a"], { policy: { semver: { range: "*-*" } } }, "invalid policy: improper constraint: *-*"],
+      [
+        ["a"],
+        { policy: { semver: { range: "*-*" } } },
+        'invalid policy: improper constraint: "*-*"',
+      ],
       [
         ["a"],
         { policy: { alphabetical: {} }, filterTags: { pattern: "[=" } },
