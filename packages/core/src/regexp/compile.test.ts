@@ -25,6 +25,25 @@ describe("compileRegexp rejects what Go rejects, with Go's message", () => {
     { pattern: "a++", message: "error parsing regexp: invalid nested repetition operator: `++`" },
     { pattern: "a{1001}", message: "error parsing regexp: invalid repeat count: `{1001}`" },
     { pattern: "\\Z", message: "error parsing regexp: invalid escape sequence: `\\Z`" },
+    // Go reads the name `[:]:]` here; re2js would quote only `[:]`.
+    { pattern: "[[:]:]]", message: "error parsing regexp: invalid character class range: `[:]:]`" },
+    { pattern: "[[:]x(", message: "error parsing regexp: missing closing ): `[[:]x(`" },
+    { pattern: "\\x[[:]]", message: "error parsing regexp: invalid escape sequence: `\\x[[`" },
+    // Go prints the fragment even when it is empty.
+    {
+      pattern: "a\\",
+      message: "error parsing regexp: trailing backslash at end of expression: ``",
+    },
+    // Go reads a group name only when something follows the `<`.
+    {
+      pattern: "a(?P<",
+      message: "error parsing regexp: invalid or unsupported Perl syntax: `(?P`",
+    },
+    { pattern: "(?<", message: "error parsing regexp: invalid or unsupported Perl syntax: `(?<`" },
+    {
+      pattern: `${"(".repeat(1001)}${")".repeat(1001)}`,
+      message: `error parsing regexp: expression nests too deeply: \`${"(".repeat(1001)}${")".repeat(1001)}\``,
+    },
     // A lone surrogate is text no Go string can hold.
     { pattern: "a\uD800b", message: "error parsing regexp: invalid UTF-8: `\uD800b`" },
   ])("$pattern", ({ pattern, message }) => {
@@ -56,6 +75,11 @@ describe("compileRegexp accepts Go syntax JavaScript lacks", () => {
     { pattern: "\\pL", input: "é", want: true },
     { pattern: "\\Qa.b\\E", input: "axb", want: false },
     { pattern: "a{,3}", input: "a{,3}", want: true },
+    // `[[:]]` is the class of `[` and `:`, then a literal `]` (no POSIX class).
+    { pattern: "[[:]]", input: ":]", want: true },
+    { pattern: "[[:]]", input: "[", want: false },
+    { pattern: "^[^[:]]$", input: "a]", want: true },
+    { pattern: "^[\\d-[:]+$", input: "9-[:", want: true }, // no range after `\d`
     { pattern: "\\d", input: "١", want: false }, // \d is ASCII only
     { pattern: "^a$", input: "a\n", want: false }, // $ is end of text without (?m)
   ])("$pattern on $input", ({ pattern, input, want }) => {

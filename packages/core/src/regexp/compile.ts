@@ -16,6 +16,10 @@
  *   with Go's `invalid UTF-8` error.
  * - Go has `Expand`; re2js has JavaScript replacement strings instead. Go's
  *   template language lives in `template.ts`.
+ * - re2js misreads a `[` followed by `:]` inside a class (`[[:]]`) as a POSIX
+ *   class name; `class-brackets.ts` escapes that `[` first.
+ * - Error messages are rebuilt from re2js's reason and fragment in Go's exact
+ *   shape (see `toRegexpError`).
  *
  * Matching uses re2js's parser and compiled program throughout. For speed on
  * the many short strings of tag filtering, two of Go's own engines run here
@@ -30,6 +34,11 @@
  */
 import { RE2JS, RE2JSException, RE2JSSyntaxException } from "re2js";
 import { type BacktrackMatcher, compileBacktrack } from "./backtrack.js";
+import {
+  type ClassBracketRewrite,
+  escapeClassBrackets,
+  restoreClassBrackets,
+} from "./class-brackets.js";
 import { RegexpError } from "./errors.js";
 import { renameDuplicateGroups } from "./named-groups.js";
 import { compileOnePass, type OnePassMatcher } from "./onepass.js";
@@ -120,17 +129,18 @@ export function compileRegexp(pattern: string): GoRegexp {
     const fragment = pattern.slice(bad.index);
     throw new RegexpError(pattern, reason, `error parsing regexp: ${reason}: \`${fragment}\``);
   }
+  const brackets = escapeClassBrackets(pattern);
   let compiled: RE2JS;
   let originals: ReadonlyMap<string, string> | undefined;
   try {
-    compiled = RE2JS.compile(pattern);
+    compiled = RE2JS.compile(brackets.pattern);
   } catch (error) {
-    if (!isDuplicateNameError(error)) throw toRegexpError(pattern, error);
-    const renamed = renameDuplicateGroups(pattern);
+    if (!isDuplicateNameError(error)) throw toRegexpError(pattern, error, brackets);
+    const renamed = renameDuplicateGroups(brackets.pattern);
     try {
       compiled = RE2JS.compile(renamed.pattern);
     } catch (second) {
-      throw toRegexpError(pattern, second, renamed.originals);
+      throw toRegexpError(pattern, second, brackets, renamed.originals);
     }
     originals = renamed.originals;
   }
@@ -144,19 +154,58 @@ function isDuplicateNameError(error: unknown): boolean {
   );
 }
 
+/**
+ * Go reports these errors against the whole pattern (`Expr: s` in Go's
+ * `parse`); re2js gives no fragment for them.
+ */
+const wholePatternReasons: ReadonlySet<string> = new Set([
+  "expression nests too deeply",
+  "expression too large",
+]);
+
+/**
+ * Returns Go's error for a pattern re2js rejected.
+ *
+ * Go always prints the fragment, even an empty one (`trailing backslash at end
+ * of expression: ` followed by an empty quoted fragment); re2js leaves an
+ * empty one out. A pattern ending in `(?P<` or `(?<` is, for Go, an unknown
+ * flag after `(?` (`invalid or unsupported Perl syntax: (?P`), since Go reads
+ * a group name only when at least one character follows the `<`; re2js calls
+ * it an invalid named capture.
+ */
 function toRegexpError(
   pattern: string,
   error: unknown,
+  brackets: ClassBracketRewrite,
   originals?: ReadonlyMap<string, string>,
 ): unknown {
   if (!(error instanceof RE2JSException)) return error;
-  const reason = error instanceof RE2JSSyntaxException ? error.getDescription() : "";
-  let message = error.message;
-  if (originals) {
-    for (const [fresh, original] of originals) message = message.split(fresh).join(original);
+  if (!(error instanceof RE2JSSyntaxException)) {
+    const message = error.message.startsWith("error parsing regexp: ")
+      ? error.message
+      : `error parsing regexp: ${error.message}`;
+    return new RegexpError(pattern, message, message, { cause: error });
   }
-  if (!message.startsWith("error parsing regexp: ")) message = `error parsing regexp: ${message}`;
-  return new RegexpError(pattern, reason || message, message, { cause: error });
+  let reason = error.getDescription();
+  let fragment = error.getPattern() ?? "";
+  if (originals) {
+    for (const [fresh, original] of originals) fragment = fragment.split(fresh).join(original);
+  }
+  fragment = restoreClassBrackets(fragment, brackets);
+  if (wholePatternReasons.has(reason)) {
+    fragment = pattern;
+  } else if (reason === "invalid character class range" && fragment === "[:]") {
+    fragment = brackets.badName ?? fragment;
+  } else if (
+    reason === "invalid named capture" &&
+    (fragment === "(?P<" || fragment === "(?<") &&
+    pattern.endsWith(fragment)
+  ) {
+    reason = "invalid or unsupported Perl syntax";
+    fragment = fragment.slice(0, 3);
+  }
+  const message = `error parsing regexp: ${reason}: \`${fragment}\``;
+  return new RegexpError(pattern, reason, message, { cause: error });
 }
 
 /** re2js's compiled program (its `RE2` class, which the package does not export by name). */
