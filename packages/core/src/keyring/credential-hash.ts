@@ -10,7 +10,13 @@ import { sha256Hex } from "./sha256.js";
 
 const hexDigits = "0123456789abcdef";
 
-/** Go's `encoding/json` string encoding (HTML-safe) of a byte string, as a byte string. */
+/**
+ * Go's `encoding/json` string encoding (HTML-safe) of a byte string, as a
+ * byte string. As in the Go the vectors were produced with (1.19), only
+ * `\n`, `\r` and `\t` get short escapes; backspace and form feed are
+ * `\u0008` and `\u000c` like every other control byte (Go 1.22 and later
+ * write `\b` and `\f`).
+ */
 export function goJsonQuote(bytes: string): string {
   let out = '"';
   for (let i = 0; i < bytes.length; ) {
@@ -20,12 +26,6 @@ export function goJsonQuote(bytes: string): string {
         case 0x5c:
         case 0x22:
           out += `\\${bytes[i]}`;
-          break;
-        case 0x08:
-          out += "\\b";
-          break;
-        case 0x0c:
-          out += "\\f";
           break;
         case 0x0a:
           out += "\\n";

@@ -11,9 +11,20 @@ describe("parseGoUrl (Go net/url.Parse)", () => {
     { raw: "https://a/%41b", want: { host: "a", path: "/Ab" } },
     { raw: "https://%C3%BC.io/", want: { host: "\u00c3\u00bc.io", path: "/" } },
     { raw: "https://HTTPS://foo", want: { host: "HTTPS:", path: "//foo" } },
-    { raw: "https://a:1:2/x", want: { host: "a:1:2", path: "/x" } }, // lax colons (go 1.25 module)
+    { raw: "https://a:1:2/x", want: { host: "a:1:2", path: "/x" } }, // port checked from the last colon
+    // Brackets: only a leading "[" makes an IP literal, and its contents are not validated.
+    { raw: "https://r[a-c]g.io/app", want: { host: "r[a-c]g.io", path: "/app" } },
+    { raw: "https://re[g]/v2/", want: { host: "re[g]", path: "/v2/" } },
+    { raw: "https://[a-z]", want: { host: "[a-z]", path: "" } },
+    { raw: "https://[v1.fe]:443/a", want: { host: "[v1.fe]:443", path: "/a" } },
+    { raw: "https://[1::2::3]:0", want: { host: "[1::2::3]:0", path: "" } },
+    { raw: "https://[1.2.3.4]/", want: { host: "[1.2.3.4]", path: "/" } },
+    { raw: "https://[]:5000/", want: { host: "[]:5000", path: "/" } },
+    { raw: "https://[a%25b%20%3A]/", want: { host: "[a%b :]", path: "/" } },
+    { raw: "https://[a%25b%2F]/", want: undefined }, // zone escapes are still checked
+    { raw: "https://[::1", want: undefined },
+    { raw: "https://[::1]x", want: undefined },
     { raw: "https://[a-c]cr.io", want: undefined },
-    { raw: "https://[1.2.3.4]/", want: undefined },
     { raw: "https://x[::1]/", want: undefined },
     { raw: "https://r[^a-c]g.io", want: undefined },
     { raw: "https://registry example.com", want: undefined },

@@ -1,10 +1,12 @@
 /**
  * The part of Go's `net/url.Parse` the kubelet keyring depends on, over
  * byte strings (see `go-bytes.ts`): which inputs are rejected, and the
- * decoded host and path of the rest. Pinned to the Go the Kubernetes v1.35
- * kubelet is built with: bracketed hosts must hold an IPv6 address (the
- * CVE-2025-47912 fix) and a colon in a plain host is checked from the last
- * one (`urlstrictcolons=0`, the default for a `go 1.25` module).
+ * decoded host and path of the rest. Pinned to the Go the keyring vectors
+ * were produced with (Go 1.19): the contents of a bracketed host are not
+ * validated as an IPv6 address, `[`/`]` may appear inside a host, and a
+ * colon in a plain host is checked from the last one. (Go releases from
+ * 1.25.2/1.24.8 on reject any bracket that does not enclose an IPv6
+ * address, which would make glob classes in host labels unusable.)
  */
 
 /** The pieces of a parsed URL the keyring reads. */
@@ -76,116 +78,32 @@ function validOptionalPort(port: string): boolean {
 
 const userinfoChars = /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/;
 
-/** Go's `netip.ParseAddr`: "v4", "v6", or undefined when it is not an address. */
-function parseAddr(s: string): "v4" | "v6" | undefined {
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (c === ".") return isIPv4(s) ? "v4" : undefined;
-    if (c === ":") return isIPv6(s) ? "v6" : undefined;
-    if (c === "%") return undefined;
-  }
-  return undefined;
-}
-
-function isIPv4(s: string): boolean {
-  let value = 0;
-  let fields = 0;
-  let digits = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x30 && c <= 0x39) {
-      if (digits === 1 && value === 0) return false; // leading zero
-      value = value * 10 + (c - 0x30);
-      digits++;
-      if (value > 255) return false;
-    } else if (c === 0x2e) {
-      if (i === 0 || i === s.length - 1 || s[i - 1] === ".") return false;
-      if (fields === 3) return false;
-      fields++;
-      value = 0;
-      digits = 0;
-    } else {
-      return false;
-    }
-  }
-  return fields === 3;
-}
-
-function isIPv6(input: string): boolean {
-  let s = input;
-  const percent = s.indexOf("%");
-  if (percent >= 0) {
-    if (percent === s.length - 1) return false;
-    s = s.slice(0, percent);
-  }
-  let ellipsis = -1;
-  if (s.startsWith("::")) {
-    ellipsis = 0;
-    s = s.slice(2);
-    if (s === "") return true;
-  }
-  let i = 0;
-  while (i < 16) {
-    let off = 0;
-    let acc = 0;
-    while (off < s.length) {
-      const c = s.charCodeAt(off);
-      if (!isHex(c)) break;
-      acc = acc * 16 + unhex(c);
-      if (off > 3 || acc > 0xffff) return false;
-      off++;
-    }
-    if (off === 0) return false;
-    if (s[off] === ".") {
-      if ((ellipsis < 0 && i !== 12) || i + 4 > 16) return false;
-      if (!isIPv4(s)) return false;
-      s = "";
-      i += 4;
-      break;
-    }
-    i += 2;
-    s = s.slice(off);
-    if (s === "") break;
-    if (s[0] !== ":" || s.length === 1) return false;
-    s = s.slice(1);
-    if (s[0] === ":") {
-      if (ellipsis >= 0) return false;
-      ellipsis = i;
-      s = s.slice(1);
-      if (s === "") break;
-    }
-  }
-  if (s !== "") return false;
-  if (i < 16) return ellipsis >= 0;
-  return ellipsis < 0;
-}
-
-/** Go's `parseHost`. */
+/**
+ * Go's `parseHost`. A host starting with `[` is an IP literal: it must
+ * hold a `]` followed by an optional port, and `%25` in it starts a zone
+ * with looser escaping rules; what sits between the brackets is not checked
+ * to be an IPv6 address. Any other host is checked from its last colon for
+ * a port. Either way `[` and `]` are literal host characters, so a glob
+ * class inside a label (`r[a-c]g.io`) parses.
+ */
 function parseHost(host: string): string | undefined {
-  const open = host.lastIndexOf("[");
-  if (open > 0) return undefined;
-  if (open === 0) {
+  if (host.startsWith("[")) {
     const close = host.lastIndexOf("]");
     if (close < 0) return undefined;
-    const colonPort = host.slice(close + 1);
-    if (!validOptionalPort(colonPort)) return undefined;
-    const port = goUnescape(colonPort, "host");
-    if (port === undefined) return undefined;
-    const hostname = host.slice(1, close);
-    const zone = hostname.indexOf("%25");
-    let unescaped: string | undefined;
+    if (!validOptionalPort(host.slice(close + 1))) return undefined;
+    const zone = host.slice(0, close).indexOf("%25");
     if (zone >= 0) {
-      const a = goUnescape(hostname.slice(0, zone), "host");
-      const b = goUnescape(hostname.slice(zone), "zone");
-      unescaped = a === undefined || b === undefined ? undefined : a + b;
-    } else {
-      unescaped = goUnescape(hostname, "host");
+      const parts = [
+        goUnescape(host.slice(0, zone), "host"),
+        goUnescape(host.slice(zone, close), "zone"),
+        goUnescape(host.slice(close), "host"),
+      ];
+      return parts.some((part) => part === undefined) ? undefined : parts.join("");
     }
-    if (unescaped === undefined || parseAddr(unescaped) !== "v6") return undefined;
-    return `[${unescaped}]${port}`;
+  } else {
+    const colon = host.lastIndexOf(":");
+    if (colon >= 0 && !validOptionalPort(host.slice(colon))) return undefined;
   }
-  const colon = host.lastIndexOf(":");
-  if (colon >= 0 && !validOptionalPort(host.slice(colon))) return undefined;
   return goUnescape(host, "host");
 }
 

@@ -37,6 +37,32 @@ describe("isDefaultRegistryMatch", () => {
   });
 });
 
+describe("bracket globs in keys and images", () => {
+  const matches = (key: string, image: string) =>
+    createDockerKeyring([
+      {
+        config: {
+          auths: [{ key, entry: { username: "u", password: "p", email: "", credentialHash: "" } }],
+        },
+      },
+    ]).lookup(image).length > 0;
+  it.each([
+    { key: "r[a-c]g.io", image: "rbg.io/app", want: true },
+    { key: "r[a-c]g.io", image: "rdg.io/app", want: false },
+    { key: "r[!a-c]g.io", image: "rdg.io/app", want: false }, // "!" does not negate in Go globs
+    { key: "r[!a-c]g.io", image: "rbg.io/app", want: true },
+    { key: "*.r[a-z]", image: "x.rq/app", want: true },
+    { key: "[a-c]", image: "b/app", want: true }, // a leading bracket is an unvalidated IP literal
+    { key: "[v1.fe]:443/a", image: "[v1.fe]:443/a/b", want: true },
+    { key: "[*]:5000", image: "[registry]:5000/app", want: true },
+    { key: "*", image: "re[g]/v2/a", want: true },
+    { key: "[a-c]cr.io", image: "bcr.io/app", want: false }, // "cr.io" is not a port
+    { key: "r[^a-c]g.io", image: "rdg.io/app", want: false }, // "^" is not a host character
+  ])("$key vs $image", ({ key, image, want }) => {
+    expect(matches(key, image)).toBe(want);
+  });
+});
+
 describe("createDockerKeyring", () => {
   const config = parseDockerConfigJson({
     auths: {
