@@ -15,20 +15,7 @@
  * `prefix`), internals of the pinned re2js 2.10.0.
  */
 
-import {
-  ALT,
-  ALT_MATCH,
-  CAPTURE,
-  EMPTY_BEGIN_TEXT,
-  EMPTY_WIDTH,
-  emptyOpContext,
-  FAIL,
-  MATCH,
-  NOP,
-  RUNE,
-  RUNE_ANY_NOT_NL,
-  RUNE1,
-} from "./re2js-program.js";
+import { EmptyOp, emptyOpContext, Op } from "./re2js-program.js";
 
 /** Go's `maxBacktrackProg` and `maxBacktrackVector`. */
 const maxBacktrackProg = 500;
@@ -83,13 +70,13 @@ export function compileBacktrack(re2: unknown): BacktrackMatcher | undefined {
   const accept = new Uint8Array(n * 128);
   for (let pc = 0; pc < n; pc++) {
     const inst = insts[pc] as Re2jsInst;
-    if (inst.op < ALT || inst.op > RUNE_ANY_NOT_NL) return undefined;
+    if (inst.op < Op.Alt || inst.op > Op.RuneAnyNotNL) return undefined;
     ops[pc] = inst.op;
     out[pc] = inst.out;
     arg[pc] = inst.arg;
-    if (inst.op === RUNE) {
+    if (inst.op === Op.Rune) {
       for (let c = 0; c < 128; c++) accept[pc * 128 + c] = inst.matchRune(c) ? 1 : 0;
-    } else if (inst.op === RUNE1) {
+    } else if (inst.op === Op.Rune1) {
       for (let c = 0; c < 128; c++) accept[pc * 128 + c] = c === inst.runes[0] ? 1 : 0;
     }
   }
@@ -119,7 +106,7 @@ export function compileBacktrack(re2: unknown): BacktrackMatcher | undefined {
   }
 
   function push(pc: number, pos: number, isArg: boolean): void {
-    if (ops[pc] === FAIL || (!isArg && !shouldVisit(pc, pos))) return;
+    if (ops[pc] === Op.Fail || (!isArg && !shouldVisit(pc, pos))) return;
     if (jobs === jobPc.length) {
       const grownPc = new Int32Array(jobs * 2);
       grownPc.set(jobPc);
@@ -180,8 +167,8 @@ export function compileBacktrack(re2: unknown): BacktrackMatcher | undefined {
         }
         check = true;
         const op = ops[pc] as number;
-        if (op >= RUNE) {
-          // RUNE, RUNE1, RUNE_ANY, RUNE_ANY_NOT_NL: consume one rune.
+        if (op >= Op.Rune) {
+          // Op.Rune, Op.Rune1, Op.RuneAny, Op.RuneAnyNotNL: consume one rune.
           if (pos >= len) break;
           let rune = s.charCodeAt(pos);
           let width = 1;
@@ -192,24 +179,24 @@ export function compileBacktrack(re2: unknown): BacktrackMatcher | undefined {
               width = 2;
             }
           }
-          if (op === RUNE || op === RUNE1) {
+          if (op === Op.Rune || op === Op.Rune1) {
             if (rune < 128) {
               if (accept[pc * 128 + rune] === 0) break;
             } else if (
-              op === RUNE
+              op === Op.Rune
                 ? !(insts[pc] as Re2jsInst).matchRune(rune)
                 : rune !== (insts[pc] as Re2jsInst).runes[0]
             ) {
               break;
             }
-          } else if (op === RUNE_ANY_NOT_NL && rune === 10) {
+          } else if (op === Op.RuneAnyNotNL && rune === 10) {
             break;
           }
           pos += width;
           pc = out[pc] as number;
           continue;
         }
-        if (op === ALT) {
+        if (op === Op.Alt) {
           if (isArg) {
             isArg = false;
             pc = arg[pc] as number;
@@ -219,7 +206,7 @@ export function compileBacktrack(re2: unknown): BacktrackMatcher | undefined {
           }
           continue;
         }
-        if (op === CAPTURE) {
+        if (op === Op.Capture) {
           const slot = arg[pc] as number;
           if (isArg) {
             regs[slot] = pos;
@@ -232,18 +219,18 @@ export function compileBacktrack(re2: unknown): BacktrackMatcher | undefined {
           pc = out[pc] as number;
           continue;
         }
-        if (op === EMPTY_WIDTH) {
+        if (op === Op.EmptyWidth) {
           if (((arg[pc] as number) & ~contextAt(s, pos)) !== 0) break;
           pc = out[pc] as number;
           continue;
         }
-        if (op === NOP) {
+        if (op === Op.Nop) {
           pc = out[pc] as number;
           continue;
         }
-        if (op === ALT_MATCH) {
+        if (op === Op.AltMatch) {
           const o = ops[out[pc] as number] as number;
-          if (o >= RUNE) {
+          if (o >= Op.Rune) {
             push(arg[pc] as number, pos, false);
             pc = arg[pc] as number;
             pos = len;
@@ -253,13 +240,13 @@ export function compileBacktrack(re2: unknown): BacktrackMatcher | undefined {
           pc = out[pc] as number;
           continue;
         }
-        if (op === MATCH) {
+        if (op === Op.Match) {
           if (ncap === 0) return true;
           if (ncap > 1) regs[1] = pos;
           for (let i = 0; i < ncap; i++) outCap[i] = regs[i] as number;
           return true;
         }
-        // FAIL
+        // Op.Fail
         break;
       }
     }
@@ -281,7 +268,7 @@ export function compileBacktrack(re2: unknown): BacktrackMatcher | undefined {
       regs.fill(-1, 0, ncap);
       jobs = 0;
       try {
-        if ((startCond & EMPTY_BEGIN_TEXT) !== 0) {
+        if ((startCond & EmptyOp.BeginText) !== 0) {
           if (ncap > 0) regs[0] = pos;
           return tryBacktrack(start, pos, cap, ncap);
         }

@@ -14,6 +14,7 @@
  * (`\[` means exactly the literal `[` there), and map re2js's error fragments
  * back to the text as given.
  */
+import { skipQuotedText } from "./quoted-text.js";
 
 /** The pattern handed to re2js, and what is needed to map its errors back. */
 export interface ClassBracketRewrite {
@@ -69,8 +70,7 @@ export function escapeClassBrackets(pattern: string): ClassBracketRewrite {
     const c = pattern[i];
     if (c === "\\") {
       if (pattern[i + 1] === "Q") {
-        const end = pattern.indexOf("\\E", i + 2);
-        i = end < 0 ? n : end + 2;
+        i = skipQuotedText(pattern, i);
       } else {
         i = skipEscape(pattern, i);
       }

@@ -8,6 +8,7 @@
  * as needed to tell a group opener from literal text: escapes (`\x`, `\Q…\E`)
  * and character classes (including `]` first in a class and `[:name:]`).
  */
+import { skipQuotedText } from "./quoted-text.js";
 
 /** Where one `(?P<name>` or `(?<name>` name sits in the pattern. */
 export interface NamedGroupSite {
@@ -25,8 +26,7 @@ export function findNamedGroups(pattern: string): NamedGroupSite[] {
     const c = pattern[i];
     if (c === "\\") {
       if (pattern[i + 1] === "Q") {
-        const end = pattern.indexOf("\\E", i + 2);
-        i = end < 0 ? n : end + 2;
+        i = skipQuotedText(pattern, i);
       } else {
         i += 2;
       }

@@ -16,19 +16,7 @@
  * expected, the caller keeps using re2js.
  */
 
-import {
-  ALT,
-  ALT_MATCH,
-  CAPTURE,
-  EMPTY_WIDTH,
-  emptyOpContext,
-  MATCH,
-  NOP,
-  RUNE,
-  RUNE_ANY,
-  RUNE_ANY_NOT_NL,
-  RUNE1,
-} from "./re2js-program.js";
+import { emptyOpContext, Op } from "./re2js-program.js";
 
 /** The shape of a re2js instruction, as far as this module reads it. */
 interface Re2jsInst {
@@ -71,21 +59,21 @@ export function compileOnePass(re2: unknown): OnePassMatcher | undefined {
   const arg = new Int32Array(n);
   // For consuming instructions: 1 when the ASCII character matches.
   const accept = new Uint8Array(n * 128);
-  // For ALT / ALT_MATCH: the next instruction for each ASCII character.
+  // For Op.Alt / Op.AltMatch: the next instruction for each ASCII character.
   const next = new Int32Array(n * 128);
   for (let pc = 0; pc < n; pc++) {
     const inst = insts[pc] as Re2jsInst;
     const op = inst.op;
-    if (op < ALT || op > RUNE_ANY_NOT_NL) return undefined;
+    if (op < Op.Alt || op > Op.RuneAnyNotNL) return undefined;
     ops[pc] = op;
     out[pc] = inst.out;
     arg[pc] = inst.arg;
     const base = pc * 128;
-    if (op === RUNE) {
+    if (op === Op.Rune) {
       for (let c = 0; c < 128; c++) accept[base + c] = inst.matchRune(c) ? 1 : 0;
-    } else if (op === RUNE1) {
+    } else if (op === Op.Rune1) {
       for (let c = 0; c < 128; c++) accept[base + c] = c === inst.runes[0] ? 1 : 0;
-    } else if (op === ALT || op === ALT_MATCH) {
+    } else if (op === Op.Alt || op === Op.AltMatch) {
       if (inst.next === null) return undefined;
       for (let c = 0; c < 128; c++) next[base + c] = onePassNext(inst, c);
     }
@@ -94,7 +82,7 @@ export function compileOnePass(re2: unknown): OnePassMatcher | undefined {
   function onePassNext(inst: Re2jsInst, r: number): number {
     const i = inst.matchRunePos(r);
     if (i >= 0) return (inst.next as readonly number[])[i] as number;
-    return inst.op === ALT_MATCH ? inst.out : 0;
+    return inst.op === Op.AltMatch ? inst.out : 0;
   }
 
   const start = prog.start;
@@ -125,52 +113,52 @@ export function compileOnePass(re2: unknown): OnePassMatcher | undefined {
       for (;;) {
         const op = ops[pc] as number;
         switch (op) {
-          case RUNE:
-          case RUNE1:
+          case Op.Rune:
+          case Op.Rune1:
             if (rune < 0) return false;
             if (rune < 128) {
               if (accept[pc * 128 + rune] === 0) return false;
             } else if (
-              op === RUNE
+              op === Op.Rune
                 ? !(insts[pc] as Re2jsInst).matchRune(rune)
                 : rune !== (insts[pc] as Re2jsInst).runes[0]
             ) {
               return false;
             }
             break;
-          case ALT:
-          case ALT_MATCH:
+          case Op.Alt:
+          case Op.AltMatch:
             pc =
               rune >= 0 && rune < 128
                 ? (next[pc * 128 + rune] as number)
                 : onePassNext(insts[pc] as Re2jsInst, rune);
             continue;
-          case CAPTURE: {
+          case Op.Capture: {
             const slot = arg[pc] as number;
             if (slot < ncap) cap[slot] = pos;
             pc = out[pc] as number;
             continue;
           }
-          case EMPTY_WIDTH:
+          case Op.EmptyWidth:
             if (((arg[pc] as number) & ~emptyOpContext(prev, rune)) !== 0) return false;
             pc = out[pc] as number;
             continue;
-          case NOP:
+          case Op.Nop:
             pc = out[pc] as number;
             continue;
-          case MATCH:
+          case Op.Match:
             if (ncap > 0) {
               cap[0] = 0;
               if (ncap > 1) cap[1] = pos;
             }
             return true;
-          case RUNE_ANY:
+          case Op.RuneAny:
             break;
-          case RUNE_ANY_NOT_NL:
+          case Op.RuneAnyNotNL:
             if (rune === 10) return false;
             break;
           default:
-            // FAIL, or an opcode this executor does not know.
+            // Op.Fail, or an opcode this executor does not know.
             return false;
         }
         // A rune was consumed.

@@ -4,26 +4,35 @@
  * empty-width assertion bits. Internal to the regexp concept.
  */
 
-/** re2js instruction opcodes (`Inst`): Go's `syntax.InstOp` plus one. */
-export const ALT = 1;
-export const ALT_MATCH = 2;
-export const CAPTURE = 3;
-export const EMPTY_WIDTH = 4;
-export const FAIL = 5;
-export const MATCH = 6;
-export const NOP = 7;
-export const RUNE = 8;
-export const RUNE1 = 9;
-export const RUNE_ANY = 10;
-export const RUNE_ANY_NOT_NL = 11;
+/**
+ * re2js instruction opcodes (`Inst`): Go's `syntax.InstOp` plus one. An enum
+ * rather than module constants: the bundler writes enum members into the
+ * executors as literals, where bundled constants would be variables that the
+ * hot loops reload on every comparison.
+ */
+export enum Op {
+  Alt = 1,
+  AltMatch = 2,
+  Capture = 3,
+  EmptyWidth = 4,
+  Fail = 5,
+  Match = 6,
+  Nop = 7,
+  Rune = 8,
+  Rune1 = 9,
+  RuneAny = 10,
+  RuneAnyNotNL = 11,
+}
 
-/** Go's `syntax.EmptyOp` bits. */
-export const EMPTY_BEGIN_LINE = 1;
-export const EMPTY_END_LINE = 2;
-export const EMPTY_BEGIN_TEXT = 4;
-export const EMPTY_END_TEXT = 8;
-export const EMPTY_WORD_BOUNDARY = 16;
-export const EMPTY_NO_WORD_BOUNDARY = 32;
+/** Go's `syntax.EmptyOp` bits (an enum for the reason {@link Op} is). */
+export enum EmptyOp {
+  BeginLine = 1,
+  EndLine = 2,
+  BeginText = 4,
+  EndText = 8,
+  WordBoundary = 16,
+  NoWordBoundary = 32,
+}
 
 /** Go's `syntax.IsWordChar`: ASCII letters, digits and `_`. */
 function isWordChar(r: number): boolean {
@@ -38,15 +47,15 @@ function isWordChar(r: number): boolean {
  *
  * @example
  * ```ts
- * emptyOpContext(-1, 0x61); // EMPTY_BEGIN_TEXT | EMPTY_BEGIN_LINE | EMPTY_WORD_BOUNDARY
+ * emptyOpContext(-1, 0x61); // EmptyOp.BeginText | EmptyOp.BeginLine | EmptyOp.WordBoundary
  * ```
  */
 export function emptyOpContext(r1: number, r2: number): number {
   let op = 0;
-  if (r1 < 0) op |= EMPTY_BEGIN_TEXT | EMPTY_BEGIN_LINE;
-  if (r1 === 10) op |= EMPTY_BEGIN_LINE;
-  if (r2 < 0) op |= EMPTY_END_TEXT | EMPTY_END_LINE;
-  if (r2 === 10) op |= EMPTY_END_LINE;
-  op |= isWordChar(r1) !== isWordChar(r2) ? EMPTY_WORD_BOUNDARY : EMPTY_NO_WORD_BOUNDARY;
+  if (r1 < 0) op |= EmptyOp.BeginText | EmptyOp.BeginLine;
+  if (r1 === 10) op |= EmptyOp.BeginLine;
+  if (r2 < 0) op |= EmptyOp.EndText | EmptyOp.EndLine;
+  if (r2 === 10) op |= EmptyOp.EndLine;
+  op |= isWordChar(r1) !== isWordChar(r2) ? EmptyOp.WordBoundary : EmptyOp.NoWordBoundary;
   return op;
 }
