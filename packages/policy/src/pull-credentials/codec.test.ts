@@ -208,7 +208,7 @@ describe("decodePulledRecordFile", () => {
 describe("encoding", () => {
   it("escapes as Go's encoder does", () => {
     expect(encodeIntentFile({ image: '<a&b>\u2028\u2029\b\f\n\r\t\u0001"\\é😀\ud800' })).toBe(
-      `{"kind":"ImagePullIntent","apiVersion":"${beta}","image":"\\u003ca\\u0026b\\u003e\\u2028\\u2029\\b\\f\\n\\r\\t\\u0001\\"\\\\é😀\\ufffd"}\n`,
+      `{"kind":"ImagePullIntent","apiVersion":"${beta}","image":"\\u003ca\\u0026b\\u003e\\u2028\\u2029\\u0008\\u000c\\n\\r\\t\\u0001\\"\\\\é😀\\ufffd"}\n`,
     );
   });
 
