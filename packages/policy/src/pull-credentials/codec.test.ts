@@ -205,6 +205,80 @@ describe("decodePulledRecordFile", () => {
   });
 });
 
+describe("the internal version the decoding scheme also registers", () => {
+  const internal = "kubelet.config.k8s.io/__internal";
+
+  it.each([
+    {
+      name: "an intent with the Go field name",
+      decode: () =>
+        decodeIntentFile(`{"kind":"ImagePullIntent","apiVersion":"${internal}","Image":"nginx"}`),
+      object: { image: "nginx" },
+    },
+    {
+      name: "a record with Go field names all the way down",
+      decode: () =>
+        decodePulledRecordFile(
+          `{"kind":"ImagePulledRecord","apiVersion":"${internal}","LastUpdatedTime":"2025-01-01T00:00:00Z","ImageRef":"r","CredentialMapping":{"docker.io/library/a":{"KubernetesSecrets":[{"UID":"u","Namespace":"n","Name":"s","CredentialHash":"h"}],"KubernetesServiceAccounts":[{"UID":"su","Namespace":"n","Name":"sa"}]},"b":{"NodePodsAccessible":true}}}`,
+        ),
+      object: {
+        lastUpdatedTime: new Date("2025-01-01T00:00:00Z"),
+        imageRef: "r",
+        credentialMapping: new Map([
+          [
+            "docker.io/library/a",
+            {
+              kubernetesSecrets: [{ uid: "u", namespace: "n", name: "s", credentialHash: "h" }],
+              kubernetesServiceAccounts: [{ uid: "su", namespace: "n", name: "sa" }],
+              nodePodsAccessible: false,
+            },
+          ],
+          ["b", { kubernetesSecrets: [], kubernetesServiceAccounts: [], nodePodsAccessible: true }],
+        ]),
+      },
+    },
+  ])("reads $name, as not current", ({ decode, object }) => {
+    const decoded = decode();
+    expect(decoded.apiVersion).toBe(internal);
+    expect(decoded.isCurrentVersion).toBe(false);
+    expect(decoded.object).toEqual(object);
+  });
+
+  it.each([
+    {
+      name: "tagged intent field",
+      decode: () =>
+        decodeIntentFile(`{"kind":"ImagePullIntent","apiVersion":"${internal}","image":"a"}`),
+    },
+    {
+      name: "tagged record field",
+      decode: () =>
+        decodePulledRecordFile(
+          `{"kind":"ImagePulledRecord","apiVersion":"${internal}","imageRef":"r"}`,
+        ),
+    },
+    {
+      name: "tagged secret field",
+      decode: () =>
+        decodePulledRecordFile(
+          `{"kind":"ImagePulledRecord","apiVersion":"${internal}","CredentialMapping":{"a":{"KubernetesSecrets":[{"uid":"u"}]}}}`,
+        ),
+    },
+    {
+      name: "Go field name in v1beta1",
+      decode: () =>
+        decodeIntentFile(`{"kind":"ImagePullIntent","apiVersion":"${beta}","Image":"a"}`),
+    },
+    {
+      name: "internal version without the group",
+      decode: () =>
+        decodeIntentFile(`{"kind":"ImagePullIntent","apiVersion":"__internal","Image":"a"}`),
+    },
+  ])("rejects $name", ({ decode }) => {
+    expect(decode).toThrowError(expect.objectContaining({ code: "DECODE_ERROR" }));
+  });
+});
+
 describe("encoding", () => {
   it("escapes as Go's encoder does", () => {
     expect(encodeIntentFile({ image: '<a&b>\u2028\u2029\b\f\n\r\t\u0001"\\é😀\ud800' })).toBe(

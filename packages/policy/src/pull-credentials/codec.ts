@@ -2,7 +2,8 @@
  * The file format of the kubelet's records (`<root-dir>/image_manager/`), as
  * v1.35 reads and writes it.
  *
- * Reading accepts `kubelet.config.k8s.io/v1alpha1` and `…/v1beta1`, requires
+ * Reading accepts `kubelet.config.k8s.io/v1alpha1`, `…/v1beta1` and the
+ * untagged internal version `…/__internal`, requires
  * `kind` and `apiVersion`, and is strict like apimachinery's strict JSON
  * serializer: case-sensitive field names, unknown or repeated fields are
  * errors, a JSON `null` leaves a field at its zero value (Go semantics), and a
@@ -54,7 +55,9 @@ export const recordApiGroup = "kubelet.config.k8s.io";
  */
 export const currentRecordApiVersion = "kubelet.config.k8s.io/v1beta1";
 /**
- * The `apiVersion`s v1.35 reads (older ones are migrated at open).
+ * The `apiVersion`s v1.35 reads: every version its decoding scheme
+ * registers, including the internal one (field names are the Go field names
+ * there). Files not in the current version are migrated at open.
  *
  * @example
  * ```ts
@@ -64,7 +67,52 @@ export const currentRecordApiVersion = "kubelet.config.k8s.io/v1beta1";
 export const readableRecordApiVersions: readonly string[] = [
   "kubelet.config.k8s.io/v1alpha1",
   currentRecordApiVersion,
+  "kubelet.config.k8s.io/__internal",
 ];
+
+/**
+ * JSON field names of the record types. The versioned types (`v1alpha1`,
+ * `v1beta1`) carry lower-camel JSON tags; the internal version, which the
+ * kubelet's decoding scheme also registers (`…/__internal`), has no tags, so
+ * its fields are spelled as the Go field names. `kind` and `apiVersion` are
+ * the same in both.
+ */
+const fieldNames = {
+  versioned: {
+    image: "image",
+    lastUpdatedTime: "lastUpdatedTime",
+    imageRef: "imageRef",
+    credentialMapping: "credentialMapping",
+    kubernetesSecrets: "kubernetesSecrets",
+    kubernetesServiceAccounts: "kubernetesServiceAccounts",
+    nodePodsAccessible: "nodePodsAccessible",
+    uid: "uid",
+    namespace: "namespace",
+    name: "name",
+    credentialHash: "credentialHash",
+  },
+  internal: {
+    image: "Image",
+    lastUpdatedTime: "LastUpdatedTime",
+    imageRef: "ImageRef",
+    credentialMapping: "CredentialMapping",
+    kubernetesSecrets: "KubernetesSecrets",
+    kubernetesServiceAccounts: "KubernetesServiceAccounts",
+    nodePodsAccessible: "NodePodsAccessible",
+    uid: "UID",
+    namespace: "Namespace",
+    name: "Name",
+    credentialHash: "CredentialHash",
+  },
+} as const;
+
+type FieldNames = (typeof fieldNames)[keyof typeof fieldNames];
+
+const internalApiVersion = `${recordApiGroup}/__internal`;
+
+function fieldNamesFor(apiVersion: string): FieldNames {
+  return apiVersion === internalApiVersion ? fieldNames.internal : fieldNames.versioned;
+}
 
 /**
  * Which directory a file belongs to: `pulling` holds intents, `pulled` holds records.
@@ -141,47 +189,45 @@ function checkFields(obj: JsonObject, allowed: readonly string[], where: string)
   }
 }
 
-const secretFields = ["uid", "namespace", "name", "credentialHash"] as const;
-const serviceAccountFields = ["uid", "namespace", "name"] as const;
-const credentialFields = ["kubernetesSecrets", "kubernetesServiceAccounts", "nodePodsAccessible"];
-
-function readSecret(v: JsonValue, where: string): ImagePullSecret {
+function readSecret(v: JsonValue, f: FieldNames, where: string): ImagePullSecret {
   const o = asObject(v, where);
-  if (o) checkFields(o, secretFields, where);
+  if (o) checkFields(o, [f.uid, f.namespace, f.name, f.credentialHash], where);
   return Object.freeze({
-    uid: asString(o?.get("uid"), `${where}.uid`),
-    namespace: asString(o?.get("namespace"), `${where}.namespace`),
-    name: asString(o?.get("name"), `${where}.name`),
-    credentialHash: asString(o?.get("credentialHash"), `${where}.credentialHash`),
+    uid: asString(o?.get(f.uid), `${where}.${f.uid}`),
+    namespace: asString(o?.get(f.namespace), `${where}.${f.namespace}`),
+    name: asString(o?.get(f.name), `${where}.${f.name}`),
+    credentialHash: asString(o?.get(f.credentialHash), `${where}.${f.credentialHash}`),
   });
 }
 
-function readServiceAccount(v: JsonValue, where: string): ImagePullServiceAccount {
+function readServiceAccount(v: JsonValue, f: FieldNames, where: string): ImagePullServiceAccount {
   const o = asObject(v, where);
-  if (o) checkFields(o, serviceAccountFields, where);
+  if (o) checkFields(o, [f.uid, f.namespace, f.name], where);
   return Object.freeze({
-    uid: asString(o?.get("uid"), `${where}.uid`),
-    namespace: asString(o?.get("namespace"), `${where}.namespace`),
-    name: asString(o?.get("name"), `${where}.name`),
+    uid: asString(o?.get(f.uid), `${where}.${f.uid}`),
+    namespace: asString(o?.get(f.namespace), `${where}.${f.namespace}`),
+    name: asString(o?.get(f.name), `${where}.${f.name}`),
   });
 }
 
-function readCredentials(v: JsonValue, where: string): ImagePullCredentials {
+function readCredentials(v: JsonValue, f: FieldNames, where: string): ImagePullCredentials {
   const o = asObject(v, where);
   if (!o) return emptyCredentials;
-  checkFields(o, credentialFields, where);
+  checkFields(o, [f.kubernetesSecrets, f.kubernetesServiceAccounts, f.nodePodsAccessible], where);
+  const secrets = `${where}.${f.kubernetesSecrets}`;
+  const accounts = `${where}.${f.kubernetesServiceAccounts}`;
   return Object.freeze({
     kubernetesSecrets: Object.freeze(
-      asArray(o.get("kubernetesSecrets"), `${where}.kubernetesSecrets`).map((s, i) =>
-        readSecret(s, `${where}.kubernetesSecrets[${i}]`),
+      asArray(o.get(f.kubernetesSecrets), secrets).map((s, i) =>
+        readSecret(s, f, `${secrets}[${i}]`),
       ),
     ),
     kubernetesServiceAccounts: Object.freeze(
-      asArray(o.get("kubernetesServiceAccounts"), `${where}.kubernetesServiceAccounts`).map(
-        (s, i) => readServiceAccount(s, `${where}.kubernetesServiceAccounts[${i}]`),
+      asArray(o.get(f.kubernetesServiceAccounts), accounts).map((s, i) =>
+        readServiceAccount(s, f, `${accounts}[${i}]`),
       ),
     ),
-    nodePodsAccessible: asBool(o.get("nodePodsAccessible"), `${where}.nodePodsAccessible`),
+    nodePodsAccessible: asBool(o.get(f.nodePodsAccessible), `${where}.${f.nodePodsAccessible}`),
   });
 }
 
@@ -254,12 +300,13 @@ function wrapDecode<T>(kind: RecordFileKind, run: () => T): T {
 export function decodeIntentFile(content: string | Uint8Array): DecodedRecordFile<ImagePullIntent> {
   return wrapDecode("intent", () => {
     const { apiVersion, obj } = decodeTop(content, "intent");
-    checkFields(obj, ["kind", "apiVersion", "image"], "ImagePullIntent");
+    const f = fieldNamesFor(apiVersion);
+    checkFields(obj, ["kind", "apiVersion", f.image], "ImagePullIntent");
     return {
       apiVersion,
       kind: kindNames.intent,
       isCurrentVersion: apiVersion === currentRecordApiVersion,
-      object: Object.freeze({ image: asString(obj.get("image"), "image") }),
+      object: Object.freeze({ image: asString(obj.get(f.image), f.image) }),
     };
   });
 }
@@ -281,16 +328,20 @@ export function decodePulledRecordFile(
 ): DecodedRecordFile<ImagePulledRecord> {
   return wrapDecode("pulled", () => {
     const { apiVersion, obj } = decodeTop(content, "pulled");
+    const f = fieldNamesFor(apiVersion);
     checkFields(
       obj,
-      ["kind", "apiVersion", "lastUpdatedTime", "imageRef", "credentialMapping"],
+      ["kind", "apiVersion", f.lastUpdatedTime, f.imageRef, f.credentialMapping],
       "ImagePulledRecord",
     );
     const mapping = new Map<string, ImagePullCredentials>();
-    const rawMapping = asObject(obj.get("credentialMapping"), "credentialMapping");
+    const rawMapping = asObject(obj.get(f.credentialMapping), f.credentialMapping);
     if (rawMapping) {
       for (const [key, value] of rawMapping) {
-        mapping.set(key, readCredentials(value, `credentialMapping[${JSON.stringify(key)}]`));
+        mapping.set(
+          key,
+          readCredentials(value, f, `${f.credentialMapping}[${JSON.stringify(key)}]`),
+        );
       }
     }
     return {
@@ -298,8 +349,8 @@ export function decodePulledRecordFile(
       kind: kindNames.pulled,
       isCurrentVersion: apiVersion === currentRecordApiVersion,
       object: Object.freeze({
-        lastUpdatedTime: readTime(obj.get("lastUpdatedTime"), "lastUpdatedTime"),
-        imageRef: asString(obj.get("imageRef"), "imageRef"),
+        lastUpdatedTime: readTime(obj.get(f.lastUpdatedTime), f.lastUpdatedTime),
+        imageRef: asString(obj.get(f.imageRef), f.imageRef),
         credentialMapping: mapping,
       }),
     };
