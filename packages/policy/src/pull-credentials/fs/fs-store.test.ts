@@ -98,3 +98,83 @@ describe("FileSystemPullRecordStore on disk", () => {
     }
   });
 });
+
+describe("FileSystemPullRecordStore migration walk order", () => {
+  const alphaIntent = (image: string) =>
+    JSON.stringify({
+      kind: "ImagePullIntent",
+      apiVersion: "kubelet.config.k8s.io/v1alpha1",
+      image,
+    });
+  const betaIntent = (image: string) =>
+    JSON.stringify({ kind: "ImagePullIntent", apiVersion: "kubelet.config.k8s.io/v1beta1", image });
+  const alphaRecord = (imageRef: string) =>
+    JSON.stringify({
+      kind: "ImagePulledRecord",
+      apiVersion: "kubelet.config.k8s.io/v1alpha1",
+      lastUpdatedTime: "2025-01-01T00:00:00Z",
+      imageRef,
+    });
+  const betaRecord = (imageRef: string) =>
+    JSON.stringify({
+      kind: "ImagePulledRecord",
+      apiVersion: "kubelet.config.k8s.io/v1beta1",
+      lastUpdatedTime: "2025-01-01T00:00:00Z",
+      imageRef,
+    });
+
+  // `sha256-0` sorts before every hex name, so its rewrite lands on the file named
+  // for its content before the walk reaches that (misnamed) file.
+  const cases = [
+    {
+      name: "an older intent's rewrite replaces an unread misnamed intent",
+      dir: "pulling",
+      files: (first: string) => ({
+        "sha256-0": alphaIntent(first),
+        [storageFileName(first)]: alphaIntent("other:1"),
+      }),
+      first: "reg.io/team/app@sha256:abc",
+      list: (s: FileSystemPullRecordStore) =>
+        s.listIntents().then((r) => r.items.map((i) => i.image)),
+    },
+    {
+      name: "an older intent's rewrite replaces an unread current-version misnamed intent",
+      dir: "pulling",
+      files: (first: string) => ({
+        "sha256-0": alphaIntent(first),
+        [storageFileName(first)]: betaIntent("other:1"),
+      }),
+      first: "nginx:1.25",
+      list: (s: FileSystemPullRecordStore) =>
+        s.listIntents().then((r) => r.items.map((i) => i.image)),
+    },
+    {
+      name: "an older record's rewrite replaces an unread misnamed record",
+      dir: "pulled",
+      files: (first: string) => ({
+        "sha256-0": alphaRecord(first),
+        [storageFileName(first)]: betaRecord("sha256:other"),
+      }),
+      first: "sha256:1111",
+      list: (s: FileSystemPullRecordStore) =>
+        s.listPulledRecords().then((r) => r.items.map((i) => i.imageRef)),
+    },
+  ];
+
+  it.each(cases)("$name", async ({ dir, files, first, list }) => {
+    const root = await mkdtemp(join(tmpdir(), "kubeimg-fs-walk-"));
+    try {
+      await FileSystemPullRecordStore.open(root);
+      const folder = join(root, "image_manager", dir);
+      for (const [name, content] of Object.entries(files(first))) {
+        await writeFile(join(folder, name), content);
+      }
+      const store = await FileSystemPullRecordStore.open(root);
+      // The misnamed file was overwritten before it was read: its content is gone,
+      // and the original older-version file is left behind beside the rewrite.
+      expect((await list(store)).sort()).toEqual([first, first]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});

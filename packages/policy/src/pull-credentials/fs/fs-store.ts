@@ -226,7 +226,10 @@ export class FileSystemPullRecordStore implements PullRecordStore {
   /**
    * Reads every record file at the top level of `dir` (sub-directories,
    * foreign names and `.tmp` files skipped), in name order, handing each to
-   * `action`; failures are collected, never fatal.
+   * `action`; failures are collected, never fatal. Each file is read after
+   * any write to it queued earlier (e.g. by `action` for an earlier file) has
+   * landed, so a migration rewrite that overwrites a not-yet-read, misnamed
+   * file is seen exactly as the kubelet's one-file-at-a-time walk sees it.
    */
   async #walk(
     dir: string,
@@ -251,6 +254,10 @@ export class FileSystemPullRecordStore implements PullRecordStore {
       if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       for (const name of names.slice(start, start + readBatch)) {
         const path = join(dir, name);
+        // A migration rewrite still landing on this file came earlier in name
+        // order: read what it leaves, as a sequential walk would.
+        const pending = this.#fileLocks.get(path);
+        if (pending !== undefined) await pending;
         let content: Uint8Array;
         try {
           content = readFileSync(path);
