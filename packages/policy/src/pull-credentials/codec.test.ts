@@ -107,6 +107,8 @@ describe("decodeIntentFile", () => {
       content: `kind: ImagePullIntent\napiVersion: ${beta}\n---\nimage: a\n`,
     },
     { name: "a YAML list", content: "- a\n- b\n" },
+    { name: "a YAML alias without its anchor", content: "*\u0000" },
+    { name: "a YAML alias to an unknown anchor", content: `kind: *k\napiVersion: ${beta}\n` },
     { name: "plain text", content: "not a record" },
   ])("rejects $name with DECODE_ERROR", ({ content }) => {
     expect(() => decodeIntentFile(content)).toThrowError(

@@ -68,5 +68,14 @@ export function parseYamlLikeKubernetes(text: string): JsonValue {
   });
   const first = doc.errors[0];
   if (first) throw new YamlConversionError(first.message);
-  return toJsonValue(doc.toJS({ mapAsMap: true, maxAliasCount: 100 }));
+  let value: unknown;
+  try {
+    value = doc.toJS({ mapAsMap: true, maxAliasCount: 100 });
+  } catch (error) {
+    // Some faults surface only while the document is built: an alias whose
+    // anchor was never set (`*a`) throws a ReferenceError, alias bombs past
+    // the limit another error. Go's YAML library refuses these documents too.
+    throw new YamlConversionError(error instanceof Error ? error.message : String(error));
+  }
+  return toJsonValue(value);
 }
