@@ -178,3 +178,29 @@ describe("FileSystemPullRecordStore migration walk order", () => {
     }
   });
 });
+
+describe("FileSystemPullRecordStore listing order", () => {
+  it("walks file names in Go's byte order, not JavaScript's UTF-16 order", async () => {
+    // "\uFF01" < "😀" in UTF-8 bytes (EF… < F0…), the other way round in UTF-16 (FF01 > D83D).
+    const root = await mkdtemp(join(tmpdir(), "kubeimg-fs-order-"));
+    try {
+      await FileSystemPullRecordStore.open(root);
+      const folder = join(root, "image_manager", "pulling");
+      const intent = (image: string) =>
+        JSON.stringify({
+          kind: "ImagePullIntent",
+          apiVersion: "kubelet.config.k8s.io/v1beta1",
+          image,
+        });
+      await writeFile(join(folder, "sha256-\u{1F600}"), intent("emoji:1"));
+      await writeFile(join(folder, "sha256-\uFF01"), intent("fullwidth:1"));
+      const store = await FileSystemPullRecordStore.open(root);
+      expect((await store.listIntents()).items.map((i) => i.image)).toEqual([
+        "fullwidth:1",
+        "emoji:1",
+      ]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});

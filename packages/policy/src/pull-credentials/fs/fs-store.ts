@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { type Dirent, readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { compareGoStrings } from "../../go/compare-strings.js";
 import {
   decodeIntentFile,
   decodePulledRecordFile,
@@ -220,7 +221,7 @@ export class FileSystemPullRecordStore implements PullRecordStore {
       await this.#updateGauge("intent");
       await this.#updateGauge("pulled");
     }
-    return { migrated: migrated.sort(), errors };
+    return { migrated: migrated.sort(compareGoStrings), errors };
   }
 
   /**
@@ -247,7 +248,7 @@ export class FileSystemPullRecordStore implements PullRecordStore {
     const names = entries
       .filter((e) => !e.isDirectory() && isRecordFileName(e.name))
       .map((e) => e.name)
-      .sort();
+      .sort(compareGoStrings); // Go's order: UTF-8 bytes, not UTF-16 code units
     // Small files read synchronously are several times faster than through the
     // thread pool; yield between batches so a large directory does not stall the loop.
     for (let start = 0; start < names.length; start += readBatch) {
