@@ -1,3 +1,4 @@
+import { CliError } from "../errors/cli-error.js";
 import type { ExitCode } from "../errors/exit-codes.js";
 import type { CliIo } from "../io/io.js";
 import type { Colors } from "../output/color.js";
@@ -66,4 +67,28 @@ export function stringOptions(values: CommandContext["values"], name: string): s
   const v = values[name];
   if (Array.isArray(v)) return v.filter((x): x is string => typeof x === "string");
   return typeof v === "string" ? [v] : [];
+}
+
+/**
+ * Returns every `-f/--file` value; throws a `USAGE` {@link CliError} naming
+ * `--file` when there is none.
+ *
+ * @example
+ * ```ts
+ * const files = requireFileOptions(context.values, "route"); // ["mirrors.yaml"]
+ * ```
+ */
+export function requireFileOptions(
+  values: CommandContext["values"],
+  commandName: string,
+): string[] {
+  const files = stringOptions(values, "file");
+  if (files.length === 0) {
+    throw new CliError(
+      "USAGE",
+      `-f/--file is required (see 'kubeimg ${commandName} --help')`,
+      "--file",
+    );
+  }
+  return files;
 }

@@ -17,7 +17,7 @@ import { type Cell, renderFields, renderTable } from "../../output/table.js";
 import { writeResult } from "../../output/write.js";
 import { registryAccess } from "../../registry/registry-access.js";
 import { REGISTRY_OPTIONS } from "../../registry/registry-options.js";
-import { type Command, stringOption, stringOptions } from "../command.js";
+import { type Command, requireFileOptions, stringOption, stringOptions } from "../command.js";
 import { keyText, resourceLabel, whyText } from "./describe.js";
 import { loadConfigFile, loadRoutingFiles } from "./load.js";
 
@@ -144,10 +144,7 @@ export const routeCommand: Command = {
   ],
   async run(context) {
     const { io, values, format, colors } = context;
-    const files = stringOptions(values, "file");
-    if (files.length === 0) {
-      throw new CliError("USAGE", "-f/--file is required (see 'kubeimg route --help')", "--file");
-    }
+    const files = requireFileOptions(values, "route");
     const namespace = requireOption(stringOption(values, "namespace"), "--namespace", "route");
     const image = requireOption(stringOption(values, "image"), "--image", "route");
     const parsed = safeParseNormalizedNamed(image);

@@ -11,7 +11,7 @@ import { type Cell, renderFields, renderTable } from "../../output/table.js";
 import { writeResult } from "../../output/write.js";
 import { registryAccess } from "../../registry/registry-access.js";
 import { REGISTRY_OPTIONS } from "../../registry/registry-options.js";
-import { type Command, type CommandContext, stringOption, stringOptions } from "../command.js";
+import { type Command, type CommandContext, requireFileOptions, stringOption } from "../command.js";
 import { loadImagePolicy, readTagsFile } from "./load.js";
 
 /** Flux errors that mean "the policy found nothing" (exit 1) rather than bad input (exit 2). */
@@ -163,10 +163,7 @@ export const tagsCommand: Command = {
   ],
   async run(context) {
     const { io, values, format, colors } = context;
-    const files = stringOptions(values, "file");
-    if (files.length === 0) {
-      throw new CliError("USAGE", "-f/--file is required (see 'kubeimg tags --help')", "--file");
-    }
+    const files = requireFileOptions(values, "tags");
     const tagsFile = stringOption(values, "tags-file");
     const fromRegistry = values.registry === true;
     if ((tagsFile === undefined) === !fromRegistry) {
