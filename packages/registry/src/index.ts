@@ -4,3 +4,4 @@ export * from "./client/index.js";
 export * from "./errors/index.js";
 export * from "./http/index.js";
 export * from "./image/index.js";
+export * from "./platform/index.js";

@@ -1,4 +1,10 @@
 export {
+  DEFAULT_BLOB_BYTES,
+  type FetchedBlob,
+  type GetBlobOptions,
+  verifyBlobDigest,
+} from "./blobs.js";
+export {
   basicAuthorization,
   type CredentialProvider,
   keyringCredentials,

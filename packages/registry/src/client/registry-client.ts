@@ -18,6 +18,12 @@ import {
   isDigest,
   type RegistryImage,
 } from "../image/image-name.js";
+import {
+  DEFAULT_BLOB_BYTES,
+  type FetchedBlob,
+  type GetBlobOptions,
+  verifyBlobDigest,
+} from "./blobs.js";
 import { basicAuthorization, type RegistryCredential } from "./credentials.js";
 import { MANIFEST_ACCEPT, mediaTypeOf } from "./media-types.js";
 import {
@@ -87,6 +93,8 @@ export interface RegistryClient {
   listTagsRaw(repository: RegistryImage, options?: CallOptions): Promise<string[]>;
   /** Returns the cleaned, sorted tags of a repository (see `cleanTags`). */
   listTags(repository: RegistryImage, options?: ListTagsOptions): Promise<string[]>;
+  /** Fetches a blob of a repository by its digest (`image.digest`), size-capped and digest-verified. */
+  getBlob(image: RegistryImage, options?: GetBlobOptions): Promise<FetchedBlob>;
 }
 
 const DOCKER_HUB = "docker.io";
@@ -204,6 +212,34 @@ class Client implements RegistryClient {
 
   async resolveDigest(image: RegistryImage, options: CallOptions = {}): Promise<string> {
     return (await this.headManifest(image, options)).digest;
+  }
+
+  async getBlob(image: RegistryImage, options: GetBlobOptions = {}): Promise<FetchedBlob> {
+    const digest = image.digest;
+    if (digest === undefined || !isDigest(digest)) {
+      throw new RegistryError(
+        "INVALID_REFERENCE",
+        `${imageString(image)}: a blob is fetched by digest`,
+        {
+          reference: imageString(image),
+        },
+      );
+    }
+    const target = this.#target(image);
+    return this.#call(target, options, async (ctx) => {
+      const path = `/v2/${image.path}/blobs/${digest}`;
+      const { response, url } = await this.#resource(target, "GET", path, ctx, { accept: "*/*" });
+      if (!response.ok) throw await this.#errorFrom(response, url, target);
+      const bytes = await this.#readBody(
+        response,
+        options.maxBytes ?? DEFAULT_BLOB_BYTES,
+        url,
+        target,
+        ctx,
+      );
+      await verifyBlobDigest(bytes, digest, { reference: target.reference, url });
+      return { digest, size: bytes.byteLength, bytes };
+    });
   }
 
   async listTagsRaw(repository: RegistryImage, options: CallOptions = {}): Promise<string[]> {
