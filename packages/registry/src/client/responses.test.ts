@@ -4,7 +4,6 @@ import {
   parseRateLimit,
   parseTagsPage,
   parseTokenResponse,
-  sha256Hex,
 } from "./responses.js";
 
 const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
@@ -57,14 +56,6 @@ describe("parseTagsPage", () => {
     );
     expect(() => parseTagsPage(new TextEncoder().encode("<html>"), "https://r/v2", "r/a")).toThrow(
       expect.objectContaining({ code: "INVALID_RESPONSE" }),
-    );
-  });
-});
-
-describe("sha256Hex", () => {
-  it("hashes bytes", async () => {
-    expect(await sha256Hex(new TextEncoder().encode("abc"))).toBe(
-      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
     );
   });
 });
