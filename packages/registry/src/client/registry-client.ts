@@ -9,7 +9,6 @@
  * Every public operation throws only `RegistryError`s, and its promise
  * settles by the call's deadline or abort, whatever the registry does.
  */
-import { computeDigest, type DigestAlgorithm, parseDigest } from "@kubeimg/core/digest";
 import { RegistryError } from "../errors/index.js";
 import { BodyTooLargeError, cancelBody, readBodyLimited } from "../http/body.js";
 import { type AuthChallenge, parseWwwAuthenticate } from "../http/challenge.js";
@@ -25,31 +24,18 @@ import { Authenticator, type Target } from "./authenticator.js";
 import { checkCallOptions, checkClientOptions } from "./check-options.js";
 import { errorFromResponse, failureFrom } from "./error-mapping.js";
 import { HostPolicy } from "./host-policy.js";
+import {
+  algorithmOf,
+  type Manifest,
+  type ManifestDescriptor,
+  manifestFromBytes,
+} from "./manifests.js";
 import { MANIFEST_ACCEPT, mediaTypeOf } from "./media-types.js";
 import type { CallOptions, RegistryClientOptions, RegistryLimits } from "./options.js";
 import { parseRateLimit, parseTagsPage } from "./responses.js";
 import { isRetryableStatus } from "./status.js";
 import { type CleanTagsOptions, cleanTags } from "./tags.js";
 import { type CallContext, createTransport, raceSignal } from "./transport.js";
-
-/** What a manifest HEAD (or GET) tells about an image. */
-export interface ManifestDescriptor {
-  /**
-   * The manifest digest, e.g. `sha256:…`; for an image named by digest, in
-   * that digest's algorithm (`sha512:…` stays `sha512:…`).
-   */
-  readonly digest: string;
-  /** The manifest media type (parameters dropped), when the registry said. */
-  readonly mediaType: string | undefined;
-  /** The manifest size in bytes, when known. */
-  readonly size: number | undefined;
-}
-
-/** A fetched manifest: its descriptor, raw bytes and parsed JSON. */
-export interface Manifest extends ManifestDescriptor {
-  readonly bytes: Uint8Array;
-  readonly manifest: unknown;
-}
 
 /** The answer of `GET /v2/`. */
 export interface PingResult {
@@ -331,39 +317,7 @@ class Client implements RegistryClient {
     );
     if (!response.ok) throw await this.#errorFrom(response, url, target);
     const bytes = await this.#readBody(response, this.#limits.manifestBytes, url, target, ctx);
-    const algorithm = image.digest ? algorithmOf(image.digest) : "sha256";
-    const digest = (await computeDigest(bytes, algorithm)).string;
-    if (image.digest && image.digest !== digest) {
-      throw new RegistryError(
-        "DIGEST_MISMATCH",
-        `${target.reference}: manifest content hashes to ${digest}`,
-        { url: redactUrl(url), reference: target.reference, status: response.status },
-      );
-    }
-    let manifest: unknown;
-    try {
-      manifest = JSON.parse(new TextDecoder().decode(bytes));
-    } catch {
-      throw new RegistryError("INVALID_RESPONSE", `${target.reference}: manifest is not JSON`, {
-        url: redactUrl(url),
-        reference: target.reference,
-      });
-    }
-    const headerType = mediaTypeOf(response.headers.get("content-type"));
-    const bodyType =
-      manifest !== null &&
-      typeof manifest === "object" &&
-      typeof (manifest as { mediaType?: unknown }).mediaType === "string"
-        ? (manifest as { mediaType: string }).mediaType
-        : undefined;
-    if (bodyType && headerType && headerType !== "application/json" && bodyType !== headerType) {
-      throw new RegistryError(
-        "INVALID_RESPONSE",
-        `${target.reference}: Content-Type ${headerType} does not match the manifest mediaType ${bodyType}`,
-        { url: redactUrl(url), reference: target.reference },
-      );
-    }
-    return { digest, mediaType: bodyType ?? headerType, size: bytes.byteLength, bytes, manifest };
+    return manifestFromBytes(bytes, image, response, url, target.reference);
   }
 
   // --- bodies, errors and warnings ----------------------------------------
@@ -411,11 +365,6 @@ class Client implements RegistryClient {
       this.#options.onWarning(text, registry);
     }
   }
-}
-
-/** The algorithm of a digest already checked by `checkRegistryImage` or `isDigest`. */
-function algorithmOf(digest: string): DigestAlgorithm {
-  return parseDigest(digest).algorithm as DigestAlgorithm;
 }
 
 /**

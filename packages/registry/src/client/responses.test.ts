@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  mergeScopes,
-  parseRateLimit,
-  parseTagsPage,
-  parseTokenResponse,
-} from "./responses.js";
+import { mergeScopes, parseRateLimit, parseTagsPage, parseTokenResponse } from "./responses.js";
 
 const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 const now = Date.parse("2026-11-21T06:00:00Z");
