@@ -12,6 +12,17 @@ export {
   createAvailabilityGate,
 } from "./availability-gate.js";
 export {
+  type AvailabilityState,
+  type BreakerPolicy,
+  createMemoryAvailabilityState,
+  type MemoryAvailabilityState,
+  type MemoryAvailabilityStateOptions,
+  type MemoryAvailabilityStateSizes,
+  type ProbePeek,
+  type VerdictKey,
+  verdictKeyString,
+} from "./availability-state.js";
+export {
   type CompiledRouting,
   type CompileRoutingOptions,
   compileRouting,
