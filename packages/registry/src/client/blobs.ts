@@ -5,8 +5,10 @@
  * bytes before anyone sees them: a registry, a proxy or a cache that serves
  * the wrong content is an error, never a silently wrong answer.
  */
+import { computeDigest } from "@kubeimg/core/digest";
 import { RegistryError } from "../errors/index.js";
 import { redactUrl } from "../http/redact.js";
+import { algorithmOf } from "./manifests.js";
 import type { CallOptions } from "./options.js";
 
 /** The most bytes of a blob read by default: 4 MiB, far above any image config. */
@@ -25,40 +27,33 @@ export interface FetchedBlob {
   readonly bytes: Uint8Array;
 }
 
-const WEB_CRYPTO_ALGORITHMS: Readonly<Record<string, string>> = {
-  sha256: "SHA-256",
-  sha512: "SHA-512",
-};
+/** Returns the byte cap of a blob read, refusing a cap that is not a positive integer. */
+export function blobByteLimit(options: GetBlobOptions | undefined): number {
+  const max = options?.maxBytes;
+  if (max === undefined) return DEFAULT_BLOB_BYTES;
+  if (typeof max !== "number" || !Number.isSafeInteger(max) || max <= 0) {
+    throw new RegistryError(
+      "INVALID_OPTION",
+      `invalid option maxBytes: ${String(max)} (must be a positive integer)`,
+    );
+  }
+  return max;
+}
 
 /**
- * Checks that `bytes` hash to `digest`; throws `DIGEST_MISMATCH` when they
- * do not and `UNSUPPORTED` for an algorithm other than sha256 or sha512.
+ * Checks that `bytes` hash to `digest` (in its own algorithm, as go-digest
+ * verifies); throws `DIGEST_MISMATCH` when they do not.
  */
 export async function verifyBlobDigest(
   bytes: Uint8Array,
   digest: string,
   context: { readonly reference: string; readonly url: string },
 ): Promise<void> {
-  const [algorithm = "", expected = ""] = digest.split(":");
-  const name = Object.hasOwn(WEB_CRYPTO_ALGORITHMS, algorithm)
-    ? WEB_CRYPTO_ALGORITHMS[algorithm]
-    : undefined;
-  if (name === undefined) {
-    throw new RegistryError(
-      "UNSUPPORTED",
-      `${context.reference}: cannot verify digest algorithm ${algorithm}`,
-      {
-        reference: context.reference,
-        url: redactUrl(context.url),
-      },
-    );
-  }
-  const hash = new Uint8Array(await globalThis.crypto.subtle.digest(name, new Uint8Array(bytes)));
-  const actual = [...hash].map((b) => b.toString(16).padStart(2, "0")).join("");
-  if (actual !== expected) {
+  const actual = (await computeDigest(bytes, algorithmOf(digest))).string;
+  if (actual !== digest) {
     throw new RegistryError(
       "DIGEST_MISMATCH",
-      `${context.reference}: blob content hashes to ${algorithm}:${actual}`,
+      `${context.reference}: blob content hashes to ${actual}`,
       {
         reference: context.reference,
         url: redactUrl(context.url),

@@ -30,8 +30,9 @@ import {
   type PlatformMatchComparer,
   parsePlatform,
 } from "@kubeimg/core/platform";
+import type { Manifest } from "../client/manifests.js";
 import type { CallOptions } from "../client/options.js";
-import type { Manifest, RegistryClient } from "../client/registry-client.js";
+import type { RegistryClient } from "../client/registry-client.js";
 import { RegistryError } from "../errors/index.js";
 import { imageString, type RegistryImage } from "../image/image-name.js";
 import {
