@@ -1,6 +1,7 @@
 export type {
   Availability,
   AvailabilityChecker,
+  AvailabilityCheckOptions,
   CredentialSecretRef,
   RoutingTimers,
 } from "./availability.js";

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onlyStrict, ordered } from "@kubeimg/core/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAvailabilityChecker } from "../adapters/index.js";
 import { createRegistryClient, type RegistryClient } from "../client/index.js";
 import { isRegistryError } from "../errors/index.js";
 import { listImagePlatforms, resolveImagePlatform } from "../platform/index.js";
@@ -56,6 +57,12 @@ beforeAll(async () => {
   await putManifest(registry.url, "team/broken", "1.0", { digest: "", bytes }, OCI_INDEX);
   // A single-platform image (no index).
   await pushImage(registry.url, "team/single", amd64, ["1.0"]);
+  // A mirror that copied only the amd64 image of the multi-platform tag, index included.
+  const mirrorIndex = buildOciIndex([
+    { image: amd64, platform: { os: "linux", architecture: "amd64" } },
+  ]);
+  await pushImage(registry.url, "mirror/multi", amd64, []);
+  await putManifest(registry.url, "mirror/multi", "1.0", mirrorIndex, OCI_INDEX);
 }, 60_000);
 
 afterAll(async () => {
@@ -203,6 +210,50 @@ describe("listImagePlatforms over a real registry", () => {
       "linux",
       "amd64",
     ]);
+  });
+});
+
+describe("platform-aware availability over a real registry", () => {
+  it("is off by default: platform-blind, as kube-image-keeper", async () => {
+    const checker = createAvailabilityChecker({ client });
+    const mirror = `${registry.host}/mirror/multi:1.0`;
+    expect(await checker.check(mirror, undefined, {})).toEqual({ available: true });
+    expect(
+      await checker.check(mirror, undefined, {
+        platforms: [{ os: "linux", architecture: "arm64" }],
+      }),
+    ).toEqual({
+      available: false,
+      reason: "available, but no linux/arm64 manifest",
+      retryable: false,
+    });
+  });
+
+  it("needs every platform of a node pool, from the checker's own option too", async () => {
+    const checker = createAvailabilityChecker({
+      client,
+      platforms: [
+        { os: "linux", architecture: "amd64" },
+        { os: "linux", architecture: "arm64" },
+      ],
+    });
+    const mirror = await checker.check(`${registry.host}/mirror/multi:1.0`, undefined, {});
+    expect(mirror).toEqual({
+      available: false,
+      reason: "available, but no linux/arm64 manifest",
+      retryable: false,
+    });
+    const upstream = await checker.check(`${registry.host}/team/multi:1.0`, undefined, {});
+    expect(upstream.available).toBe(true);
+    // A single-manifest image serves what its config declares.
+    const single = await checker.check(`${registry.host}/team/single:1.0`, undefined, {
+      platforms: [{ os: "linux", architecture: "s390x" }],
+    });
+    expect(single).toEqual({
+      available: false,
+      reason: "available, but no linux/s390x manifest",
+      retryable: false,
+    });
   });
 });
 

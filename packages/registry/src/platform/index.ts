@@ -18,3 +18,9 @@ export {
   type ResolvePlatformOptions,
   resolveImagePlatform,
 } from "./resolve.js";
+export {
+  imageServesPlatforms,
+  missingPlatformsReason,
+  nodeComparer,
+  type PlatformsServed,
+} from "./serves.js";
