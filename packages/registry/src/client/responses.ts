@@ -3,6 +3,7 @@
  * bodies, token responses, tag-list pages, and manifest digests. Pure
  * functions over bytes, shared by the client.
  */
+import { computeDigest } from "@kubeimg/core/digest";
 import {
   DISTRIBUTION_ERROR_CODES,
   RegistryError,
@@ -108,9 +109,7 @@ export function parseTagsPage(bytes: Uint8Array, url: string, reference: string)
   return tags.filter((t): t is string => typeof t === "string");
 }
 
-/** The lowercase hex SHA-256 of `bytes` (Web Crypto: runs in browsers and edge runtimes too). */
+/** The lowercase hex SHA-256 of `bytes`, computed by core's digest code (Web Crypto). */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const copy = new Uint8Array(bytes);
-  const digest = new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", copy));
-  return [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return (await computeDigest(bytes)).encoded;
 }
