@@ -1,14 +1,5 @@
+import { time } from "@kubeimg/core/internal";
 import { CliError } from "../errors/cli-error.js";
-
-const UNIT_MS: Readonly<Record<string, number>> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-};
 
 /**
  * Returns the milliseconds of a positive Go duration such as `1s`, `500ms`
@@ -21,17 +12,10 @@ const UNIT_MS: Readonly<Record<string, number>> = {
  * ```
  */
 export function parseDurationFlag(value: string, flag: string): number {
-  const part = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/y;
-  let ms = 0;
-  let at = 0;
-  while (at < value.length) {
-    part.lastIndex = at;
-    const match = part.exec(value);
-    if (!match) break;
-    ms += Number(match[1]) * (UNIT_MS[match[2] as string] ?? Number.NaN);
-    at = part.lastIndex;
-  }
-  if (value === "" || at !== value.length || !(ms > 0)) {
+  // A sign is refused; the rest is Go's grammar, and Go's arithmetic.
+  const parsed = /^[+-]/.test(value) ? undefined : time.ParseDuration(value);
+  const ms = parsed?.ok ? Number(parsed.nanoseconds) / 1e6 : Number.NaN;
+  if (!(ms > 0)) {
     throw new CliError(
       "USAGE",
       `${flag} must be a positive duration such as 1s, 500ms or 1m30s, not "${value}"`,

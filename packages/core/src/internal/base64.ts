@@ -18,7 +18,7 @@ const isNewline = (code: number): boolean => code === 0x0a || code === 0x0d;
  * Decodes `input` and returns the bytes as a byte string, or `undefined`
  * where Go's decoder reports a `CorruptInputError`.
  */
-export function decodeGoBase64(input: string, { padded }: { padded: boolean }): string | undefined {
+export function DecodeString(input: string, { padded }: { padded: boolean }): string | undefined {
   let out = "";
   let si = 0;
   const n = input.length;

@@ -1,8 +1,10 @@
 /**
- * Go's string order, shared by every concept in this package that must sort
- * or compare as Go does (Masterminds pre-release identifiers, the kubelet's
- * sorted record fields). Internal: not a subpath of its own.
+ * Go's `strings` functions whose results differ from JavaScript's nearest
+ * built-in: byte-order comparison (Masterminds pre-release identifiers, the
+ * kubelet's sorted record fields, `json.Marshal`'s sorted map keys) and
+ * `TrimSpace` (the kubelet's docker config and allowlist checks).
  */
+import { IsSpace } from "./unicode.js";
 
 /**
  * Returns -1, 0 or 1 as `a` sorts before, with or after `b` in Go's order,
@@ -14,10 +16,10 @@
  *
  * @example
  * ```ts
- * compareGoStrings("\uFF01", "😀"); // -1, where "\uFF01" < "😀" is false in JavaScript
+ * Compare("\uFF01", "😀"); // -1, where "\uFF01" < "😀" is false in JavaScript
  * ```
  */
-export function compareGoStrings(a: string, b: string): -1 | 0 | 1 {
+export function Compare(a: string, b: string): -1 | 0 | 1 {
   if (a === b) return 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
@@ -30,4 +32,13 @@ export function compareGoStrings(a: string, b: string): -1 | 0 | 1 {
     return x < y ? -1 : 1;
   }
   return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+}
+
+/** Go's `strings.TrimSpace` on a JavaScript string (which, unlike `trim`, keeps U+FEFF). */
+export function TrimSpace(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && IsSpace(text.charCodeAt(start))) start++;
+  while (end > start && IsSpace(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
 }

@@ -1,7 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { parseGoFloat } from "./parse-float.js";
+import { ParseFloat, Quote } from "./strconv.js";
 
-describe("parseGoFloat (Go strconv.ParseFloat(s, 64))", () => {
+describe("Quote", () => {
+  // Each expected value is what Go 1.19's fmt.Sprintf("%q", s) prints.
+  it.each([
+    ["", '""'],
+    ["*-*", '"*-*"'],
+    [">= 1.0, <2", '">= 1.0, <2"'],
+    ['a"b', '"a\\"b"'],
+    ["a\\b", '"a\\\\b"'],
+    ["\u0007\b\t\n\u000b\f\r", '"\\a\\b\\t\\n\\v\\f\\r"'],
+    ["\u0000\u001f\u007f", '"\\x00\\x1f\\x7f"'],
+    ["\u0085\u00a0\u2028", '"\\u0085\\u00a0\\u2028"'],
+    ["é日😀½", '"é日😀½"'],
+    ["\u{e0001}", '"\\U000e0001"'],
+    ["\ud800x", '"\ufffdx"'],
+  ])("%j → %s", (input, quoted) => {
+    expect(Quote(input)).toBe(quoted);
+  });
+});
+
+describe("ParseFloat (Go strconv.ParseFloat(s, 64))", () => {
   it.each([
     { s: "0", want: 0 },
     { s: "1700000000", want: 1700000000 },
@@ -27,12 +46,12 @@ describe("parseGoFloat (Go strconv.ParseFloat(s, 64))", () => {
     { s: "9007199254740993", want: 9007199254740992 }, // rounds to the nearest double
     { s: "1.7976931348623157e308", want: 1.7976931348623157e308 },
   ])("$s → $want", ({ s, want }) => {
-    expect(parseGoFloat(s)).toBe(want);
+    expect(ParseFloat(s)).toBe(want);
   });
 
   it("reads nan in any case", () => {
-    expect(parseGoFloat("NaN")).toBeNaN();
-    expect(parseGoFloat("nan")).toBeNaN();
+    expect(ParseFloat("NaN")).toBeNaN();
+    expect(ParseFloat("nan")).toBeNaN();
   });
 
   it.each([
@@ -61,6 +80,6 @@ describe("parseGoFloat (Go strconv.ParseFloat(s, 64))", () => {
     "1p4",
     "١",
   ])("%j is an error", (s) => {
-    expect(parseGoFloat(s)).toBeUndefined();
+    expect(ParseFloat(s)).toBeUndefined();
   });
 });

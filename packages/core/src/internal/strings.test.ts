@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compareGoStrings } from "./compare-strings.js";
+import { Compare } from "./strings.js";
 
 /** The order Go gives: the UTF-8 bytes, compared one by one. */
 function utf8Compare(a: string, b: string): number {
@@ -12,7 +12,7 @@ function utf8Compare(a: string, b: string): number {
   return Math.sign(x.length - y.length);
 }
 
-describe("compareGoStrings", () => {
+describe("Compare", () => {
   it.each([
     { a: "a", b: "b", want: -1 },
     { a: "ab", b: "a", want: 1 },
@@ -23,13 +23,13 @@ describe("compareGoStrings", () => {
     { a: "\uffff", b: "😀", want: -1 },
     { a: "😀", b: "\uE000", want: 1 },
   ])("$a vs $b → $want", ({ a, b, want }) => {
-    expect(compareGoStrings(a, b)).toBe(want);
+    expect(Compare(a, b)).toBe(want);
   });
 
   it("orders by UTF-8 bytes on any text", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme" }), fc.string({ unit: "grapheme" }), (a, b) => {
-        expect(compareGoStrings(a, b)).toBe(utf8Compare(a, b));
+        expect(Compare(a, b)).toBe(utf8Compare(a, b));
       }),
     );
   });

@@ -1,6 +1,6 @@
 /**
  * The part of Go's `net/url.Parse` the kubelet keyring depends on, over
- * byte strings (see `go-bytes.ts`): which inputs are rejected, and the
+ * byte strings (see `utf8.ts`): which inputs are rejected, and the
  * decoded host and path of the rest. Pinned to the Go the keyring vectors
  * were produced with (Go 1.19): the contents of a bracketed host are not
  * validated as an IPv6 address, `[`/`]` may appear inside a host, and a
@@ -10,7 +10,7 @@
  */
 
 /** The pieces of a parsed URL the keyring reads. */
-export interface GoUrl {
+export interface URL {
   /** Host with port, unescaped (`url.URL.Host`). */
   readonly host: string;
   /** Unescaped path (`url.URL.Path`). */
@@ -111,7 +111,7 @@ function parseHost(host: string): string | undefined {
  * Parses an absolute `http://` or `https://` URL (as a byte string) like
  * Go's `url.Parse`, or returns `undefined` where Go returns an error.
  */
-export function parseGoUrl(raw: string): GoUrl | undefined {
+export function Parse(raw: string): URL | undefined {
   const hash = raw.indexOf("#");
   const u = hash >= 0 ? raw.slice(0, hash) : raw;
   const fragment = hash >= 0 ? raw.slice(hash + 1) : "";
@@ -144,29 +144,4 @@ export function parseGoUrl(raw: string): GoUrl | undefined {
   if (path === undefined) return undefined;
   if (fragment !== "" && goUnescape(fragment, "fragment") === undefined) return undefined;
   return { host, path };
-}
-
-/**
- * Go's `net.SplitHostPort`, falling back as the keyring does: when the
- * host has no valid port, the whole host and an empty port.
- */
-export function splitHostPortLoose(hostport: string): { host: string; port: string } {
-  const whole = { host: hostport, port: "" };
-  const i = hostport.lastIndexOf(":");
-  if (i < 0) return whole;
-  let host: string;
-  let j = 0;
-  let k = 0;
-  if (hostport[0] === "[") {
-    const end = hostport.indexOf("]");
-    if (end < 0 || end + 1 !== i) return whole;
-    host = hostport.slice(1, end);
-    j = 1;
-    k = end + 1;
-  } else {
-    host = hostport.slice(0, i);
-    if (host.includes(":")) return whole;
-  }
-  if (hostport.slice(j).includes("[") || hostport.slice(k).includes("]")) return whole;
-  return { host, port: hostport.slice(i + 1) };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { parseGoUrl, splitHostPortLoose } from "./go-url.js";
+import { SplitHostPortLoose } from "./net.js";
+import { Parse } from "./url.js";
 
-describe("parseGoUrl (Go net/url.Parse)", () => {
+describe("Parse (Go net/url.Parse)", () => {
   it.each([
     { raw: "https://quay.io/v1/", want: { host: "quay.io", path: "/v1/" } },
     { raw: "https://user:pw@quay.io:443/a?b#c", want: { host: "quay.io:443", path: "/a" } },
@@ -36,11 +37,11 @@ describe("parseGoUrl (Go net/url.Parse)", () => {
     { raw: "https://ü@a/", want: undefined },
   ])("$raw", ({ raw, want }) => {
     const bytes = String.fromCharCode(...new TextEncoder().encode(raw));
-    expect(parseGoUrl(bytes)).toEqual(want);
+    expect(Parse(bytes)).toEqual(want);
   });
 });
 
-describe("splitHostPortLoose", () => {
+describe("SplitHostPortLoose", () => {
   it.each([
     { in: "a.io:5000", host: "a.io", port: "5000" },
     { in: "a.io", host: "a.io", port: "" },
@@ -49,6 +50,6 @@ describe("splitHostPortLoose", () => {
     { in: "a:1:2", host: "a:1:2", port: "" },
     { in: "a.io:", host: "a.io", port: "" },
   ])("$in", ({ in: input, host, port }) => {
-    expect(splitHostPortLoose(input)).toEqual({ host, port });
+    expect(SplitHostPortLoose(input)).toEqual({ host, port });
   });
 });

@@ -1,10 +1,14 @@
 /**
- * Shell-style matching with the semantics of Go's `path/filepath.Match` on
- * Unix, over byte strings: `*` (any run without `/`), `?` (one character),
- * `[...]` / `[^...]` classes with ranges, `\` escapes. A malformed pattern
- * is an error (here: `undefined`), reported even when the text already failed.
+ * Go's `path` (slash-separated, the same as `path/filepath` on Unix):
+ * `Match`, the shell-style matching the kubelet keyring applies to registry
+ * globs, over byte strings: `*` (any run without `/`), `?` (one character),
+ * `[...]` / `[^...]` classes with ranges, `\` escapes; a malformed pattern
+ * is an error (here: `undefined`), reported even when the text already
+ * failed. And `Clean` and `Join`, lexical, with which kuik builds every
+ * alternative image, so `/enix/` and `enix` give the same prefix and `..`
+ * segments are resolved.
  */
-import { decodeRune } from "./go-bytes.js";
+import { DecodeRuneInString } from "./utf8.js";
 
 const separator = "/";
 
@@ -44,7 +48,7 @@ function getEsc(chunk: string): { rune: number; rest: string } | undefined {
     c = c.slice(1);
     if (c === "") return undefined;
   }
-  const { rune, width } = decodeRune(c, 0);
+  const { rune, width } = DecodeRuneInString(c, 0);
   if (rune === 0xfffd && width === 1) return undefined;
   const rest = c.slice(width);
   if (rest === "") return undefined;
@@ -63,7 +67,7 @@ function matchChunk(chunkIn: string, text: string): ChunkResult {
     if (c === "[") {
       let r = 0;
       if (!failed) {
-        const d = decodeRune(s, 0);
+        const d = DecodeRuneInString(s, 0);
         r = d.rune;
         s = s.slice(d.width);
       }
@@ -97,7 +101,7 @@ function matchChunk(chunkIn: string, text: string): ChunkResult {
     } else if (c === "?") {
       if (!failed) {
         if (s[0] === separator) failed = true;
-        s = s.slice(decodeRune(s, 0).width);
+        s = s.slice(DecodeRuneInString(s, 0).width);
       }
       chunk = chunk.slice(1);
     } else {
@@ -120,7 +124,7 @@ function matchChunk(chunkIn: string, text: string): ChunkResult {
  * strings), or `undefined` when the pattern is malformed. Mirrors Go's
  * `filepath.Match`.
  */
-export function globMatch(patternIn: string, nameIn: string): boolean | undefined {
+export function Match(patternIn: string, nameIn: string): boolean | undefined {
   let pattern = patternIn;
   let name = nameIn;
   outer: while (pattern.length > 0) {
@@ -153,4 +157,47 @@ export function globMatch(patternIn: string, nameIn: string): boolean | undefine
     return false;
   }
   return name.length === 0;
+}
+
+/**
+ * Returns the shortest path equivalent to `p` by lexical processing, as
+ * Go's `path.Clean`.
+ *
+ * @example
+ * ```ts
+ * Clean("a//b/./c/.."); // "a/b"
+ * ```
+ */
+export function Clean(p: string): string {
+  if (p === "") return ".";
+  const rooted = p.charCodeAt(0) === 47;
+  const out: string[] = [];
+  for (const segment of p.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") {
+      if (out.length > 0 && out[out.length - 1] !== "..") out.pop();
+      else if (!rooted) out.push("..");
+      continue;
+    }
+    out.push(segment);
+  }
+  const body = out.join("/");
+  if (rooted) return `/${body}`;
+  return body === "" ? "." : body;
+}
+
+/**
+ * Joins the non-empty elements with `/` and cleans the result; all empty
+ * gives `""`, as Go's `path.Join`.
+ *
+ * @example
+ * ```ts
+ * Join("harbor.example.com", "/mirror/", "library/nginx:1.25");
+ * // "harbor.example.com/mirror/library/nginx:1.25"
+ * ```
+ */
+export function Join(...elements: readonly string[]): string {
+  const kept = elements.filter((e) => e !== "");
+  if (kept.length === 0) return "";
+  return Clean(kept.join("/"));
 }

@@ -1,6 +1,59 @@
 /**
- * Go's `strconv.ParseFloat(s, 64)`, which Flux's numerical policy applies to
- * every tag.
+ * Go's `strconv`: `Quote`, which is what `fmt`'s `%q` prints for a string
+ * (Masterminds' error messages quote the constraint and version text this
+ * way, so a message built here reads exactly like the one Flux logs), and
+ * `ParseFloat(s, 64)`, which Flux's numerical policy applies to every tag.
+ */
+
+/** Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** The escapes `strconv.Quote` uses for control characters that have one. */
+const SHORT_ESCAPES: Readonly<Record<number, string>> = {
+  7: "\\a",
+  8: "\\b",
+  9: "\\t",
+  10: "\\n",
+  11: "\\v",
+  12: "\\f",
+  13: "\\r",
+};
+
+function hex(n: number, width: number): string {
+  return n.toString(16).padStart(width, "0");
+}
+
+/**
+ * Returns `s` as Go's `strconv.Quote` writes it: in double quotes, with `"`
+ * and `\` escaped, printable characters as they are, and the rest as `\n`,
+ * `\x1f`, `\u00a0` or `\U0001f600`-style escapes (lower-case hex). A lone
+ * surrogate, which UTF-8 cannot carry, is written as U+FFFD, the character
+ * Go's decoders put in its place.
+ *
+ * @example
+ * ```ts
+ * Quote('a"b');     // "\"a\\\"b\""
+ * Quote("x\ty");    // "\"x\\ty\""
+ * Quote("\u00a0");  // "\"\\u00a0\""
+ * ```
+ */
+export function Quote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const r = ch.codePointAt(0) as number;
+    if (r === 0x22 || r === 0x5c) out += `\\${ch}`;
+    else if (r >= 0xd800 && r <= 0xdfff) out += "\ufffd";
+    else if (PRINTABLE.test(ch)) out += ch;
+    else if (SHORT_ESCAPES[r] !== undefined) out += SHORT_ESCAPES[r];
+    else if (r < 0x20 || r === 0x7f) out += `\\x${hex(r, 2)}`;
+    else if (r < 0x10000) out += `\\u${hex(r, 4)}`;
+    else out += `\\U${hex(r, 8)}`;
+  }
+  return `${out}"`;
+}
+
+/*
+ * ParseFloat's grammar.
  *
  * It accepts more than JavaScript's `Number()` and less in places:
  *
@@ -19,7 +72,7 @@
  */
 
 /** The outcome of a parse: the value, or undefined when Go returns an error. */
-export type ParsedFloat = number | undefined;
+type ParsedFloat = number | undefined;
 
 function lower(c: number): number {
   return c | 0x20;
@@ -138,13 +191,13 @@ function scaleBinary(m: bigint, e: number): number {
  *
  * @example
  * ```ts
- * parseGoFloat("1_000"); // 1000
- * parseGoFloat("0x1p4"); // 16
- * parseGoFloat("0x10");  // undefined: a hex float needs a p exponent
- * parseGoFloat("1e400"); // undefined: out of range
+ * ParseFloat("1_000"); // 1000
+ * ParseFloat("0x1p4"); // 16
+ * ParseFloat("0x10");  // undefined: a hex float needs a p exponent
+ * ParseFloat("1e400"); // undefined: out of range
  * ```
  */
-export function parseGoFloat(s: string): ParsedFloat {
+export function ParseFloat(s: string): number | undefined {
   const n = s.length;
   // Fast path: up to 15 ASCII digits are an exact integer.
   if (n > 0 && n <= 15) {
