@@ -17,3 +17,29 @@ export {
   type NodeMirrorsWarning,
 } from "./errors.js";
 export { type DirEntry, type NodeFileMap, NodeFiles, type StatResult } from "./node-files.js";
+export {
+  findRegistry,
+  loadRegistriesConf,
+  normalizeImage,
+  type PullFromMirror,
+  type PullSource,
+  type PullSourcesResult,
+  pullSources,
+  REGISTRIES_CONF_DIR,
+  REGISTRIES_CONF_PATH,
+  type RegistriesConf,
+  type RegistriesConfInput,
+  type RegistryEndpoint,
+  type RegistryEntry,
+  refMatchingPrefix,
+  rewriteReference,
+  type ShortNameAlias,
+  type ShortNameMode,
+} from "./registries-conf.js";
+export {
+  type ConfSource,
+  resolveShortName,
+  resolveShortNameLocally,
+  type ShortNameOptions,
+  type ShortNameResolution,
+} from "./short-names.js";
