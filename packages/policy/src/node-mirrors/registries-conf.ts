@@ -458,7 +458,7 @@ function loadFile(
 ): ParsedFile {
   let decoded: DecodedFile;
   try {
-    decoded = decodeFile(parseToml(text, { allowBom: true }).root, file, warnings);
+    decoded = decodeFile(parseToml(text, { flavor: "burntsushi" }).root, file, warnings);
   } catch (error) {
     if (error instanceof TomlSyntaxError) {
       throw new NodeMirrorsError("TOML_ERROR", `${file}: toml: ${error.message}`, {
