@@ -68,7 +68,7 @@ describe("PathUnescape (Go net/url.PathUnescape)", () => {
     ["a%4", "%4"],
     ["%", "%"],
     ["%4gxyz", "%4g"],
-  ])("%j fails on %j", (s, escape) => {
-    expect(PathUnescape(s)).toEqual({ ok: false, escape });
+  ])("%j fails on %j", (s, bad) => {
+    expect(PathUnescape(s)).toEqual({ ok: false, escape: bad });
   });
 });
