@@ -1,3 +1,4 @@
+import { formatAllPlatform, type Platform } from "@kubeimg/core/platform";
 import { defaultPullPolicy, safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import {
   activeCheckTimeoutMs,
@@ -18,6 +19,7 @@ import { writeResult } from "../../output/write.js";
 import { registryAccess } from "../../registry/registry-access.js";
 import { REGISTRY_OPTIONS } from "../../registry/registry-options.js";
 import { type Command, requireFileOptions, stringOption, stringOptions } from "../command.js";
+import { nodePlatformOption } from "../inspect/node-platform.js";
 import { keyText, resourceLabel, whyText } from "./describe.js";
 import { loadConfigFile, loadRoutingFiles } from "./load.js";
 
@@ -82,7 +84,7 @@ export const routeCommand: Command = {
   name: "route",
   summary: "order a container's alternative images as kube-image-keeper does",
   usage:
-    "kubeimg route -f CRS.yaml [-f more.yaml] --namespace NS --image IMG [--pull-policy P] [--config kuik-config.yaml] [--check]",
+    "kubeimg route -f CRS.yaml [-f more.yaml] --namespace NS --image IMG [--pull-policy P] [--config kuik-config.yaml] [--check [--platform P]]",
   description: [
     "Reads kube-image-keeper routing objects (ClusterImageSetMirror, ImageSetMirror,",
     "ClusterReplicatedImageSet, ReplicatedImageSet; kuik.enix.io/v1alpha1) and lists, in",
@@ -94,6 +96,11 @@ export const routeCommand: Command = {
     "credentials from --docker-config and --secret-file) and the winner is shown, with",
     "the image the container would end up with; exit 1 when none is available.",
     "Without --pull-policy the policy Kubernetes defaults to for the image is used.",
+    "",
+    "With --check --platform P (a containerd specifier such as linux/arm64) an alternative",
+    "is available only if it can serve a node of platform P: an index with an entry that",
+    "node runs, or a single image whose config matches; otherwise its check says",
+    '"available, but no P manifest". kube-image-keeper itself does not look at platforms.',
   ].join("\n"),
   options: {
     file: {
@@ -129,6 +136,11 @@ export const routeCommand: Command = {
       help: "kuik (default: as kuik's code) | docs (as kuik's bitnami example)",
     },
     check: { type: "boolean", help: "probe the alternatives against their registries" },
+    platform: {
+      type: "string",
+      value: "P",
+      help: "with --check: the node's platform; an alternative then counts only if it has a manifest for P (off by default, as kuik)",
+    },
     ...REGISTRY_OPTIONS,
   },
   positionals: false,
@@ -140,6 +152,10 @@ export const routeCommand: Command = {
     [
       "probe the alternatives and show the winner",
       "kubeimg route -f mirrors.yaml -n default --image nginx:1.27 --check --secret-file harbor-secret.yaml",
+    ],
+    [
+      "the winner for an arm64 node: mirrors without an arm64 manifest are skipped",
+      "kubeimg route -f mirrors.yaml -n default --image nginx:1.27 --check --platform linux/arm64",
     ],
   ],
   async run(context) {
@@ -210,6 +226,15 @@ export const routeCommand: Command = {
     let outcomes: readonly ProbeOutcome[] | undefined;
     let winner: RoutedAlternative | undefined;
     const check = values.check === true;
+    const platformFlag = stringOption(values, "platform");
+    if (platformFlag !== undefined && !check) {
+      throw new CliError(
+        "USAGE",
+        "--platform needs --check (it decides which alternatives are available)",
+        "--platform",
+      );
+    }
+    const platforms = platformFlag === undefined ? undefined : [nodePlatformOption(platformFlag)];
     if (check && route.alternatives.length > 0) {
       const access = await registryAccess(context, {
         defaultTimeoutMs: activeCheckTimeoutMs(config),
@@ -217,6 +242,7 @@ export const routeCommand: Command = {
       const checker = createAvailabilityChecker({ ...access, timeoutMs: access.timeoutMs });
       const result = await resolveFirstAvailable(route.alternatives, checker, {
         ...(io.signal ? { signal: io.signal } : {}),
+        ...(platforms ? { platforms } : {}),
       });
       outcomes = result.outcomes;
       winner = result.winner;
@@ -231,6 +257,7 @@ export const routeCommand: Command = {
       originalDiscarded: route.originalDiscarded,
       alternatives: rows,
       ...(check ? { winner: winner?.image ?? null, finalImage } : {}),
+      ...(platforms ? { platform: formatAllPlatform(platforms[0] as Platform) } : {}),
     };
     writeResult(
       io,
@@ -243,6 +270,9 @@ export const routeCommand: Command = {
             ["normalized", route.normalized],
             ["namespace", namespace],
             ["pull policy", imagePullPolicy],
+            ...(platforms
+              ? [["node platform", formatAllPlatform(platforms[0] as Platform)] as const]
+              : []),
             [
               "probed",
               route.probed
