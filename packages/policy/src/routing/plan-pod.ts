@@ -3,10 +3,11 @@
  * kuik writes, and one {@link ContainerRoute} per container and init
  * container (ephemeral containers are never routed, as in kuik).
  */
+
+import { json } from "@kubeimg/core/internal";
 import type { CompiledRouting } from "./compile.js";
 import type { RoutingPodMeta } from "./compile-resource.js";
 import { isRoutingError, type RoutingError } from "./errors.js";
-import { goMarshalStringMap } from "./go-json.js";
 import {
   ORIGINAL_IMAGES_ANNOTATION,
   originalImagesKey,
@@ -129,6 +130,6 @@ export function planPodRouting(
     skipReason: undefined,
     error: undefined,
     containers: Object.freeze(containers),
-    originalImagesAnnotation: goMarshalStringMap(recorded),
+    originalImagesAnnotation: json.MarshalStringMap(recorded, "go1.22"),
   });
 }
