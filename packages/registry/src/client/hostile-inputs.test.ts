@@ -1,8 +1,8 @@
 /**
  * Regression tests of the holes hostile registries and callers found: an
- * aborted signal leaving an unhandled rejection, private addresses in other
- * spellings, a token quoted in an error, digests of other algorithms never
- * verified, and raw TypeError/RangeError escaping on bad input.
+ * aborted signal leaving an unhandled rejection, a token quoted in an
+ * error, digests of other algorithms never verified, and raw
+ * TypeError/RangeError escaping on bad input. Host rules: `host-rules.test.ts`.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
