@@ -3,21 +3,19 @@
  * kuik writes, and one {@link ContainerRoute} per container and init
  * container (ephemeral containers are never routed, as in kuik).
  */
-import type { CompiledRouting, RoutingPodMeta } from "./compile.js";
+
+import { json } from "@kubeimg/core/internal";
+import type { CompiledRouting } from "./compile.js";
+import type { RoutingPodMeta } from "./compile-resource.js";
 import { isRoutingError, type RoutingError } from "./errors.js";
-import { goMarshalStringMap } from "./go-json.js";
 import {
   ORIGINAL_IMAGES_ANNOTATION,
   originalImagesKey,
   readOriginalImages,
 } from "./original-images.js";
 import { parseRoutingPod, type RoutingPod } from "./pod-schema.js";
-import {
-  type ContainerRoute,
-  orderContainer,
-  podSkipReason,
-  type RoutingSkipReason,
-} from "./route-container.js";
+import { orderContainer, podSkipReason } from "./route-container.js";
+import type { ContainerRoute, RoutingSkipReason } from "./route-types.js";
 
 /** Options of {@link planPodRouting}. */
 export interface PlanPodRoutingOptions {
@@ -132,6 +130,6 @@ export function planPodRouting(
     skipReason: undefined,
     error: undefined,
     containers: Object.freeze(containers),
-    originalImagesAnnotation: goMarshalStringMap(recorded),
+    originalImagesAnnotation: json.MarshalStringMap(recorded, "go1.22"),
   });
 }

@@ -36,7 +36,7 @@
  * machine; the package README has the table). `durable: false` skips both,
  * for tests and scratch directories on tmpfs only.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import {
   closeSync,
   constants,
@@ -49,7 +49,8 @@ import {
 } from "node:fs";
 import { type FileHandle, lstat, mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { compareGoStrings } from "../../go/compare-strings.js";
+import { strings } from "@kubeimg/core/internal";
+import { storageFileName } from "../hashing.js";
 import {
   decodeIntentFile,
   decodePulledRecordFile,
@@ -96,19 +97,6 @@ const readFlags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.
 const createFlags =
   constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 const dirFlags = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0);
-
-/**
- * Returns the file name for an intent (pod image string) or a record
- * (imageRef): `sha256-` + lowercase hex SHA-256 of the UTF-8 bytes.
- *
- * @example
- * ```ts
- * storageFileName("testimageref1"); // "sha256-d77ed748…1096"
- * ```
- */
-export function storageFileName(imageOrImageRef: string): string {
-  return filePrefix + createHash("sha256").update(imageOrImageRef, "utf8").digest("hex");
-}
 
 /** True for a file name the kubelet treats as a record file. */
 function isRecordFileName(name: string): boolean {
@@ -416,7 +404,7 @@ export class FileSystemPullRecordStore implements PullRecordStore {
         }
       }
     }
-    return removed.sort(compareGoStrings);
+    return removed.sort(strings.Compare);
   }
 
   async #migrate(note: (error: PullRecordError) => void): Promise<string[]> {
@@ -470,7 +458,7 @@ export class FileSystemPullRecordStore implements PullRecordStore {
       await this.#updateGauge("intent");
       await this.#updateGauge("pulled");
     }
-    return migrated.sort(compareGoStrings);
+    return migrated.sort(strings.Compare);
   }
 
   /**
@@ -499,7 +487,7 @@ export class FileSystemPullRecordStore implements PullRecordStore {
     const names = entries
       .filter((e) => !e.isDirectory() && isRecordFileName(e.name))
       .map((e) => e.name)
-      .sort(compareGoStrings); // Go's order: UTF-8 bytes, not UTF-16 code units
+      .sort(strings.Compare); // Go's order: UTF-8 bytes, not UTF-16 code units
     // Files are read synchronously (see readRecordFile); yield between batches
     // so a large directory does not stall the loop.
     for (let start = 0; start < names.length; start += readBatch) {

@@ -1,8 +1,8 @@
+export { storageFileName } from "../hashing.js";
 export {
   type FileSystemOpenReport,
   FileSystemPullRecordStore,
   type FileSystemPullRecordStoreOptions,
   maxRecordFileBytes,
   staleTemporaryMs,
-  storageFileName,
 } from "./fs-store.js";
