@@ -1,3 +1,4 @@
+export type { UnknownField, UnknownFieldPolicy } from "../objects/unknown-fields.js";
 export type {
   Availability,
   AvailabilityChecker,
@@ -23,24 +24,27 @@ export {
   verdictKeyString,
 } from "./availability-state.js";
 export {
+  type CompiledRouting,
+  type CompileRoutingOptions,
+  compileRouting,
+  createRoutingCompileCache,
+  type RoutingCompileCache,
+} from "./compile.js";
+export {
   type CompiledMirrorSet,
   type CompiledReplicatedSet,
   type CompiledResource,
-  type CompiledRouting,
   type CompiledUpstream,
-  type CompileRoutingOptions,
-  compileRouting,
   compileRoutingResource,
-  createRoutingCompileCache,
   KIND_RANK,
-  type RoutingCompileCache,
   type RoutingPodMeta,
   type RoutingResourceRef,
-} from "./compile.js";
+} from "./compile-resource.js";
 export {
   activeCheckTimeoutMs,
   type KuikConfig,
   type KuikConfigInput,
+  type KuikConfigOptions,
   kuikConfigSchema,
   loadKuikConfig,
   parseKuikConfig,
@@ -62,6 +66,7 @@ export {
   loadRoutingResources,
   type ParseRoutingResourceOptions,
   parseRoutingResource,
+  type RoutingWarning,
   safeParseRoutingResource,
 } from "./load.js";
 export {
@@ -116,16 +121,18 @@ export {
   routingResourceSchema,
 } from "./resource-schema.js";
 export {
-  type AlternativeReason,
-  type ContainerRoute,
   finalContainerImage,
-  type RouteContainerInput,
-  type RoutedAlternative,
-  type RoutedContainerRoute,
-  type RoutingContainer,
-  type RoutingSkipReason,
   routeContainer,
-  type SkippedContainerRoute,
   safeRouteContainer,
 } from "./route-container.js";
+export type {
+  AlternativeReason,
+  ContainerRoute,
+  RouteContainerInput,
+  RoutedAlternative,
+  RoutedContainerRoute,
+  RoutingContainer,
+  RoutingSkipReason,
+  SkippedContainerRoute,
+} from "./route-types.js";
 export type { AlternativeSortKey } from "./sort-key.js";

@@ -3,22 +3,19 @@
  * kuik writes, and one {@link ContainerRoute} per container and init
  * container (ephemeral containers are never routed, as in kuik).
  */
+import { json } from "@kubeimg/core/internal";
 import type { RoutingTimers } from "./availability.js";
-import type { CompiledRouting, RoutingPodMeta } from "./compile.js";
+import type { CompiledRouting } from "./compile.js";
+import type { RoutingPodMeta } from "./compile-resource.js";
 import { isRoutingError, RoutingError } from "./errors.js";
-import { goMarshalStringMap } from "./go-json.js";
 import {
   ORIGINAL_IMAGES_ANNOTATION,
   originalImagesKey,
   readOriginalImages,
 } from "./original-images.js";
 import { parseRoutingPod, type RoutingPod } from "./pod-schema.js";
-import {
-  type ContainerRoute,
-  orderContainer,
-  podSkipReason,
-  type RoutingSkipReason,
-} from "./route-container.js";
+import { orderContainer, podSkipReason } from "./route-container.js";
+import type { ContainerRoute, RoutingSkipReason } from "./route-types.js";
 
 /** Options of {@link planPodRouting}. */
 export interface PlanPodRoutingOptions {
@@ -191,6 +188,6 @@ function* planSteps(
     skipReason: undefined,
     error: undefined,
     containers: Object.freeze(containers),
-    originalImagesAnnotation: goMarshalStringMap(recorded),
+    originalImagesAnnotation: json.MarshalStringMap(recorded, "go1.22"),
   });
 }

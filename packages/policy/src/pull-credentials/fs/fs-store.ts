@@ -3,11 +3,11 @@
  * byte-compatible with it: a kubelet and this store can share one
  * `<root-dir>/image_manager/`.
  */
-import { createHash } from "node:crypto";
 import { type Dirent, readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { compareGoStrings } from "../../go/compare-strings.js";
+import { strings } from "@kubeimg/core/internal";
+import { storageFileName } from "../hashing.js";
 import {
   decodeIntentFile,
   decodePulledRecordFile,
@@ -31,19 +31,6 @@ const tmpSuffix = ".tmp";
 const readBatch = 256;
 /** How many migration rewrites run at once. */
 const migrationConcurrency = 32;
-
-/**
- * Returns the file name for an intent (pod image string) or a record
- * (imageRef): `sha256-` + lowercase hex SHA-256 of the UTF-8 bytes.
- *
- * @example
- * ```ts
- * storageFileName("testimageref1"); // "sha256-d77ed748…1096"
- * ```
- */
-export function storageFileName(imageOrImageRef: string): string {
-  return filePrefix + createHash("sha256").update(imageOrImageRef, "utf8").digest("hex");
-}
 
 /** True for a file name the kubelet treats as a record file. */
 function isRecordFileName(name: string): boolean {
@@ -226,7 +213,7 @@ export class FileSystemPullRecordStore implements PullRecordStore {
       await this.#updateGauge("intent");
       await this.#updateGauge("pulled");
     }
-    return { migrated: migrated.sort(compareGoStrings), errors };
+    return { migrated: migrated.sort(strings.Compare), errors };
   }
 
   /**
@@ -253,7 +240,7 @@ export class FileSystemPullRecordStore implements PullRecordStore {
     const names = entries
       .filter((e) => !e.isDirectory() && isRecordFileName(e.name))
       .map((e) => e.name)
-      .sort(compareGoStrings); // Go's order: UTF-8 bytes, not UTF-16 code units
+      .sort(strings.Compare); // Go's order: UTF-8 bytes, not UTF-16 code units
     // Small files read synchronously are several times faster than through the
     // thread pool; yield between batches so a large directory does not stall the loop.
     for (let start = 0; start < names.length; start += readBatch) {

@@ -1,6 +1,6 @@
+export { storageFileName } from "../hashing.js";
 export {
   type FileSystemOpenReport,
   FileSystemPullRecordStore,
   type FileSystemPullRecordStoreOptions,
-  storageFileName,
 } from "./fs-store.js";
