@@ -52,10 +52,15 @@ describe("planPull", () => {
     expect(fast?.endpoints.map((e) => [e.endpoint, e.httpFallback, e.skipVerify])).toEqual([
       ["https://fast-registry.internal:5000/v2", true, true],
     ]);
-    // A tag pull needs resolve too: the pull-only cache is skipped, the upstream is used.
-    expect(harbor?.endpoints.map((e) => e.endpoint)).toEqual(["https://harbor.example.com/v2"]);
-    expect(harbor?.explain.join("\n")).toContain("harbor-cache.internal/v2 skipped");
-    expect(harbor?.endpoints[0]?.credentials).toMatchObject({
+    // The pull-only cache fetches content but cannot resolve the tag; the upstream does both.
+    expect(harbor?.endpoints.map((e) => [e.endpoint, e.explain[0]])).toEqual([
+      [
+        "https://harbor-cache.internal/v2",
+        "fetches content by digest only (no resolve capability, so the tag is resolved elsewhere)",
+      ],
+      ["https://harbor.example.com/v2", "resolves the tag and fetches content"],
+    ]);
+    expect(harbor?.endpoints[1]?.credentials).toMatchObject({
       source: "kubelet-keyring",
       matchedKey: "harbor.example.com",
     });

@@ -124,7 +124,7 @@ function credentialsFor(
   lines: string[],
 ): EndpointCredentials {
   if (keyring === undefined) {
-    lines.push("credentials: no keyring given, so none are assumed");
+    lines.push("credentials: no pull secret or node keyring given for this image; none assumed");
     return { source: "none" };
   }
   let repository = image;
@@ -164,17 +164,23 @@ function planContainerd(
   explain.push(`containerd: the image's registry host is ${host}`);
   const result = resolveContainerdHosts(host, node.files, node.options);
   explain.push(...result.explain.map((line) => `containerd: ${line}`));
-  const needed: readonly HostCapability[] = digested ? ["pull"] : ["pull", "resolve"];
   const endpoints: PlannedEndpoint[] = [];
   for (const h of result.hosts) {
     const url = `${h.scheme}://${h.host}${h.path}`;
-    if (!needed.every((c) => h.capabilities.includes(c))) {
+    if (!h.capabilities.includes("pull")) {
       explain.push(
-        `containerd: ${url} skipped: a ${digested ? "digest" : "tag"} pull needs ${needed.join(" and ")}, it has ${h.capabilities.join(", ") || "none"}`,
+        `containerd: ${url} skipped: no pull capability (${h.capabilities.join(", ") || "none"})`,
       );
       continue;
     }
+    const resolves = digested || h.capabilities.includes("resolve");
+    const role = digested
+      ? "resolves the digest and fetches content"
+      : resolves
+        ? "resolves the tag and fetches content"
+        : "fetches content by digest only (no resolve capability, so the tag is resolved elsewhere)";
     const lines = [
+      role,
       `${h.scheme}${h.httpFallback ? " (plain http on a TLS failure)" : ""}, TLS verification ${h.skipVerify ? "off" : "on"}`,
     ];
     if (h.ca.length > 0) lines.push(`CA files: ${h.ca.join(", ")}`);
@@ -187,7 +193,7 @@ function planContainerd(
       endpoint: url,
       scheme: h.scheme,
       host: h.host,
-      reference: `${h.host}/${referencePath(ref)}`,
+      reference: `${h.host}/${referencePath(ref)}${"tag" in ref && typeof ref.tag === "string" ? `:${ref.tag}` : ""}${isDigested(ref) ? `@${ref.digest}` : ""}`,
       skipVerify: h.skipVerify,
       httpFallback: h.httpFallback,
       ca: h.ca,
