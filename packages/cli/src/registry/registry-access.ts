@@ -42,7 +42,7 @@ async function loadKeyring(name: string, context: CommandContext): Promise<Docke
   }
 }
 
-async function loadSecrets(
+export async function loadSecrets(
   names: readonly string[],
   context: CommandContext,
 ): Promise<Map<string, unknown>> {
