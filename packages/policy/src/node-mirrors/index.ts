@@ -9,6 +9,7 @@ export {
   hostPaths,
   resolveContainerdHosts,
 } from "./containerd-hosts.js";
+export { type EmitLimitation, type EmittedNodeMirrors, emitNodeMirrors } from "./emit.js";
 export {
   isNodeMirrorsError,
   type NodeFileLocation,
