@@ -411,18 +411,22 @@ export class FileSystemPullRecordStore implements PullRecordStore {
     const migrated: string[] = [];
     // Rewrites run a few at a time (distinct files); the gauges are set once at the end.
     const inFlight = new Set<Promise<void>>();
+    // An unexpected failure of one rewrite is kept and thrown once every
+    // rewrite has ended: a rewrite that settled before anybody awaited it
+    // must neither vanish nor surface as an unhandled rejection.
+    let unexpected: { error: unknown } | undefined;
     const rewrite = async (path: string, key: string, dir: string, content: string) => {
       const p = this.#write(dir, key, content).then(
         () => {
           migrated.push(path);
         },
         (error: unknown) => {
-          if (!isPullRecordError(error)) throw error;
-          note(error);
+          if (isPullRecordError(error)) note(error);
+          else unexpected ??= { error };
         },
       );
       inFlight.add(p);
-      void p.finally(() => inFlight.delete(p));
+      p.then(() => inFlight.delete(p));
       if (inFlight.size >= migrationConcurrency) await Promise.race(inFlight);
     };
     await this.#walk(
@@ -454,6 +458,7 @@ export class FileSystemPullRecordStore implements PullRecordStore {
       note,
     );
     await Promise.all(inFlight);
+    if (unexpected) throw unexpected.error;
     if (migrated.length > 0) {
       await this.#updateGauge("intent");
       await this.#updateGauge("pulled");
