@@ -8,7 +8,7 @@ import {
   resolveFirstAvailable,
   routeContainer,
 } from "@kubeimg/policy/routing";
-import { createAvailabilityChecker } from "@kubeimg/registry";
+import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { requireOption } from "../../args/parse-command-args.js";
 import { CliError } from "../../errors/cli-error.js";
 import { EXIT_CODES } from "../../errors/exit-codes.js";
