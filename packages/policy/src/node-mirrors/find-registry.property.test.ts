@@ -1,6 +1,6 @@
+import { strings as goStrings } from "@kubeimg/core/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compareGoStrings } from "../go/compare-strings.js";
 import { findRegistry, type RegistryEntry, refMatchingPrefix } from "./registries-conf.js";
 
 /** containers/image's FindRegistry: a linear scan, longest prefix string, first on a tie. */
@@ -37,7 +37,7 @@ describe("findRegistry's prefix index", () => {
         fc.uniqueArray(prefix, { maxLength: 12 }),
         fc.array(text, { minLength: 1, maxLength: 10 }),
         (prefixes, names) => {
-          const registries: RegistryEntry[] = [...prefixes].sort(compareGoStrings).map((p) => ({
+          const registries: RegistryEntry[] = [...prefixes].sort(goStrings.Compare).map((p) => ({
             prefix: p,
             location: "l.example",
             insecure: false,
