@@ -200,7 +200,8 @@ const patterns = [
   "docker\\.io/x)|(.+",
   "quay\\.io/(x",
 ];
-const images = [
+/** Images the scenarios route. */
+export const images = [
   "nginx:1.25",
   "nginx",
   "redis:7",
@@ -248,7 +249,8 @@ const metadata = (kind: string, i: number) =>
         { name: `r${i}`, namespace: "default" },
       );
 
-const resource = (i: number) =>
+/** One random routing object named `r<i>` (input form). */
+export const resource = (i: number) =>
   fc
     .constantFrom(
       "ClusterImageSetMirror",

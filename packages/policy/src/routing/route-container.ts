@@ -230,7 +230,7 @@ function buildRouteCore(
 ): RouteCore {
   const candidates: Candidate[] = [];
   let originalDiscarded = false;
-  for (const { cr } of memo.replicatedFor(pod, scopeKey)) {
+  for (const { cr } of memo.replicatedFor(routing, pod, scopeKey)) {
     if (addUpstreamCandidates(cr, normalized, candidates)) originalDiscarded = true;
   }
   if (!originalDiscarded) {
@@ -247,7 +247,7 @@ function buildRouteCore(
     });
   }
   const walk = memo.walk(candidates);
-  for (const { cr, slot } of memo.mirrorsFor(pod, scopeKey)) {
+  for (const { cr, slot } of memo.mirrorsFor(routing, pod, scopeKey)) {
     addMirrorCandidates(cr, slot, walk, candidates, routing.maxCandidates);
   }
 
