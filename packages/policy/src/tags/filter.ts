@@ -85,8 +85,10 @@ function makeKeyOf(
     const constant = template.expand("", []);
     return (tag) => (re.matchString(tag) ? constant : undefined);
   }
-  // One reusable buffer for the match positions: no allocation per tag.
-  const match = new Int32Array(2 * (re.numSubexp + 1));
+  // One reusable buffer for the match positions, only as large as the
+  // template's highest group (the engines record no group past it): no
+  // allocation per tag, and none at all for a tag the pattern refuses.
+  const match = new Int32Array(2 * (Math.min(template.maxGroup, re.numSubexp) + 1));
   return (tag) =>
     re.findStringSubmatchIndexInto(tag, match) ? template.expand(tag, match) : undefined;
 }
