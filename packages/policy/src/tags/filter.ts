@@ -48,7 +48,7 @@ export function compileTagFilter(spec: TagFilterSpec): TagFilter {
   const extract = spec.extract ?? "";
   let re: GoRegexp;
   try {
-    re = compileRegexp(pattern);
+    re = sharedRegexp(pattern);
   } catch (error) {
     if (!isRegexpError(error)) throw error;
     throw new TagPolicyError(
@@ -74,6 +74,25 @@ export function compileTagFilter(spec: TagFilterSpec): TagFilter {
       return keys;
     },
   };
+}
+
+/** How many compiled patterns are kept before the table starts over. */
+const REGEXP_CAPACITY = 256;
+const regexps = new Map<string, GoRegexp>();
+
+/**
+ * `compileRegexp`, kept by pattern text: a controller selects with the same
+ * few policies on every scan, and compiling (program, one-pass DFA) costs
+ * more than filtering a small repository.
+ */
+function sharedRegexp(pattern: string): GoRegexp {
+  let re = regexps.get(pattern);
+  if (re === undefined) {
+    re = compileRegexp(pattern);
+    if (regexps.size >= REGEXP_CAPACITY) regexps.clear();
+    regexps.set(pattern, re);
+  }
+  return re;
 }
 
 function makeKeyOf(
