@@ -11,7 +11,7 @@ import { compileRouting, createRoutingCompileCache } from "./compile.js";
 import { parseRoutingResource } from "./load.js";
 import { images, resource } from "./ordering-oracle.test-support.js";
 import type { RoutingResource } from "./resource-schema.js";
-import { safeRouteContainer } from "./route-container.js";
+import { safeRouteContainer } from "./route-outcome.js";
 
 /** Up to four versions of each of four objects; a step picks one version of some of them. */
 const versions = fc.tuple(

@@ -12,7 +12,7 @@ import { goPathJoin } from "./go-path.js";
 import { parseLabelSelector } from "./label-selector.js";
 import { parseRoutingResource } from "./load.js";
 import type { RoutingResource } from "./resource-schema.js";
-import { safeRouteContainer } from "./route-container.js";
+import { safeRouteContainer } from "./route-outcome.js";
 
 type Pod = {
   namespace: string;
