@@ -9,6 +9,7 @@ export {
   hostPaths,
   resolveContainerdHosts,
 } from "./containerd-hosts.js";
+export { type EmitLimitation, type EmittedNodeMirrors, emitNodeMirrors } from "./emit.js";
 export {
   isNodeMirrorsError,
   type NodeFileLocation,
@@ -17,3 +18,38 @@ export {
   type NodeMirrorsWarning,
 } from "./errors.js";
 export { type DirEntry, type NodeFileMap, NodeFiles, type StatResult } from "./node-files.js";
+export {
+  type EndpointCredentials,
+  type NodeRuntimeConfig,
+  type PlannedAlternative,
+  type PlannedEndpoint,
+  type PlanPullInput,
+  type PullPlan,
+  planPull,
+} from "./plan-pull.js";
+export {
+  findRegistry,
+  loadRegistriesConf,
+  normalizeImage,
+  type PullFromMirror,
+  type PullSource,
+  type PullSourcesResult,
+  pullSources,
+  REGISTRIES_CONF_DIR,
+  REGISTRIES_CONF_PATH,
+  type RegistriesConf,
+  type RegistriesConfInput,
+  type RegistryEndpoint,
+  type RegistryEntry,
+  refMatchingPrefix,
+  rewriteReference,
+  type ShortNameAlias,
+  type ShortNameMode,
+} from "./registries-conf.js";
+export {
+  type ConfSource,
+  resolveShortName,
+  resolveShortNameLocally,
+  type ShortNameOptions,
+  type ShortNameResolution,
+} from "./short-names.js";

@@ -6,10 +6,10 @@
  * or regex) is recorded, never thrown. Label selectors and patterns are
  * shared by text across objects and generations: clusters repeat them.
  */
+import { path as goPath } from "@kubeimg/core/internal";
 import { isRegexpError } from "@kubeimg/core/regexp";
 import type { CredentialSecretRef } from "./availability.js";
 import { RoutingError } from "./errors.js";
-import { goPathJoin } from "./go-path.js";
 import { compileIncludeExcludeFilter, type IncludeExcludeFilter } from "./include-exclude.js";
 import { type LabelSelector, parseLabelSelector } from "./label-selector.js";
 import type {
@@ -150,7 +150,7 @@ function sharedSelector(text: string): LabelSelector {
 
 /** `path.Join(registry, path)`, shared by its two parts. */
 function joinedPrefix(registry: string, path: string): string {
-  return prefixes.get(`${registry}\u0000${path}`, () => goPathJoin(registry, path));
+  return prefixes.get(`${registry}\u0000${path}`, () => goPath.Join(registry, path));
 }
 
 function selectorsMatch(

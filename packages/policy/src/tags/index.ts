@@ -13,7 +13,6 @@ export {
 } from "./explain.js";
 export { compileTagFilter, type TagFilter } from "./filter.js";
 export { MemoryRegistry } from "./memory.js";
-export { parseGoFloat } from "./parse-float.js";
 export { type KeyVerdict, type Policer, policerFromSpec } from "./policers.js";
 export {
   type DigestResolver,
@@ -25,16 +24,28 @@ export {
 export {
   type Condition,
   conditionSchema,
+  FLUX_IMAGE_API_VERSIONS,
+  type FluxImageApiVersion,
+  type FluxObjectOptions,
   type ImagePolicy,
   type ImagePolicySpec,
   type ImagePolicyStatus,
   type ImageRef,
+  type ImageRepository,
+  type ImageRepositorySpec,
   imagePolicySchema,
   imagePolicySpecSchema,
   imagePolicyStatusSchema,
+  imagePolicyV1beta1Schema,
+  imagePolicyV1beta2Schema,
   imageRefSchema,
+  imageRepositorySchema,
+  imageRepositorySpecSchema,
+  imageRepositoryV1beta1Schema,
+  imageRepositoryV1beta2Schema,
   parseImagePolicy,
   parseImagePolicySpec,
+  parseImageRepository,
   safeParseImagePolicy,
 } from "./schema.js";
 export {

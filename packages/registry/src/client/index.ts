@@ -1,9 +1,19 @@
 export {
+  DISTRIBUTION_ERROR_CODES,
+  isRegistryError,
+  RegistryError,
+  type RegistryErrorCode,
+  type RegistryErrorDetails,
+} from "../errors/index.js";
+export type { AuthChallenge } from "../http/challenge.js";
+export type { RegistryImage } from "../image/index.js";
+export {
   basicAuthorization,
   type CredentialProvider,
   keyringCredentials,
   type RegistryCredential,
 } from "./credentials.js";
+export type { Manifest, ManifestDescriptor } from "./manifests.js";
 export { MANIFEST_ACCEPT, MANIFEST_MEDIA_TYPES } from "./media-types.js";
 export {
   type CallOptions,
@@ -16,8 +26,6 @@ export {
 export {
   createRegistryClient,
   type ListTagsOptions,
-  type Manifest,
-  type ManifestDescriptor,
   type PingResult,
   type RegistryClient,
 } from "./registry-client.js";

@@ -1,6 +1,6 @@
 /**
  * Reading what registries and token servers send back: registry error
- * bodies, token responses, tag-list pages, and manifest digests. Pure
+ * bodies, token responses and tag-list pages. Pure
  * functions over bytes, shared by the client.
  */
 import {
@@ -106,11 +106,4 @@ export function parseTagsPage(bytes: Uint8Array, url: string, reference: string)
     });
   }
   return tags.filter((t): t is string => typeof t === "string");
-}
-
-/** The lowercase hex SHA-256 of `bytes` (Web Crypto: runs in browsers and edge runtimes too). */
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const copy = new Uint8Array(bytes);
-  const digest = new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", copy));
-  return [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -1,4 +1,4 @@
-import { KubeimgError } from "@kubeimg/core";
+import { isKubeimgError, KubeimgError } from "@kubeimg/core";
 
 /**
  * Error codes of {@link RegistryError}. The first group are the OCI
@@ -36,6 +36,9 @@ export type RegistryErrorCode =
   | "BLOCKED_HOST"
   | "REALM_REJECTED"
   | "TOKEN_ERROR"
+  | "TOKEN_INVALID"
+  | "INVALID_OPTION"
+  | "INVALID_ARGUMENT"
   | "REDIRECT_REJECTED"
   | "LINK_REJECTED"
   | "TOO_MANY_PAGES";
@@ -89,6 +92,7 @@ export interface RegistryErrorDetails {
  * ```
  */
 export class RegistryError extends KubeimgError {
+  override readonly name = "RegistryError";
   readonly code: RegistryErrorCode;
   readonly status: number | undefined;
   readonly reference: string | undefined;
@@ -110,6 +114,23 @@ export class RegistryError extends KubeimgError {
 }
 
 /**
+ * Throws `INVALID_ARGUMENT` unless `ok`: the check every public function
+ * makes on arguments TypeScript cannot vouch for (callers in JavaScript,
+ * values read from files), so a wrong type is a typed error naming the
+ * function and argument rather than a `TypeError` from deep inside.
+ */
+export function checkArgument(ok: boolean, where: string, value: unknown, rule: string): void {
+  if (ok) return;
+  const shown =
+    typeof value === "string"
+      ? JSON.stringify(value.slice(0, 100))
+      : value === null
+        ? "null"
+        : typeof value;
+  throw new RegistryError("INVALID_ARGUMENT", `${where}: ${rule} (got ${shown})`);
+}
+
+/**
  * Returns true when `value` is a {@link RegistryError}, from whichever copy
  * of the package created it.
  *
@@ -119,10 +140,7 @@ export class RegistryError extends KubeimgError {
  * ```
  */
 export function isRegistryError(value: unknown): value is RegistryError {
-  if (value instanceof RegistryError) return true;
   return (
-    value instanceof Error &&
-    value.name === "RegistryError" &&
-    typeof (value as { code?: unknown }).code === "string"
+    value instanceof RegistryError || (isKubeimgError(value) && value.name === "RegistryError")
   );
 }
