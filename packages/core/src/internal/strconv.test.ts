@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Atoi, ParseFloat, Quote } from "./strconv.js";
+import { Atoi, ParseBool, ParseFloat, Quote } from "./strconv.js";
 
 describe("Quote", () => {
   // Each expected value is what Go 1.19's fmt.Sprintf("%q", s) prints.
@@ -101,4 +101,22 @@ describe("Atoi (Go strconv.Atoi, 64-bit)", () => {
       expect(Atoi(s)).toBeUndefined();
     },
   );
+});
+
+describe("ParseBool", () => {
+  it.each([
+    ["1", true],
+    ["t", true],
+    ["TRUE", true],
+    ["True", true],
+    ["0", false],
+    ["F", false],
+    ["False", false],
+    ["yes", undefined],
+    ["", undefined],
+    [" true", undefined],
+    ["tRUE", undefined],
+  ] as const)("%j is %s", (input, want) => {
+    expect(ParseBool(input)).toBe(want);
+  });
 });

@@ -76,7 +76,13 @@ export {
   originalImagesKey,
   readOriginalImages,
 } from "./original-images.js";
-export { type PlanPodRoutingOptions, type PodRoutingPlan, planPodRouting } from "./plan-pod.js";
+export {
+  type PlanPodRoutingAsyncOptions,
+  type PlanPodRoutingOptions,
+  type PodRoutingPlan,
+  planPodRouting,
+  planPodRoutingAsync,
+} from "./plan-pod.js";
 export {
   type BuildPodPatchOptions,
   buildPodPatch,
@@ -115,11 +121,8 @@ export {
   type RoutingResource,
   routingResourceSchema,
 } from "./resource-schema.js";
-export {
-  finalContainerImage,
-  routeContainer,
-  safeRouteContainer,
-} from "./route-container.js";
+export { routeContainer } from "./route-container.js";
+export { finalContainerImage, safeRouteContainer } from "./route-outcome.js";
 export type {
   AlternativeReason,
   ContainerRoute,

@@ -7,16 +7,35 @@
 import { isDockerConfigError } from "@kubeimg/core/keyring";
 import { type HostPlatform, isPlatformError, type PlatformInput } from "@kubeimg/core/platform";
 import type { RegistryClient } from "../client/index.js";
-import { isRegistryError } from "../errors/index.js";
+import { isRegistryError, RegistryError } from "../errors/index.js";
 import { parseRegistryImage } from "../image/image-name.js";
 import { imageServesPlatforms, missingPlatformsReason } from "../platform/serves.js";
-import { type AdapterCredentials, credentialsFor } from "./credentials.js";
+import { type AdapterCredentials, checkAdapterOptions, credentialsFor } from "./credentials.js";
 import type {
   AdapterCallOptions,
   ImageAvailability,
   ImageAvailabilityChecker,
   PullSecretRef,
 } from "./types.js";
+
+/** Refuses a platform list that is not a list of `{ os, architecture, … }` objects with string parts. */
+function checkPlatforms(where: string, platforms: unknown): void {
+  if (platforms === undefined) return;
+  const ok =
+    Array.isArray(platforms) &&
+    platforms.every(
+      (p) =>
+        p !== null &&
+        typeof p === "object" &&
+        typeof (p as { os?: unknown }).os === "string" &&
+        typeof (p as { architecture?: unknown }).architecture === "string",
+    );
+  if (!ok)
+    throw new RegistryError(
+      "INVALID_OPTION",
+      `${where} must be a list of platforms ({ os, architecture })`,
+    );
+}
 
 /** Options of {@link createAvailabilityChecker}. */
 export interface AvailabilityCheckerOptions extends AdapterCredentials {
@@ -57,7 +76,8 @@ export function availabilityFromError(error: unknown): ImageAvailability {
     return { available: false, reason: `${error.code}: ${error.message}`, retryable: false };
   }
   // Anything else is a misconfiguration or a bug: asking again will not help.
-  const message = error instanceof Error ? error.message : String(error);
+  const message =
+    error instanceof Error ? error.message : typeof error === "string" ? error : typeof error;
   return { available: false, reason: `ERROR: ${message}`, retryable: false };
 }
 
@@ -74,6 +94,8 @@ export function availabilityFromError(error: unknown): ImageAvailability {
 export function createAvailabilityChecker(
   options: AvailabilityCheckerOptions,
 ): ImageAvailabilityChecker {
+  checkAdapterOptions("createAvailabilityChecker", options);
+  checkPlatforms("createAvailabilityChecker: option platforms", options.platforms);
   return {
     async check(
       image: string,
@@ -89,6 +111,8 @@ export function createAvailabilityChecker(
           ...(credentials ? { credentials } : {}),
         };
         const platforms = callOptions.platforms ?? options.platforms;
+        if (callOptions.platforms !== undefined)
+          checkPlatforms("check: option platforms", callOptions.platforms);
         if (platforms === undefined) {
           await options.client.headManifest(name, call);
           return { available: true };
