@@ -37,6 +37,7 @@ const entryCalls = {
     m.basicAuthorization({ username: "u", password: "p" }) === "Basic dTpw",
   "@kubeimg/registry/adapters": (m) => typeof m.availabilityFromError(new Error("x")) === "object",
   "@kubeimg/registry/http": (m) => m.canonicalHost("Docker.io") === "docker.io",
+  "@kubeimg/redis": (m) => typeof m.hashTagOf("docker.io") === "string",
   "@kubeimg/cli": async (m) => {
     let out = "";
     const sink = {
