@@ -7,6 +7,9 @@ import { CliError } from "../errors/cli-error.js";
  */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** The shape of an unsigned Go duration, whatever its size (`0` aside). */
+const wellFormedDuration = /^(?:(?:\d+\.?\d*|\.\d+)(?:ns|us|\u00b5s|\u03bcs|ms|s|m|h))+$/u;
+
 /** The shortest budget: below a millisecond every call would time out at once. */
 export const MIN_TIMER_MS = 1;
 
@@ -24,7 +27,13 @@ export const MIN_TIMER_MS = 1;
 export function parseDurationFlag(value: string, flag: string): number {
   // A sign is refused; the rest is Go's grammar, and Go's arithmetic.
   const parsed = /^[+-]/.test(value) ? undefined : time.ParseDuration(value);
-  const ms = parsed?.ok ? Number(parsed.nanoseconds) / 1e6 : Number.NaN;
+  // Go refuses a well-formed duration past ~292 years as invalid; here it is
+  // simply too long for a timer, and the message should say the bounds.
+  const ms = parsed?.ok
+    ? Number(parsed.nanoseconds) / 1e6
+    : wellFormedDuration.test(value)
+      ? Number.POSITIVE_INFINITY
+      : Number.NaN;
   if (!(ms > 0)) {
     throw new CliError(
       "USAGE",

@@ -41,7 +41,7 @@ async function loadKeyring(name: string, context: CommandContext): Promise<Docke
   }
 }
 
-async function loadSecrets(
+export async function loadSecrets(
   names: readonly string[],
   context: CommandContext,
 ): Promise<Map<string, unknown>> {

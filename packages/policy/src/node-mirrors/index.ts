@@ -2,13 +2,16 @@ export {
   CONTAINERD_CERTS_DIR,
   type ContainerdEndpoint,
   type ContainerdHostsOptions,
+  type ContainerdHostsResolver,
   type ContainerdHostsResult,
   CRI_DEFAULT_CONFIG_PATH,
+  createContainerdHostsResolver,
   type HostCapability,
   hostDirectoryName,
   hostPaths,
   resolveContainerdHosts,
 } from "./containerd-hosts.js";
+export { type EmitLimitation, type EmittedNodeMirrors, emitNodeMirrors } from "./emit.js";
 export {
   isNodeMirrorsError,
   type NodeFileLocation,
@@ -17,6 +20,15 @@ export {
   type NodeMirrorsWarning,
 } from "./errors.js";
 export { type DirEntry, type NodeFileMap, NodeFiles, type StatResult } from "./node-files.js";
+export {
+  type EndpointCredentials,
+  type NodeRuntimeConfig,
+  type PlannedAlternative,
+  type PlannedEndpoint,
+  type PlanPullInput,
+  type PullPlan,
+  planPull,
+} from "./plan-pull.js";
 export {
   findRegistry,
   loadRegistriesConf,
