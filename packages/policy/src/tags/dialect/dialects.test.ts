@@ -33,18 +33,25 @@ describe("Argo CD Image Updater dialect", () => {
   });
 
   it("compares build times to the nanosecond", () => {
-    const s = selectArgoTag({ imageName: "app", settings: { image: { updateStrategy: "latest" } } }, [
-      { name: "b", created: "2024-01-01T00:00:00.000000002Z" },
-      { name: "a", created: "2024-01-01T00:00:00.000000003Z" },
-    ]);
+    const s = selectArgoTag(
+      { imageName: "app", settings: { image: { updateStrategy: "latest" } } },
+      [
+        { name: "b", created: "2024-01-01T00:00:00.000000002Z" },
+        { name: "a", created: "2024-01-01T00:00:00.000000003Z" },
+      ],
+    );
     expect(s.tag).toBe("a");
   });
 
   it("refuses input of the wrong shape with the field path", () => {
-    expect(() => selectArgoTag({ imageName: "app", settings: { image: { allowTag: "x" } } } as never, [])).toThrow(
+    expect(() =>
+      selectArgoTag({ imageName: "app", settings: { image: { allowTag: "x" } } } as never, []),
+    ).toThrow(
       expect.objectContaining({ code: "INVALID_INPUT", path: "config.settings.image.allowTag" }),
     );
-    expect(() => selectArgoTag({ imageName: "app" }, [{ name: "1", created: "yesterday" }])).toThrow(TagDialectError);
+    expect(() =>
+      selectArgoTag({ imageName: "app" }, [{ name: "1", created: "yesterday" }]),
+    ).toThrow(TagDialectError);
   });
 });
 
