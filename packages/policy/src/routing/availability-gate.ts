@@ -13,6 +13,7 @@
  * Every call to the state is bounded by the caller's signal and a failing
  * state counts as "nothing known": the state can cost probes, never answers.
  */
+import { formatAllPlatform, type PlatformInput } from "@kubeimg/core/platform";
 import type { Availability, AvailabilityChecker, RoutingTimers } from "./availability.js";
 import {
   type AvailabilityState,
@@ -174,6 +175,16 @@ const abortedAnswer: Availability = Object.freeze({
   reason: "aborted",
   retryable: true,
 });
+
+/** A verdict key that also carries the platforms to pass to the wrapped checker. */
+interface GateKey extends VerdictKey {
+  readonly platformList?: readonly PlatformInput[];
+}
+
+/** The platforms of a platform-aware check, as one key part (formatted with OS version and features). */
+function platformsKey(platforms: readonly PlatformInput[]): string {
+  return platforms.map((p) => formatAllPlatform(p)).join(",");
+}
 
 /** Token of a probe that goes ahead without a marker (the state could not be asked). */
 const LOCAL_TOKEN = "\u0000local";
@@ -370,7 +381,7 @@ export function createAvailabilityGate(
   };
 
   /** One call of the wrapped checker under the probe timeout; undefined when `signal` aborted it. */
-  const probeOnce = (key: VerdictKey, signal: AbortSignal): Promise<Availability | undefined> => {
+  const probeOnce = (key: GateKey, signal: AbortSignal): Promise<Availability | undefined> => {
     if (signal.aborted) return Promise.resolve(undefined);
     counters.probes++;
     const controller = new AbortController();
@@ -393,7 +404,12 @@ export function createAvailabilityGate(
         controller.abort(new Error("probe timeout"));
       }, probeTimeoutMs);
       signal.addEventListener("abort", onAbort, { once: true });
-      attempt(() => checker.check(key.image, key.credentialSecret, { signal: controller.signal }))
+      attempt(() =>
+        checker.check(key.image, key.credentialSecret, {
+          signal: controller.signal,
+          ...(key.platformList ? { platforms: key.platformList } : {}),
+        }),
+      )
         .then(
           (answer) => done(controller.signal.aborted ? undefined : answer),
           (e: unknown) =>
@@ -410,7 +426,7 @@ export function createAvailabilityGate(
 
   /** Probes under a slot, then records the verdict and the breaker outcome. */
   const probeAndRecord = async (
-    key: VerdictKey,
+    key: GateKey,
     signal: AbortSignal,
     trial = false,
   ): Promise<Availability | undefined> => {
@@ -475,10 +491,7 @@ export function createAvailabilityGate(
   };
 
   /** The whole decision for one key; undefined when `signal` aborted it. */
-  const decide = async (
-    key: VerdictKey,
-    signal: AbortSignal,
-  ): Promise<Availability | undefined> => {
+  const decide = async (key: GateKey, signal: AbortSignal): Promise<Availability | undefined> => {
     const known = await ask(() => state.getVerdict(key), signal, undefined);
     if (signal.aborted) return undefined;
     if (known) {
@@ -553,9 +566,16 @@ export function createAvailabilityGate(
   };
 
   return {
-    check(image, credentialSecret, { signal } = {}) {
+    check(image, credentialSecret, { signal, platforms } = {}) {
       if (signal?.aborted) return Promise.resolve(abortedAnswer);
-      const key: VerdictKey = { image, credentialSecret, registry: registryOf(image) };
+      const key: GateKey = {
+        image,
+        credentialSecret,
+        registry: registryOf(image),
+        ...(platforms === undefined
+          ? {}
+          : { platforms: platformsKey(platforms), platformList: platforms }),
+      };
       const id = verdictKeyString(key);
       const existing = inFlight.get(id);
       if (existing) {
