@@ -2,7 +2,8 @@
  * `pnpm --filter @kubeimg/example-admission-webhook start -- --cert tls.crt --key tls.key
  *   -f routing.yaml [-f more.yaml] [--config kuik-config.yaml] [--secrets secrets.yaml]
  *   [--port 8443] [--host 0.0.0.0] [--insecure-registry HOST]... [--deadline-ms 8000]
- *   [--probe-timeout-ms MS] [--redis-url rediss://user:pass@redis:6380] [--redis-prefix P]`
+ *   [--probe-timeout-ms MS] [--redis-url rediss://user:pass@redis:6380] [--redis-prefix P]
+ *   [--redis-budget-ms 50]`
  *
  * Serves the mutating webhook of `manifests/mutating-webhook-configuration.yaml`.
  * Routing objects and pull Secrets are read from files at start (a real
@@ -48,6 +49,7 @@ const { values } = parseArgs({
     "probe-timeout-ms": { type: "string" },
     "redis-url": { type: "string" },
     "redis-prefix": { type: "string", default: "kubeimg-webhook:" },
+    "redis-budget-ms": { type: "string", default: "50" },
   },
 });
 const positiveMs = (name: string, text: string | undefined): number | undefined => {
@@ -84,6 +86,7 @@ const state = redisUrl
   ? createRedisAvailabilityState({
       url: redisUrl,
       prefix: values["redis-prefix"] ?? "kubeimg-webhook:",
+      budgetMs: positiveMs("redis-budget-ms", values["redis-budget-ms"]) ?? 50,
       timers: nodeTimers,
       log,
     })

@@ -69,7 +69,7 @@ export interface AvailabilityGateOptions {
   /**
    * How long a caller waits for another prober's verdict (another replica
    * holds the image's marker) before probing itself (default
-   * `probeTimeoutMs` + 250). The caller's own signal ends the wait sooner.
+   * twice `probeTimeoutMs` + 250). The caller's own signal ends the wait sooner.
    */
   readonly peerWaitMs?: number;
   /** How often a waiting caller looks for the other prober's verdict (default 25). */
@@ -258,7 +258,7 @@ export function createAvailabilityGate(
   const maxConcurrentProbes = Math.max(1, options.maxConcurrentProbes ?? 256);
   const maxProbesPerRegistry = Math.max(1, options.maxProbesPerRegistry ?? 64);
   const maxQueuedProbes = Math.max(0, options.maxQueuedProbes ?? 1024);
-  const peerWaitMs = options.peerWaitMs ?? probeTimeoutMs + 250;
+  const peerWaitMs = options.peerWaitMs ?? 2 * probeTimeoutMs + 250;
   const peerPollMs = Math.max(1, options.peerPollMs ?? 25);
   // A marker outlives the probe it guards by a little: a holder that died
   // frees it about when its probe would have timed out.
@@ -513,8 +513,9 @@ export function createAvailabilityGate(
         }
       }
     }
-    const until = timers.now() + peerWaitMs;
+    let until = timers.now() + peerWaitMs;
     let waited = false;
+    let released = false;
     for (;;) {
       const token = await ask(() => state.claimProbe(key, markerTtlMs), signal, LOCAL_TOKEN);
       if (signal.aborted) return undefined;
@@ -529,6 +530,8 @@ export function createAvailabilityGate(
         waited = true;
         counters.peerWaits++;
       }
+      // A new holder took over a released marker: it gets a full wait too.
+      if (released) until = timers.now() + peerWaitMs;
       const outcome = await waitForPeer(key, signal, until);
       if (outcome === undefined) return undefined;
       if (outcome === "expired") return probeAndRecord(key, signal);
@@ -537,6 +540,7 @@ export function createAvailabilityGate(
         return outcome;
       }
       // Released without a verdict (the holder was aborted or died): try to take it.
+      released = true;
     }
   };
 

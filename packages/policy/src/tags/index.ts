@@ -12,7 +12,27 @@ export {
   argoStrategy,
   selectArgoTag,
 } from "./argocd/select.js";
+export {
+  type ComparedDialect,
+  type CompareTagSelectionsInput,
+  compareTagSelections,
+  type DialectPick,
+  type PickDifference,
+  type TagSelectionComparison,
+} from "./dialect/compare.js";
 export { isTagDialectError, TagDialectError, type TagDialectErrorCode } from "./dialect/errors.js";
+export {
+  type GuardedSelection,
+  guardSelection,
+  type SelectionGuards,
+  tagOrders,
+} from "./dialect/guards.js";
+export {
+  type Translation,
+  translateFluxToArgo,
+  translateFluxToKargo,
+  translateKargoToFlux,
+} from "./dialect/translate.js";
 export type {
   DialectOutcome,
   DialectOutcomeCode,
