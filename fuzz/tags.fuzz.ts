@@ -12,15 +12,11 @@
  *
  * `FUZZ_RUNS` sets the number of generated cases (default 1,000,000).
  */
-import {
-  compareBytes,
-  compareVersions,
-  parseConstraints,
-  tryParseTagVersion,
-} from "@kubeimg/policy/semver";
+
+import { strconv, strings } from "@kubeimg/core/internal";
+import { compareVersions, parseConstraints, tryParseTagVersion } from "@kubeimg/policy/semver";
 import {
   explainTagSelection,
-  parseGoFloat,
   safeSelectLatestTag,
   type TagSelectionPolicy,
 } from "@kubeimg/policy/tags";
@@ -109,15 +105,15 @@ fc.assert(
     } else if (p.policy.alphabetical !== undefined) {
       const desc = p.policy.alphabetical.order?.toUpperCase() === "DESC";
       for (const t of list) {
-        if (compareBytes(t, tag) * (desc ? -1 : 1) > 0)
+        if (strings.Compare(t, tag) * (desc ? -1 : 1) > 0)
           throw new Error(`${t} should win over ${tag}`);
       }
     } else if (p.policy.numerical !== undefined) {
-      const values = list.map((t) => parseGoFloat(t) as number);
+      const values = list.map((t) => strconv.ParseFloat(t) as number);
       if (values.some(Number.isNaN)) return;
       const desc = p.policy.numerical.order === "desc";
       const best = desc ? Math.min(...values) : Math.max(...values);
-      if (parseGoFloat(tag) !== best || values.lastIndexOf(best) !== list.lastIndexOf(tag)) {
+      if (strconv.ParseFloat(tag) !== best || values.lastIndexOf(best) !== list.lastIndexOf(tag)) {
         throw new Error(`${tag} is not the last extreme value`);
       }
     }

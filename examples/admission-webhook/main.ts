@@ -16,7 +16,8 @@ import {
   loadKuikConfig,
   loadRoutingResources,
 } from "@kubeimg/policy/routing";
-import { createAvailabilityChecker, createRegistryClient } from "@kubeimg/registry";
+import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
+import { createRegistryClient } from "@kubeimg/registry/client";
 import { parseAllDocuments } from "yaml";
 import { exampleArgs, fail, userPath } from "./cli-args.js";
 import { createPodMutator } from "./mutator.js";

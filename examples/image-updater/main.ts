@@ -9,7 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createDockerKeyring, parseDockerConfigJson } from "@kubeimg/core/keyring";
-import { createRegistryClient } from "@kubeimg/registry";
+import { createRegistryClient } from "@kubeimg/registry/client";
 import { exampleArgs, fail, userPath } from "./cli-args.js";
 import { readFluxObjects } from "./objects.js";
 import { formatImagePolicies } from "./print.js";

@@ -1,20 +1,14 @@
+import { time } from "@kubeimg/core/internal";
 import { CliError } from "../errors/cli-error.js";
-
-const UNIT_MS: Readonly<Record<string, number>> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-};
 
 /**
  * The longest delay a Node.js timer honours (2^31 - 1 ms, about 24.8 days);
  * a longer one fires at once with a warning, so such a budget is refused.
  */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The shape of an unsigned Go duration, whatever its size (`0` aside). */
+const wellFormedDuration = /^(?:(?:\d+\.?\d*|\.\d+)(?:ns|us|\u00b5s|\u03bcs|ms|s|m|h))+$/u;
 
 /** The shortest budget: below a millisecond every call would time out at once. */
 export const MIN_TIMER_MS = 1;
@@ -31,17 +25,16 @@ export const MIN_TIMER_MS = 1;
  * ```
  */
 export function parseDurationFlag(value: string, flag: string): number {
-  const part = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/y;
-  let ms = 0;
-  let at = 0;
-  while (at < value.length) {
-    part.lastIndex = at;
-    const match = part.exec(value);
-    if (!match) break;
-    ms += Number(match[1]) * (UNIT_MS[match[2] as string] ?? Number.NaN);
-    at = part.lastIndex;
-  }
-  if (value === "" || at !== value.length || !(ms > 0)) {
+  // A sign is refused; the rest is Go's grammar, and Go's arithmetic.
+  const parsed = /^[+-]/.test(value) ? undefined : time.ParseDuration(value);
+  // Go refuses a well-formed duration past ~292 years as invalid; here it is
+  // simply too long for a timer, and the message should say the bounds.
+  const ms = parsed?.ok
+    ? Number(parsed.nanoseconds) / 1e6
+    : wellFormedDuration.test(value)
+      ? Number.POSITIVE_INFINITY
+      : Number.NaN;
+  if (!(ms > 0)) {
     throw new CliError(
       "USAGE",
       `${flag} must be a positive duration such as 1s, 500ms or 1m30s, not "${value}"`,

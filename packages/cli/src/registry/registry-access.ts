@@ -6,13 +6,12 @@ import {
   pullSecretSchema,
 } from "@kubeimg/core/keyring";
 import type { UnknownFieldPolicy } from "@kubeimg/policy/routing";
+import type { AdapterCredentials, PullSecretGetter } from "@kubeimg/registry/adapters";
 import {
-  type AdapterCredentials,
   createRegistryClient,
-  type PullSecretGetter,
   type RegistryClient,
   type RegistryHostOptions,
-} from "@kubeimg/registry";
+} from "@kubeimg/registry/client";
 import { parseDurationFlag } from "../args/duration.js";
 import { unknownFieldPolicy } from "../args/validate-option.js";
 import { type CommandContext, stringOption, stringOptions } from "../commands/command.js";
@@ -59,10 +58,10 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
  * warning (it was probably the wrong file). YAML problems name the file and
  * position only: no piece of a secret file is ever quoted.
  */
-async function loadSecrets(
+export async function loadSecrets(
   names: readonly string[],
   context: CommandContext,
-  unknownFields: UnknownFieldPolicy,
+  unknownFields: UnknownFieldPolicy = "strict",
 ): Promise<Map<string, unknown>> {
   const secrets = new Map<string, unknown>();
   for (const name of names) {

@@ -1,22 +1,11 @@
+import * as hex from "../internal/hex.js";
 import { type DigestAlgorithm, digestAlgorithms, isDigestAlgorithm } from "./algorithms.js";
 import { DigestError } from "./errors.js";
 import { type Digest, digestFromValidated } from "./parse.js";
 
-const HEX = "0123456789abcdef";
-
 /** The one WebCrypto operation used, typed structurally so no DOM or Node types leak out. */
 interface SubtleDigest {
   digest(algorithm: string, data: Uint8Array | ArrayBuffer): Promise<ArrayBuffer>;
-}
-
-function toHex(buffer: ArrayBuffer): string {
-  const bytes = new Uint8Array(buffer);
-  let out = "";
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i] as number;
-    out += HEX[b >> 4] + (HEX[b & 15] as string);
-  }
-  return out;
 }
 
 /**
@@ -42,5 +31,5 @@ export async function computeDigest(
   const subtle = (globalThis as { crypto?: { subtle?: SubtleDigest } }).crypto?.subtle;
   if (subtle === undefined) throw new DigestError("WEBCRYPTO_UNAVAILABLE", algorithm);
   const hash = await subtle.digest(digestAlgorithms[algorithm].webCryptoName, bytes);
-  return digestFromValidated(`${algorithm}:${toHex(hash)}`);
+  return digestFromValidated(`${algorithm}:${hex.EncodeToString(new Uint8Array(hash))}`);
 }

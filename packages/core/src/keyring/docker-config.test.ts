@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import * as credentialprovider from "../internal/credentialprovider.js";
 import { parseDockerConfigJson, parseDockercfg } from "./docker-config.js";
 import { isDockerConfigError } from "./errors.js";
 
@@ -31,6 +32,26 @@ describe("parseDockerConfigJson", () => {
       "a55436fc140d516560d072c5fe8700385ce9f41629abf65c1edcbcb39fac691d",
     );
   });
+  it("hashes an auth that decodes to invalid UTF-8 as Go sees its bytes", () => {
+    // auth = base64 of the bytes ff c3 ':' 'p'; Go 1.19's hashAuthConfig gives this hash.
+    const config = parseDockerConfigJson('{"auths":{"r.io":{"auth":"/8M6cA=="}}}');
+    expect(config.auths[0]?.entry.credentialHash).toBe(
+      "9934de36e9f6dc877196a6182f308ba5d6086ea6e3d6e33c959c648426825c0b",
+    );
+  });
+  it.each([
+    ["user", "pa\bss\fword", ""],
+    ["<admin&co>", 'p\u2028w\t\n\r"\\', "me@example.com"],
+    ["é😀", "\u0001\u001f\u007f", ""],
+  ])(
+    "hashes username %j, password %j, email %j as pull-credentials records do",
+    (username, password, email) => {
+      const config = parseDockerConfigJson({ auths: { "r.io": { username, password, email } } });
+      expect(config.auths[0]?.entry.credentialHash).toBe(
+        credentialprovider.hashAuthConfig({ username, password, email }),
+      );
+    },
+  );
   it.each([
     { input: "{", path: "" },
     { input: '{"auths":[]}', path: "auths" },

@@ -6,11 +6,12 @@
  * match case-insensitively, a repeated member keeps its last value,
  * unknown members are ignored, `null` leaves a field empty.
  */
-import { credentialHashOfBytes } from "./credential-hash.js";
+import * as base64 from "../internal/base64.js";
+import * as credentialprovider from "../internal/credentialprovider.js";
+import * as json from "../internal/json.js";
+import * as strings from "../internal/strings.js";
+import * as utf8 from "../internal/utf8.js";
 import { DockerConfigError } from "./errors.js";
-import { decodeGoBase64 } from "./go-base64.js";
-import { fromByteString, goTrimSpace, toByteString } from "./go-bytes.js";
-import { foldFieldName, GoJsonSyntaxError, type GoJsonValue, parseGoJson } from "./go-json.js";
 
 /** One registry's credentials from a docker config. */
 export interface DockerConfigEntry {
@@ -46,12 +47,12 @@ function invalid(message: string, path: string, context: Context, cause?: unknow
   });
 }
 
-function parseText(input: DockerConfigInput, context: Context): GoJsonValue {
+function parseText(input: DockerConfigInput, context: Context): json.Value {
   const text = typeof input === "string" ? input : JSON.stringify(input);
   try {
-    return parseGoJson(text);
+    return json.Decode(utf8.toWellFormed(text), json.members);
   } catch (error) {
-    if (error instanceof GoJsonSyntaxError) {
+    if (error instanceof json.JsonSyntaxError) {
       return invalid(`docker config is not valid JSON: ${error.message}`, "", context, error);
     }
     throw error;
@@ -62,7 +63,7 @@ const memberPath = (parent: string, key: string): string => `${parent}[${JSON.st
 
 /** Go's `decodeDockerConfigFieldAuth`: base64 of `username:password` as byte strings. */
 function decodeAuth(auth: string, path: string, context: Context): [string, string] {
-  const decoded = decodeGoBase64(auth, { padded: goTrimSpace(auth).endsWith("=") });
+  const decoded = base64.DecodeString(auth, { padded: strings.TrimSpace(auth).endsWith("=") });
   if (decoded === undefined) {
     return invalid(`${path} is not valid base64 (value not shown)`, path, context);
   }
@@ -80,7 +81,7 @@ function decodeAuth(auth: string, path: string, context: Context): [string, stri
 const entryFields = ["USERNAME", "PASSWORD", "EMAIL", "AUTH"] as const;
 
 /** Go's `DockerConfigEntry.UnmarshalJSON`. */
-function readEntry(value: GoJsonValue, path: string, context: Context): DockerConfigEntry {
+function readEntry(value: json.Value, path: string, context: Context): DockerConfigEntry {
   const fields: Record<(typeof entryFields)[number], string> = {
     USERNAME: "",
     PASSWORD: "",
@@ -92,7 +93,7 @@ function readEntry(value: GoJsonValue, path: string, context: Context): DockerCo
       return invalid(`${path} must be an object, not ${value.kind}`, path, context);
     }
     for (const [name, member] of value.members) {
-      const field = entryFields.find((f) => f === foldFieldName(name));
+      const field = entryFields.find((f) => f === json.FoldName(name));
       if (!field) continue;
       if (member.kind === "null") continue;
       if (member.kind !== "string") {
@@ -102,22 +103,26 @@ function readEntry(value: GoJsonValue, path: string, context: Context): DockerCo
       fields[field] = member.value;
     }
   }
-  const email = toByteString(fields.EMAIL);
-  let username = toByteString(fields.USERNAME);
-  let password = toByteString(fields.PASSWORD);
+  const email = utf8.toByteString(fields.EMAIL);
+  let username = utf8.toByteString(fields.USERNAME);
+  let password = utf8.toByteString(fields.PASSWORD);
   if (fields.AUTH.length > 0)
     [username, password] = decodeAuth(fields.AUTH, `${path}.auth`, context);
   return {
-    username: fromByteString(username),
-    password: fromByteString(password),
-    email: fromByteString(email),
-    credentialHash: credentialHashOfBytes(username, password, email),
+    username: utf8.fromByteString(username),
+    password: utf8.fromByteString(password),
+    email: utf8.fromByteString(email),
+    credentialHash: credentialprovider.hashAuthConfig({
+      username: utf8.fromByteStringEscaped(username),
+      password: utf8.fromByteStringEscaped(password),
+      email: utf8.fromByteStringEscaped(email),
+    }),
   };
 }
 
 /** Decodes a `map[string]DockerConfigEntry` into `into` (Go reuses an existing map). */
 function readAuths(
-  value: GoJsonValue,
+  value: json.Value,
   into: Map<string, DockerConfigEntry>,
   path: string,
   context: Context,
@@ -134,7 +139,7 @@ function toConfig(map: ReadonlyMap<string, DockerConfigEntry> | undefined): Dock
   return { auths: [...(map ?? new Map()).entries()].map(([key, entry]) => ({ key, entry })) };
 }
 
-function readHttpHeaders(value: GoJsonValue, context: Context): void {
+function readHttpHeaders(value: json.Value, context: Context): void {
   if (value.kind === "null") return;
   if (value.kind !== "object") {
     invalid(`HttpHeaders must be an object, not ${value.kind}`, "HttpHeaders", context);
@@ -159,7 +164,7 @@ export function parseDockerConfigJsonWith(
   }
   let auths: Map<string, DockerConfigEntry> | undefined;
   for (const [name, member] of root.members) {
-    const folded = foldFieldName(name);
+    const folded = json.FoldName(name);
     if (folded === "AUTHS") {
       if (member.kind === "null") {
         auths = undefined;

@@ -5,10 +5,12 @@
  * in descending byte order, glob host labels, exact ports, path prefixes,
  * and the Docker Hub fallback.
  */
+
+import * as net from "../internal/net.js";
+import * as path from "../internal/path.js";
+import * as url from "../internal/url.js";
+import * as utf8 from "../internal/utf8.js";
 import type { DockerConfig } from "./docker-config.js";
-import { globMatch } from "./glob.js";
-import { fromByteString, toByteString } from "./go-bytes.js";
-import { parseGoUrl, splitHostPortLoose } from "./go-url.js";
 
 /** Where a credential came from: a pod's pull Secret, or the node (config files, credential providers). */
 export type CredentialSource =
@@ -59,11 +61,11 @@ function normalizeKeyBytes(location: string): string | undefined {
     location.startsWith("https://") || location.startsWith("http://")
       ? location
       : `https://${location}`;
-  const parsed = parseGoUrl(value);
+  const parsed = url.Parse(value);
   if (!parsed) return undefined;
-  let path = parsed.path;
-  if (path.startsWith("/v2/") || path.startsWith("/v1/")) path = path.slice(3);
-  return path.length > 0 && path !== "/" ? parsed.host + path : parsed.host;
+  let urlPath = parsed.path;
+  if (urlPath.startsWith("/v2/") || urlPath.startsWith("/v1/")) urlPath = urlPath.slice(3);
+  return urlPath.length > 0 && urlPath !== "/" ? parsed.host + urlPath : parsed.host;
 }
 
 /**
@@ -79,12 +81,12 @@ function normalizeKeyBytes(location: string): string | undefined {
  * ```
  */
 export function normalizeKeyringKey(key: string): string | undefined {
-  const normalized = normalizeKeyBytes(toByteString(key));
-  return normalized === undefined ? undefined : fromByteString(normalized);
+  const normalized = normalizeKeyBytes(utf8.toByteString(key));
+  return normalized === undefined ? undefined : utf8.fromByteString(normalized);
 }
 
 function parseSchemeless(value: string) {
-  return parseGoUrl(`https://${value}`);
+  return url.Parse(`https://${value}`);
 }
 
 /** Mirrors `URLsMatchStr`: whether the image matches the key, both byte strings. */
@@ -92,14 +94,14 @@ function keyMatches(key: string, image: string): boolean {
   const glob = parseSchemeless(key);
   const target = parseSchemeless(image);
   if (!glob || !target) return false;
-  const g = splitHostPortLoose(glob.host);
-  const t = splitHostPortLoose(target.host);
+  const g = net.SplitHostPortLoose(glob.host);
+  const t = net.SplitHostPortLoose(target.host);
   if (g.port !== t.port) return false;
   const globLabels = g.host.split(".");
   const targetLabels = t.host.split(".");
   if (globLabels.length !== targetLabels.length) return false;
   if (!target.path.startsWith(glob.path)) return false;
-  return globLabels.every((label, i) => globMatch(label, targetLabels[i] ?? "") === true);
+  return globLabels.every((label, i) => path.Match(label, targetLabels[i] ?? "") === true);
 }
 
 /**
@@ -147,7 +149,7 @@ class BasicDockerKeyring implements DockerKeyring {
     const creds = new Map<string, StoredCredential[]>();
     for (const { config, source } of configs) {
       for (const { key, entry } of config.auths) {
-        const normalized = normalizeKeyBytes(toByteString(key));
+        const normalized = normalizeKeyBytes(utf8.toByteString(key));
         if (normalized === undefined) continue;
         const list = creds.get(normalized) ?? [];
         list.push({
@@ -166,7 +168,7 @@ class BasicDockerKeyring implements DockerKeyring {
   }
 
   lookup(image: string): readonly TrackedCredential[] {
-    const target = toByteString(image);
+    const target = utf8.toByteString(image);
     const out: TrackedCredential[] = [];
     for (const key of this.#index) {
       if (keyMatches(key, target)) out.push(...this.#tracked(key));
@@ -177,7 +179,7 @@ class BasicDockerKeyring implements DockerKeyring {
   }
 
   #tracked(key: string): TrackedCredential[] {
-    const matchedKey = fromByteString(key);
+    const matchedKey = utf8.fromByteString(key);
     return (this.#creds.get(key) ?? []).map((c) => Object.freeze({ ...c, matchedKey }));
   }
 }

@@ -6,14 +6,14 @@
  * Secrets feed one keyring, which comes before the node's.
  */
 import { z } from "zod";
+import * as base64 from "../internal/base64.js";
+import * as utf8 from "../internal/utf8.js";
 import {
   type DockerConfig,
   parseDockerConfigJsonWith,
   parseDockercfgWith,
 } from "./docker-config.js";
 import { DockerConfigError } from "./errors.js";
-import { decodeGoBase64 } from "./go-base64.js";
-import { fromByteString } from "./go-bytes.js";
 import {
   type CredentialSource,
   createDockerKeyring,
@@ -69,7 +69,7 @@ function dataValue(
   if (plain !== undefined) return plain;
   const encoded = secret.data?.[key];
   if (encoded === undefined || encoded === null) return undefined;
-  const bytes = decodeGoBase64(encoded, { padded: true });
+  const bytes = base64.DecodeString(encoded, { padded: true });
   if (bytes === undefined) {
     throw new DockerConfigError(
       "INVALID_SECRET",
@@ -80,7 +80,7 @@ function dataValue(
       },
     );
   }
-  return fromByteString(bytes);
+  return utf8.fromByteString(bytes);
 }
 
 /**

@@ -10,7 +10,7 @@
  * as one literal directory. Each of these is reproduced and reported as a
  * warning or an explain line, so a user sees what the node will really do.
  */
-import { goPathClean, goPathJoin } from "../routing/go-path.js";
+import { path as goPath } from "@kubeimg/core/internal";
 import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
 import {
   DecodeError,
@@ -127,8 +127,8 @@ export function hostDirectoryName(host: string): string {
 export function hostPaths(root: string, host: string): string[] {
   const out: string[] = [];
   const ch = hostDirectoryName(host);
-  if (ch !== host) out.push(goPathJoin(root, ch));
-  out.push(goPathJoin(root, host), goPathJoin(root, "_default"));
+  if (ch !== host) out.push(goPath.Join(root, ch));
+  out.push(goPath.Join(root, host), goPath.Join(root, "_default"));
   return out;
 }
 
@@ -189,7 +189,7 @@ function decodeCapabilities(value: TomlValue, key: string): HostCapability[] {
 }
 
 function makeAbsPath(p: string, base: string): string {
-  return p.startsWith("/") ? p : goPathJoin(base, p);
+  return p.startsWith("/") ? p : goPath.Join(base, p);
 }
 
 function stringItems(items: readonly TomlValue[], key: string): string[] {
@@ -248,7 +248,7 @@ function parseHostConfig(
     result.host = u.host;
     let path = u.path;
     if (path.length > 0) {
-      path = goPathClean(path);
+      path = goPath.Clean(path);
       if (!path.endsWith("/v2") && !overridePath) path += "/v2";
     } else if (!overridePath) {
       path = "/v2";
@@ -432,12 +432,12 @@ function loadCertFiles(files: NodeFiles, dir: string, trace: Trace): HostConfig[
   const clientPairs: [string, string][] = [];
   for (const entry of files.readDir(dir)) {
     if (entry.isDir) continue;
-    if (entry.name.endsWith(".crt")) caCerts.push(goPathJoin(dir, entry.name));
+    if (entry.name.endsWith(".crt")) caCerts.push(goPath.Join(dir, entry.name));
     if (entry.name.endsWith(".cert")) {
-      const keyFile = goPathJoin(dir, `${entry.name.slice(0, -5)}.key`);
+      const keyFile = goPath.Join(dir, `${entry.name.slice(0, -5)}.key`);
       const stat = files.stat(keyFile);
       clientPairs.push([
-        goPathJoin(dir, entry.name),
+        goPath.Join(dir, entry.name),
         stat === "file" || stat === "dir" ? keyFile : "",
       ]);
     }
@@ -451,7 +451,7 @@ function loadCertFiles(files: NodeFiles, dir: string, trace: Trace): HostConfig[
 }
 
 function loadHostDir(files: NodeFiles, dir: string, trace: Trace): HostConfig[] {
-  const file = goPathJoin(dir, "hosts.toml");
+  const file = goPath.Join(dir, "hosts.toml");
   const read = files.read(file);
   let text = "";
   if ("error" in read) {
@@ -583,14 +583,16 @@ export function resolveContainerdHosts(
     }
     last.path = "/v2";
     last.capabilities = [...ALL_CAPABILITIES];
-  } else if (hosts.length > 0) {
+  } else if (hosts.length > 0 && last.host !== host) {
     trace.warn({
       code: "SERVER_HIDES_UPSTREAM",
-      ...(dir !== null ? { file: goPathJoin(dir, "hosts.toml") } : {}),
+      ...(dir !== null ? { file: goPath.Join(dir, "hosts.toml") } : {}),
       key: "server",
       message: `server = ${JSON.stringify(last.host)} replaces the upstream ${host}: containerd never contacts ${host} itself (it is not a fallback)`,
     });
     trace.line(`last entry: server ${last.host} (the upstream ${host} is never contacted)`);
+  } else if (hosts.length > 0) {
+    trace.line(`last entry: server ${last.host}, the upstream itself`);
   }
 
   const tlsConfigured = options.defaultTLS !== undefined;

@@ -9,6 +9,7 @@ export {
   hostPaths,
   resolveContainerdHosts,
 } from "./containerd-hosts.js";
+export { type EmitLimitation, type EmittedNodeMirrors, emitNodeMirrors } from "./emit.js";
 export {
   isNodeMirrorsError,
   type NodeFileLocation,
@@ -17,6 +18,15 @@ export {
   type NodeMirrorsWarning,
 } from "./errors.js";
 export { type DirEntry, type NodeFileMap, NodeFiles, type StatResult } from "./node-files.js";
+export {
+  type EndpointCredentials,
+  type NodeRuntimeConfig,
+  type PlannedAlternative,
+  type PlannedEndpoint,
+  type PlanPullInput,
+  type PullPlan,
+  planPull,
+} from "./plan-pull.js";
 export {
   findRegistry,
   loadRegistriesConf,

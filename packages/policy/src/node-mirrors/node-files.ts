@@ -6,8 +6,7 @@
  * exist (and as what), what does this file hold, what is in this directory.
  */
 
-import { compareGoStrings } from "../go/compare-strings.js";
-import { goPathClean } from "../routing/go-path.js";
+import { path as goPath, strings as goStrings } from "@kubeimg/core/internal";
 
 /** File contents by absolute path; a key ending in `/` is an empty directory. */
 export type NodeFileMap = Readonly<Record<string, string>> | ReadonlyMap<string, string>;
@@ -31,7 +30,7 @@ export class NodeFiles {
         throw new TypeError(`node file path ${JSON.stringify(rawPath)} is not absolute`);
       }
       const isDir = rawPath.endsWith("/") && rawPath !== "/";
-      const path = goPathClean(rawPath);
+      const path = goPath.Clean(rawPath);
       if (isDir) this.dirs.add(path);
       else this.files.set(path, text);
       let parent = parentOf(path);
@@ -44,7 +43,7 @@ export class NodeFiles {
 
   /** What `os.Stat` would find: a file, a directory, nothing, or a path through a file (`ENOTDIR`). */
   stat(rawPath: string): StatResult {
-    const path = goPathClean(rawPath);
+    const path = goPath.Clean(rawPath);
     if (this.files.has(path)) return "file";
     if (this.dirs.has(path)) return "dir";
     let parent = parentOf(path);
@@ -57,7 +56,7 @@ export class NodeFiles {
 
   /** The text of a regular file, or the stat result explaining why there is none. */
   read(rawPath: string): { text: string } | { error: Exclude<StatResult, "file"> } {
-    const path = goPathClean(rawPath);
+    const path = goPath.Clean(rawPath);
     const text = this.files.get(path);
     if (text !== undefined) return { text };
     return { error: this.stat(path) as Exclude<StatResult, "file"> };
@@ -65,7 +64,7 @@ export class NodeFiles {
 
   /** Direct children of a directory, in Go's byte order of names (`os.ReadDir`). */
   readDir(rawPath: string): DirEntry[] {
-    const path = goPathClean(rawPath);
+    const path = goPath.Clean(rawPath);
     const prefix = path === "/" ? "/" : `${path}/`;
     const names = new Map<string, boolean>();
     for (const file of this.files.keys()) {
@@ -85,7 +84,7 @@ export class NodeFiles {
     }
     return [...names.entries()]
       .map(([name, isDir]) => ({ name, isDir }))
-      .sort((a, b) => compareGoStrings(a.name, b.name));
+      .sort((a, b) => goStrings.Compare(a.name, b.name));
   }
 }
 

@@ -4,9 +4,10 @@
  * v1.35), and matching in the v1.35 form (raw pod image string) or the v1.36
  * form (normalized name, kubernetes/kubernetes#137629).
  */
+
+import { strings } from "@kubeimg/core/internal";
 import { parseNormalizedNamed } from "@kubeimg/core/reference";
 import { PullCredentialsConfigError } from "./errors.js";
-import { hasGoSurroundingSpace } from "./go-text.js";
 
 /**
  * The allowlist's field name in the KubeletConfiguration.
@@ -61,7 +62,7 @@ export function parseAllowlistPattern(pattern: string, index?: number): Allowlis
     });
   };
   if (typeof pattern !== "string") return invalid(`pattern is not a string: ${String(pattern)}`);
-  if (hasGoSurroundingSpace(pattern)) {
+  if (strings.TrimSpace(pattern) !== pattern) {
     return invalid(`leading/trailing spaces are not allowed: ${pattern}`);
   }
   const isWildcard = pattern.endsWith("/*");

@@ -17,16 +17,8 @@
  * `credentialHash` always written; `lastUpdatedTime` in UTC whole seconds.
  */
 
-import { compareGoStrings } from "../go/compare-strings.js";
+import { json, strings, time, unicode, utf8 } from "@kubeimg/core/internal";
 import { PullRecordError } from "./errors.js";
-import { decodeUtf8LikeGo, isGoSpace, quoteGoJson, toWellFormed } from "./go-text.js";
-import { formatRfc3339, goZeroTimeMs, parseRfc3339 } from "./rfc3339.js";
-import {
-  type JsonObject,
-  type JsonValue,
-  parseStrictJson,
-  StrictJsonSyntaxError,
-} from "./strict-json.js";
 import type {
   ImagePullCredentials,
   ImagePulledRecord,
@@ -155,41 +147,44 @@ const emptyCredentials: ImagePullCredentials = Object.freeze({
 
 class FieldError extends Error {}
 
+/** A string as the kubelet's `encoding/json` (Go 1.19, the vectors' Go) writes it. */
+const goJson = (s: string): string => json.Quote(s, "go1.19");
+
 function fail(message: string): never {
   throw new FieldError(message);
 }
 
-function asObject(v: JsonValue | undefined, where: string): JsonObject | undefined {
+function asObject(v: json.StrictValue | undefined, where: string): json.StrictObject | undefined {
   if (v === undefined || v === null) return undefined;
   if (v instanceof Map) return v;
   return fail(`${where}: expected an object`);
 }
 
-function asString(v: JsonValue | undefined, where: string): string {
+function asString(v: json.StrictValue | undefined, where: string): string {
   if (v === undefined || v === null) return "";
   if (typeof v === "string") return v;
   return fail(`${where}: expected a string`);
 }
 
-function asBool(v: JsonValue | undefined, where: string): boolean {
+function asBool(v: json.StrictValue | undefined, where: string): boolean {
   if (v === undefined || v === null) return false;
   if (typeof v === "boolean") return v;
   return fail(`${where}: expected a boolean`);
 }
 
-function asArray(v: JsonValue | undefined, where: string): JsonValue[] {
+function asArray(v: json.StrictValue | undefined, where: string): json.StrictValue[] {
   if (v === undefined || v === null) return [];
   if (Array.isArray(v)) return v;
   return fail(`${where}: expected a list`);
 }
 
-function checkFields(obj: JsonObject, allowed: readonly string[], where: string): void {
+function checkFields(obj: json.StrictObject, allowed: readonly string[], where: string): void {
   for (const key of obj.keys()) {
     if (!allowed.includes(key)) fail(`${where}: unknown field ${JSON.stringify(key)}`);
   }
 }
 
-function readSecret(v: JsonValue, f: FieldNames, where: string): ImagePullSecret {
+function readSecret(v: json.StrictValue, f: FieldNames, where: string): ImagePullSecret {
   const o = asObject(v, where);
   if (o) checkFields(o, [f.uid, f.namespace, f.name, f.credentialHash], where);
   return Object.freeze({
@@ -200,7 +195,11 @@ function readSecret(v: JsonValue, f: FieldNames, where: string): ImagePullSecret
   });
 }
 
-function readServiceAccount(v: JsonValue, f: FieldNames, where: string): ImagePullServiceAccount {
+function readServiceAccount(
+  v: json.StrictValue,
+  f: FieldNames,
+  where: string,
+): ImagePullServiceAccount {
   const o = asObject(v, where);
   if (o) checkFields(o, [f.uid, f.namespace, f.name], where);
   return Object.freeze({
@@ -210,7 +209,7 @@ function readServiceAccount(v: JsonValue, f: FieldNames, where: string): ImagePu
   });
 }
 
-function readCredentials(v: JsonValue, f: FieldNames, where: string): ImagePullCredentials {
+function readCredentials(v: json.StrictValue, f: FieldNames, where: string): ImagePullCredentials {
   const o = asObject(v, where);
   if (!o) return emptyCredentials;
   checkFields(o, [f.kubernetesSecrets, f.kubernetesServiceAccounts, f.nodePodsAccessible], where);
@@ -231,10 +230,10 @@ function readCredentials(v: JsonValue, f: FieldNames, where: string): ImagePullC
   });
 }
 
-function readTime(v: JsonValue | undefined, where: string): Date {
-  if (v === undefined || v === null) return new Date(goZeroTimeMs);
+function readTime(v: json.StrictValue | undefined, where: string): Date {
+  if (v === undefined || v === null) return new Date(time.ZeroTimeMillis);
   if (typeof v !== "string") fail(`${where}: expected an RFC 3339 timestamp`);
-  const ms = parseRfc3339(v);
+  const ms = time.ParseRFC3339(v);
   if (ms === undefined) fail(`${where}: ${JSON.stringify(v)} is not an RFC 3339 timestamp`);
   return new Date(ms);
 }
@@ -242,10 +241,10 @@ function readTime(v: JsonValue | undefined, where: string): Date {
 function decodeTop(
   content: string | Uint8Array,
   kind: RecordFileKind,
-): { apiVersion: string; obj: JsonObject } {
-  const text = typeof content === "string" ? toWellFormed(content) : decodeUtf8LikeGo(content);
-  const top = looksLikeJson(text, isGoSpace)
-    ? parseStrictJson(text)
+): { apiVersion: string; obj: json.StrictObject } {
+  const text = typeof content === "string" ? utf8.toWellFormed(content) : utf8.decodeBytes(content);
+  const top = looksLikeJson(text, unicode.IsSpace)
+    ? json.Decode(text, json.strict)
     : parseYamlLikeKubernetes(text);
   if (!(top instanceof Map)) fail("the file does not hold a JSON object");
   const fileKind = asString(top.get("kind"), "kind");
@@ -269,7 +268,7 @@ function wrapDecode<T>(kind: RecordFileKind, run: () => T): T {
   } catch (error) {
     if (
       error instanceof FieldError ||
-      error instanceof StrictJsonSyntaxError ||
+      error instanceof json.JsonSyntaxError ||
       error instanceof YamlConversionError
     ) {
       throw new PullRecordError(
@@ -363,7 +362,7 @@ function encodeTime(d: Date): string {
     throw new PullRecordError("INVALID_ARGUMENT", "lastUpdatedTime is not a valid date");
   }
   // metav1.Time writes Go's zero time as null.
-  return ms === goZeroTimeMs ? "null" : quoteGoJson(formatRfc3339(ms));
+  return ms === time.ZeroTimeMillis ? "null" : goJson(time.FormatRFC3339(ms));
 }
 
 function encodeCredentials(c: ImagePullCredentials): string {
@@ -371,14 +370,13 @@ function encodeCredentials(c: ImagePullCredentials): string {
   if (c.kubernetesSecrets.length > 0) {
     const items = c.kubernetesSecrets.map(
       (s) =>
-        `{"uid":${quoteGoJson(s.uid)},"namespace":${quoteGoJson(s.namespace)},"name":${quoteGoJson(s.name)},"credentialHash":${quoteGoJson(s.credentialHash)}}`,
+        `{"uid":${goJson(s.uid)},"namespace":${goJson(s.namespace)},"name":${goJson(s.name)},"credentialHash":${goJson(s.credentialHash)}}`,
     );
     parts.push(`"kubernetesSecrets":[${items.join(",")}]`);
   }
   if (c.kubernetesServiceAccounts.length > 0) {
     const items = c.kubernetesServiceAccounts.map(
-      (s) =>
-        `{"uid":${quoteGoJson(s.uid)},"namespace":${quoteGoJson(s.namespace)},"name":${quoteGoJson(s.name)}}`,
+      (s) => `{"uid":${goJson(s.uid)},"namespace":${goJson(s.namespace)},"name":${goJson(s.name)}}`,
     );
     parts.push(`"kubernetesServiceAccounts":[${items.join(",")}]`);
   }
@@ -397,7 +395,7 @@ function encodeCredentials(c: ImagePullCredentials): string {
  * ```
  */
 export function encodeIntentFile(intent: ImagePullIntent): string {
-  return `{"kind":"ImagePullIntent","apiVersion":${quoteGoJson(currentRecordApiVersion)},"image":${quoteGoJson(intent.image)}}\n`;
+  return `{"kind":"ImagePullIntent","apiVersion":${goJson(currentRecordApiVersion)},"image":${goJson(intent.image)}}\n`;
 }
 
 /**
@@ -410,11 +408,13 @@ export function encodeIntentFile(intent: ImagePullIntent): string {
  * ```
  */
 export function encodePulledRecordFile(record: ImagePulledRecord): string {
-  let out = `{"kind":"ImagePulledRecord","apiVersion":${quoteGoJson(currentRecordApiVersion)},"lastUpdatedTime":${encodeTime(record.lastUpdatedTime)},"imageRef":${quoteGoJson(record.imageRef)}`;
+  let out = `{"kind":"ImagePulledRecord","apiVersion":${goJson(currentRecordApiVersion)},"lastUpdatedTime":${encodeTime(record.lastUpdatedTime)},"imageRef":${goJson(record.imageRef)}`;
   if (record.credentialMapping.size > 0) {
-    const entries = [...record.credentialMapping].map(([k, v]) => [toWellFormed(k), v] as const);
-    entries.sort((a, b) => compareGoStrings(a[0], b[0]));
-    out += `,"credentialMapping":{${entries.map(([k, v]) => `${quoteGoJson(k)}:${encodeCredentials(v)}`).join(",")}}`;
+    const entries = [...record.credentialMapping].map(
+      ([k, v]) => [utf8.toWellFormed(k), v] as const,
+    );
+    entries.sort((a, b) => strings.Compare(a[0], b[0]));
+    out += `,"credentialMapping":{${entries.map(([k, v]) => `${goJson(k)}:${encodeCredentials(v)}`).join(",")}}`;
   }
   return `${out}}\n`;
 }

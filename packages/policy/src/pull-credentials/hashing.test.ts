@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { credentialHashInput, hashCredential, recordStorageKey } from "./hashing.js";
+import { credentialHashInput, hashCredential, storageFileName } from "./hashing.js";
 
 describe("hashCredential", () => {
   it("matches the kubelet's asserted hash", async () => {
@@ -21,14 +21,14 @@ describe("hashCredential", () => {
   });
 });
 
-describe("recordStorageKey", () => {
+describe("storageFileName", () => {
   it.each([
     ["testimageref1", "sha256-d77ed7480bc819274ea7a4dba5b2699b2d3f73c6e578762df42e5a8224771096"],
     [
       "secretorg/myimage:customtag",
       "sha256-5f3ca9e4d82e32203c2fafb410dfae9c8047bc6ebe57d642fe264d479e152955",
     ],
-  ])("%s", async (key, want) => {
-    expect(await recordStorageKey(key)).toBe(want);
+  ])("%s", (key, want) => {
+    expect(storageFileName(key)).toBe(want);
   });
 });

@@ -1,47 +1,12 @@
 /**
- * SHA-256 through WebCrypto (`globalThis.crypto.subtle`), so the pure module
- * runs unchanged in Node, Deno, Bun, browsers and edge runtimes: the
- * kubelet's credential hash and its record file names.
+ * The kubelet's two hashes, from the one implementation in
+ * `@kubeimg/core/internal` (shared with the keyring, so a record written
+ * from a keyring lookup and one written from a credential object agree):
+ * the credential hash of a pod secret's credential, and the file name a
+ * record is stored under. Pure and synchronous underneath, so the module
+ * runs unchanged in Node, Deno, Bun, browsers and edge runtimes.
  */
-import { quoteGoJson } from "./go-text.js";
-
-const hexDigits = "0123456789abcdef";
-
-function toHex(buffer: ArrayBuffer): string {
-  const bytes = new Uint8Array(buffer);
-  let out = "";
-  for (const b of bytes) out += (hexDigits[b >> 4] as string) + (hexDigits[b & 0xf] as string);
-  return out;
-}
-
-/**
- * Returns the lowercase hex SHA-256 of the UTF-8 bytes of `text` (a lone
- * surrogate is encoded as U+FFFD, as Go would see it).
- *
- * @example
- * ```ts
- * await sha256Hex("abc"); // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
- * ```
- */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return toHex(digest);
-}
-
-/**
- * Returns the file name the kubelet stores an intent (keyed by the pod image
- * string) or a record (keyed by imageRef) under: `sha256-` + lowercase hex
- * SHA-256 of the UTF-8 bytes.
- *
- * @example
- * ```ts
- * await recordStorageKey("testimageref1");
- * // "sha256-d77ed7480bc819274ea7a4dba5b2699b2d3f73c6e578762df42e5a8224771096"
- * ```
- */
-export async function recordStorageKey(imageOrImageRef: string): Promise<string> {
-  return `sha256-${await sha256Hex(imageOrImageRef)}`;
-}
+import { credentialprovider, hex, sha256 } from "@kubeimg/core/internal";
 
 /**
  * The part of a keyring entry the kubelet hashes: username, password, email.
@@ -59,7 +24,7 @@ export interface HashableCredential {
 }
 
 /**
- * Returns the exact bytes the kubelet hashes for a credential: Go's
+ * Returns the exact text the kubelet hashes for a credential: Go's
  * `json.Marshal` of the auth config with only username, password and email,
  * empty fields omitted, HTML-safe escaping.
  *
@@ -69,11 +34,7 @@ export interface HashableCredential {
  * ```
  */
 export function credentialHashInput(credential: HashableCredential): string {
-  const parts: string[] = [];
-  if (credential.username) parts.push(`"username":${quoteGoJson(credential.username)}`);
-  if (credential.password) parts.push(`"password":${quoteGoJson(credential.password)}`);
-  if (credential.email) parts.push(`"email":${quoteGoJson(credential.email)}`);
-  return `{${parts.join(",")}}`;
+  return credentialprovider.hashAuthConfigInput(credential);
 }
 
 /**
@@ -89,5 +50,20 @@ export function credentialHashInput(credential: HashableCredential): string {
  * ```
  */
 export async function hashCredential(credential: HashableCredential): Promise<string> {
-  return sha256Hex(credentialHashInput(credential));
+  return credentialprovider.hashAuthConfig(credential);
+}
+
+/**
+ * Returns the file name the kubelet stores an intent (keyed by the pod image
+ * string) or a record (keyed by imageRef) under: `sha256-` + lowercase hex
+ * SHA-256 of the UTF-8 bytes.
+ *
+ * @example
+ * ```ts
+ * storageFileName("testimageref1");
+ * // "sha256-d77ed7480bc819274ea7a4dba5b2699b2d3f73c6e578762df42e5a8224771096"
+ * ```
+ */
+export function storageFileName(imageOrImageRef: string): string {
+  return `sha256-${hex.EncodeToString(sha256.Sum256(new TextEncoder().encode(imageOrImageRef)))}`;
 }

@@ -41,7 +41,6 @@ export {
   credentialHashInput,
   type HashableCredential,
   hashCredential,
-  recordStorageKey,
 } from "./hashing.js";
 export {
   PullManager,

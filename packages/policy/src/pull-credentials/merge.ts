@@ -2,7 +2,7 @@
  * How new credentials are folded into an existing record (the kubelet's
  * `pulledRecordMergeNewCreds`, `mergePullSecrets`, `mergePullServiceAccounts`).
  */
-import { compareGoStrings } from "../go/compare-strings.js";
+import { strings } from "@kubeimg/core/internal";
 import type {
   ImagePullCredentials,
   ImagePulledRecord,
@@ -33,9 +33,9 @@ function compareIdentity(
   b: { uid: string; namespace: string; name: string },
 ): number {
   return (
-    compareGoStrings(a.namespace, b.namespace) ||
-    compareGoStrings(a.name, b.name) ||
-    compareGoStrings(a.uid, b.uid)
+    strings.Compare(a.namespace, b.namespace) ||
+    strings.Compare(a.name, b.name) ||
+    strings.Compare(a.uid, b.uid)
   );
 }
 

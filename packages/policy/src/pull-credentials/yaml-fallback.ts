@@ -6,8 +6,9 @@
  * mode, timestamps kept as strings) before the same strict decoding. So a
  * hand-written YAML record, or JSON behind a byte order mark, is readable.
  */
+
+import type { json } from "@kubeimg/core/internal";
 import { parseDocument } from "yaml";
-import type { JsonObject, JsonValue } from "./strict-json.js";
 
 /** Thrown when the content is not YAML the kubelet's converter accepts. */
 export class YamlConversionError extends Error {
@@ -31,7 +32,7 @@ function keyString(key: unknown): string {
   throw new YamlConversionError(`unsupported map key ${String(key)}`);
 }
 
-function toJsonValue(value: unknown): JsonValue {
+function toJsonValue(value: unknown): json.StrictValue {
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new YamlConversionError("non-finite number");
@@ -40,7 +41,7 @@ function toJsonValue(value: unknown): JsonValue {
   if (typeof value === "bigint") return Number(value);
   if (Array.isArray(value)) return value.map(toJsonValue);
   if (value instanceof Map) {
-    const out: JsonObject = new Map();
+    const out: json.StrictObject = new Map();
     for (const [k, v] of value) {
       const key = keyString(k);
       if (out.has(key)) throw new YamlConversionError(`duplicate field ${JSON.stringify(key)}`);
@@ -52,7 +53,7 @@ function toJsonValue(value: unknown): JsonValue {
 }
 
 /** Converts YAML content to a JSON value as the kubelet's YAML serializer would; throws `YamlConversionError`. */
-export function parseYamlLikeKubernetes(text: string): JsonValue {
+export function parseYamlLikeKubernetes(text: string): json.StrictValue {
   const doc = parseDocument(text, {
     version: "1.1",
     uniqueKeys: true,

@@ -6,9 +6,10 @@
  * or regex) is recorded, never thrown. Label selectors and patterns are
  * shared by text across objects and generations: clusters repeat them.
  */
+
+import { path as goPath } from "@kubeimg/core/internal";
 import type { CredentialSecretRef } from "./availability.js";
 import { RoutingError } from "./errors.js";
-import { goPathJoin } from "./go-path.js";
 import { compileIncludeExcludeFilter, type IncludeExcludeFilter } from "./include-exclude.js";
 import { type LabelSelector, parseLabelSelector } from "./label-selector.js";
 import type {
@@ -304,7 +305,7 @@ export function compileRoutingResource(resource: RoutingResource): CompiledResou
             index,
             registry: m.registry,
             path: m.path,
-            prefix: goPathJoin(m.registry, m.path),
+            prefix: goPath.Join(m.registry, m.path),
             priority: m.priority,
             secret: resolveSecret(m.credentialSecret, forcedNamespace),
             key: sortKey(resource.spec.priority, rank, m.priority, index),
@@ -327,7 +328,7 @@ export function compileRoutingResource(resource: RoutingResource): CompiledResou
       index,
       registry: u.registry,
       path: u.path,
-      prefix: goPathJoin(u.registry, u.path),
+      prefix: goPath.Join(u.registry, u.path),
       priority: u.priority,
       discardAlternative: u.discardAlternative,
       secret: resolveSecret(u.credentialSecret, forcedNamespace),

@@ -36,7 +36,9 @@ export type RoutingErrorCode =
    * mirror CR mirrors every entry before it). kuik has no such limit and would
    * exhaust memory or time out; either way the Pod is admitted unchanged.
    */
-  | "TOO_MANY_ALTERNATIVES";
+  | "TOO_MANY_ALTERNATIVES"
+  /** The caller's signal aborted a long-running step (planning a large Pod). */
+  | "ABORTED";
 
 /**
  * The error every routing function throws for malformed input.
@@ -97,6 +99,7 @@ const routingCodes: ReadonlySet<string> = new Set<RoutingErrorCode>([
   "INVALID_POD",
   "INVALID_ALTERNATIVE_REFERENCE",
   "TOO_MANY_ALTERNATIVES",
+  "ABORTED",
 ]);
 
 /**

@@ -75,7 +75,13 @@ export {
   originalImagesKey,
   readOriginalImages,
 } from "./original-images.js";
-export { type PlanPodRoutingOptions, type PodRoutingPlan, planPodRouting } from "./plan-pod.js";
+export {
+  type PlanPodRoutingAsyncOptions,
+  type PlanPodRoutingOptions,
+  type PodRoutingPlan,
+  planPodRouting,
+  planPodRoutingAsync,
+} from "./plan-pod.js";
 export {
   type BuildPodPatchOptions,
   buildPodPatch,

@@ -4,11 +4,12 @@
  * compare it with `routeContainer` on. Used by the property test and by
  * `pnpm fuzz routing`.
  */
+
+import { path as goPath } from "@kubeimg/core/internal";
 import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import { compileRegexp } from "@kubeimg/core/regexp";
 import fc from "fast-check";
 import { compileRouting } from "./compile.js";
-import { goPathJoin } from "./go-path.js";
 import { parseLabelSelector } from "./label-selector.js";
 import { parseRoutingResource } from "./load.js";
 import type { RoutingResource } from "./resource-schema.js";
@@ -106,12 +107,12 @@ function naiveOrder(
     );
     if (!match) continue;
     if (match.u.discardAlternative) drop = true;
-    const prefix = goPathJoin(match.u.registry, match.u.path);
+    const prefix = goPath.Join(match.u.registry, match.u.path);
     const suffix = n.startsWith(prefix) ? n.slice(prefix.length) : n;
     ups.forEach(({ u, f }, d) => {
       if (f === undefined || u.discardAlternative) return;
       list.push({
-        image: goPathJoin(u.registry, u.path) + suffix,
+        image: goPath.Join(u.registry, u.path) + suffix,
         secret: secretOf(r, u.credentialSecret),
         key: [r.spec.priority, r.kind === "ClusterReplicatedImageSet" ? 3 : 4, u.priority, d],
       });
@@ -139,7 +140,7 @@ function naiveOrder(
       const path = s.slice(s.indexOf("/") + 1);
       r.spec.mirrors.forEach((m, d) => {
         list.push({
-          image: goPathJoin(m.registry, m.path, path),
+          image: goPath.Join(m.registry, m.path, path),
           secret: secretOf(r, m.credentialSecret),
           key: [r.spec.priority, r.kind === "ClusterImageSetMirror" ? 1 : 2, m.priority, d],
         });

@@ -1,53 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseGoDuration } from "./duration.js";
-import { goMarshalStringMap } from "./go-json.js";
-import { goPathClean, goPathJoin } from "./go-path.js";
 import { readOriginalImages } from "./original-images.js";
-
-describe("goPathJoin / goPathClean", () => {
-  it.each([
-    { parts: ["docker.io", "/nginxinc/nginx"], want: "docker.io/nginxinc/nginx" },
-    {
-      parts: ["harbor.example.com", "/mirror/", "library/nginx:1.25"],
-      want: "harbor.example.com/mirror/library/nginx:1.25",
-    },
-    { parts: ["harbor.example.com", "enix", "x"], want: "harbor.example.com/enix/x" },
-    { parts: ["", "/mirror", "a"], want: "/mirror/a" },
-    { parts: ["", ""], want: "" },
-    { parts: ["a", ""], want: "a" },
-    { parts: ["a//b", "./c", "../d"], want: "a/b/d" },
-    { parts: ["..", "a"], want: "../a" },
-  ])("$parts -> $want", ({ parts, want }) => {
-    expect(goPathJoin(...parts)).toBe(want);
-  });
-
-  it.each([
-    ["", "."],
-    ["/", "/"],
-    ["/../a", "/a"],
-    ["a/..", "."],
-    ["a/b/", "a/b"],
-  ])("clean %j -> %j", (input, want) => {
-    expect(goPathClean(input)).toBe(want);
-  });
-});
-
-describe("path.Join in two steps", () => {
-  it("joining a precomputed registry/path prefix equals joining all three at once", () => {
-    // Routing joins mirror.registry and mirror.path once per CR, then the image path per entry.
-    const piece = fc.stringMatching(/^[a-z./]{0,8}$/);
-    const imagePath = fc.stringMatching(/^[a-z0-9]+(\/[a-z0-9]+)*(:[a-z0-9][a-z0-9.]*)?$/);
-    fc.assert(
-      fc.property(piece, piece, imagePath, (registry, path, image) => {
-        expect(goPathJoin(goPathJoin(registry, path), image)).toBe(
-          goPathJoin(registry, path, image),
-        );
-      }),
-      { numRuns: 300 },
-    );
-  });
-});
 
 describe("parseGoDuration", () => {
   it.each([
@@ -69,14 +23,6 @@ describe("parseGoDuration", () => {
   it.each(["", "1", "s", "1x", "1.s.", "--1s", "."])("refuses %j", (input) => {
     expect(() => parseGoDuration(input)).toThrowError(
       expect.objectContaining({ code: "INVALID_DURATION" }),
-    );
-  });
-});
-
-describe("goMarshalStringMap", () => {
-  it("sorts keys and escapes as Go's encoding/json does", () => {
-    expect(goMarshalStringMap({ b: "x<y>&z", a: 'q"\\\n\u2028', "\u00e9": "\u0001" })).toBe(
-      '{"a":"q\\"\\\\\\n\\u2028","b":"x\\u003cy\\u003e\\u0026z","\u00e9":"\\u0001"}',
     );
   });
 });

@@ -18,7 +18,7 @@
  * `major.minor.patch`, where Masterminds admits any once the AND group names
  * one. Everything below is our own port.
  */
-import { quoteGo } from "../go/quote.js";
+import { strconv } from "@kubeimg/core/internal";
 import { SemverError } from "./errors.js";
 import { constraintGrammar } from "./grammar.js";
 import { type Constraint, comparators, describeMiss, type Operator } from "./operators.js";
@@ -57,7 +57,11 @@ function isWildcard(s: string): boolean {
 
 /** Masterminds' parse error, the text quoted as Go's `%q` does (since v3.5.0, which Flux pins). */
 function improper(input: string, text: string): SemverError {
-  return new SemverError("CONSTRAINT_INVALID", input, `improper constraint: ${quoteGo(text)}`);
+  return new SemverError(
+    "CONSTRAINT_INVALID",
+    input,
+    `improper constraint: ${strconv.Quote(text)}`,
+  );
 }
 
 /** Mirrors `parseConstraint` in Masterminds' constraints.go. */

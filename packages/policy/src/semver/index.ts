@@ -1,4 +1,3 @@
-export { compareGoStrings as compareBytes } from "../go/compare-strings.js";
 export { type Constraints, parseConstraints } from "./constraints.js";
 export { isSemverError, SemverError, type SemverErrorCode } from "./errors.js";
 export {

@@ -12,7 +12,7 @@
  * for a whole AND group when any constraint of that group has a pre-release
  * (Masterminds' `containsPre`, unlike npm's same-tuple rule).
  */
-import { quoteGo } from "../go/quote.js";
+import { strconv } from "@kubeimg/core/internal";
 import { compareDigits, comparePrerelease, compareVersions, type Version } from "./version.js";
 
 /** The operators a constraint may start with (`""` is no operator). */
@@ -228,5 +228,5 @@ const missMessages: Readonly<Record<ConstraintMiss, (v: string, c: string) => st
  * ```
  */
 export function describeMiss(miss: ConstraintMiss, v: Version, constraintText: string): string {
-  return missMessages[miss](quoteGo(v.toString()), quoteGo(constraintText));
+  return missMessages[miss](strconv.Quote(v.toString()), strconv.Quote(constraintText));
 }

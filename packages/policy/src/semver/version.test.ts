@@ -2,7 +2,6 @@ import { compileRegexp } from "@kubeimg/core/regexp";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isSemverError } from "./errors.js";
-import { compareBytes } from "./index.js";
 import {
   compareVersions,
   parseStrictVersion,
@@ -147,15 +146,5 @@ describe("compareVersions (Masterminds Compare)", () => {
   ])("$a vs $b", ({ a, b, want }) => {
     expect(compareVersions(parseVersion(a), parseVersion(b))).toBe(want);
     expect(compareVersions(parseVersion(b), parseVersion(a))).toBe(-want || 0);
-  });
-});
-
-describe("compareBytes", () => {
-  it("orders by UTF-8 bytes, not UTF-16 code units", () => {
-    expect(compareBytes("\uFF01", "😀")).toBe(-1); // U+FF01 < U+1F600 in UTF-8
-    expect("\uFF01" < "😀").toBe(false); // while JavaScript says otherwise
-    expect(compareBytes("a", "b")).toBe(-1);
-    expect(compareBytes("ab", "a")).toBe(1);
-    expect(compareBytes("é", "z")).toBe(1);
   });
 });

@@ -24,7 +24,7 @@
  * as JavaScript numbers, where Masterminds parses them as uint64 and treats an
  * identifier above 2^64-1 as text.
  */
-import { compareGoStrings } from "../go/compare-strings.js";
+import { strings } from "@kubeimg/core/internal";
 import { SemverError } from "./errors.js";
 
 /** The largest uint64, the bound of Go's `strconv.ParseUint(s, 10, 64)`. */
@@ -175,7 +175,7 @@ function comparePrereleasePart(s: string, o: string): -1 | 0 | 1 {
   if (o === "") return 1;
   const sNum = isUint64(s);
   const oNum = isUint64(o);
-  if (!sNum && !oNum) return compareGoStrings(s, o);
+  if (!sNum && !oNum) return strings.Compare(s, o);
   if (!oNum) return -1;
   if (!sNum) return 1;
   return compareDigits(stripZeros(s), stripZeros(o)) || -1;

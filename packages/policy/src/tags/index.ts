@@ -13,7 +13,6 @@ export {
 } from "./explain.js";
 export { compileTagFilter, type TagFilter } from "./filter.js";
 export { MemoryRegistry } from "./memory.js";
-export { parseGoFloat } from "./parse-float.js";
 export { type KeyVerdict, type Policer, policerFromSpec } from "./policers.js";
 export {
   type DigestResolver,

@@ -6,9 +6,10 @@
  * from them) and returns the winning key. `rank` does the same work while
  * recording, for every key, why it lost or won; it backs `explain`.
  */
+
+import { strconv, strings } from "@kubeimg/core/internal";
 import {
   type Constraints,
-  compareBytes,
   compareVersions,
   isSemverError,
   parseConstraints,
@@ -16,7 +17,6 @@ import {
   type Version,
 } from "../semver/index.js";
 import { allTagsFiltered, TagPolicyError } from "./errors.js";
-import { parseGoFloat } from "./parse-float.js";
 import type { ImagePolicyChoice } from "./types.js";
 
 /** What a policer says about one key. */
@@ -263,7 +263,7 @@ function alphabeticalPolicer(order: "ASC" | "DESC"): Policer {
     best = keys[0] as string;
     for (let i = 1; i < keys.length; i++) {
       const key = keys[i] as string;
-      if (compareBytes(key, best) * sign > 0) best = key;
+      if (strings.Compare(key, best) * sign > 0) best = key;
     }
     return best;
   }
@@ -325,7 +325,7 @@ function numericalPolicer(order: "ASC" | "DESC"): Policer {
           }
         }
         if (j !== n || n === 0) {
-          const parsed = parseGoFloat(key);
+          const parsed = strconv.ParseFloat(key);
           if (parsed === undefined) throw invalidNumber(key);
           cv = parsed;
         }
@@ -343,7 +343,7 @@ function numericalPolicer(order: "ASC" | "DESC"): Policer {
       const values: (number | undefined)[] = [];
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i] as string;
-        const cv = parseGoFloat(key);
+        const cv = strconv.ParseFloat(key);
         values.push(cv);
         if (error !== undefined) continue;
         if (cv === undefined) {

@@ -8,7 +8,7 @@ import {
   resolveFirstAvailable,
   routeContainer,
 } from "@kubeimg/policy/routing";
-import { createAvailabilityChecker } from "@kubeimg/registry";
+import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { requireOption } from "../../args/parse-command-args.js";
 import { unknownFieldPolicy, VALIDATE_OPTION } from "../../args/validate-option.js";
 import { CliError } from "../../errors/cli-error.js";
@@ -16,12 +16,13 @@ import { EXIT_CODES } from "../../errors/exit-codes.js";
 import type { Colors } from "../../output/color.js";
 import { type Cell, renderFields, renderTable } from "../../output/table.js";
 import { writeResult } from "../../output/write.js";
-import { registryAccess } from "../../registry/registry-access.js";
+import { loadSecrets, registryAccess } from "../../registry/registry-access.js";
 import { REGISTRY_OPTIONS } from "../../registry/registry-options.js";
 import { type Command, requireFileOptions, stringOption, stringOptions } from "../command.js";
 import { keyText, resourceLabel, whyText } from "./describe.js";
 import { explainRoute } from "./explain.js";
 import { loadConfigFile, loadRoutingFiles } from "./load.js";
+import { loadNodeConfig, nodePlan, renderNodePlan } from "./node-config.js";
 
 const PULL_POLICIES = ["Always", "IfNotPresent", "Never"] as const;
 
@@ -113,7 +114,7 @@ export const routeCommand: Command = {
   name: "route",
   summary: "order a container's alternative images as kube-image-keeper does",
   usage:
-    "kubeimg route -f CRS.yaml [-f more.yaml] --namespace NS --image IMG [--pull-policy P] [--config kuik-config.yaml] [--check]",
+    "kubeimg route -f CRS.yaml [-f more.yaml] --namespace NS --image IMG [--pull-policy P] [--config kuik-config.yaml] [--check] [--node-config DIR|FILE]",
   description: [
     "Reads kube-image-keeper routing objects (ClusterImageSetMirror, ImageSetMirror,",
     "ClusterReplicatedImageSet, ReplicatedImageSet; kuik.enix.io/v1alpha1) and lists, in",
@@ -132,6 +133,12 @@ export const routeCommand: Command = {
     "-f - reads standard input; -f DIR reads the directory's .yaml, .yml and .json files;",
     "objects of other kinds are skipped (counted with --verbose). Fields the CRDs do not",
     "know are errors unless --validate=warn or --validate=ignore.",
+    "",
+    "With --node-config the whole path is shown: for every alternative, the registry",
+    "endpoints the node's runtime tries, in order, with scheme, TLS and credential. A",
+    "directory is a containerd hosts root (hosts.toml per host); a file is a",
+    "registries.conf (CRI-O, podman), its drop-ins read from FILE.d. Credentials are the",
+    "alternative's kuik credential secret, found in --secret-file.",
   ].join("\n"),
   options: {
     file: {
@@ -172,6 +179,11 @@ export const routeCommand: Command = {
       help: "list every CR entry considered, and why it applied or was skipped",
     },
     ...VALIDATE_OPTION,
+    "node-config": {
+      type: "string",
+      value: "DIR|FILE",
+      help: "a node's containerd hosts root or registries.conf: show the endpoints each alternative uses",
+    },
     ...REGISTRY_OPTIONS,
   },
   positionals: false,
@@ -179,6 +191,10 @@ export const routeCommand: Command = {
     [
       "where does this pod's image go, with these mirrors?",
       "kubeimg route -f mirrors.yaml --namespace my-app --image docker-registry.example.com/my-app/api:v2",
+    ],
+    [
+      "which endpoints does the node then contact?",
+      "kubeimg route -f mirrors.yaml -n my-app --image docker-registry.example.com/my-app/api:v2 --node-config certs.d",
     ],
     [
       "probe the alternatives and show the winner",
@@ -259,6 +275,20 @@ export const routeCommand: Command = {
             ]),
             c,
           )}`;
+    const nodeConfigName = stringOption(values, "node-config");
+    const plan =
+      nodeConfigName === undefined
+        ? undefined
+        : nodePlan(
+            routing,
+            { pod, container },
+            await loadNodeConfig(nodeConfigName, io),
+            await loadSecrets(stringOptions(values, "secret-file"), context),
+          );
+    const planData =
+      plan === undefined
+        ? {}
+        : { node: { explain: plan.explain, alternatives: plan.alternatives } };
 
     const base = { namespace, container: container.name, image, imagePullPolicy };
     if (route.status === "skipped") {
@@ -268,6 +298,7 @@ export const routeCommand: Command = {
         skipReason: route.skipReason,
         finalImage: image,
         ...(considered ? { considered } : {}),
+        ...planData,
       };
       writeResult(
         io,
@@ -281,7 +312,9 @@ export const routeCommand: Command = {
               ["final image", image],
             ],
             c,
-          ) + consideredTable(c),
+          ) +
+          consideredTable(c) +
+          (plan === undefined ? "" : renderNodePlan(plan, c)),
         colors,
       );
       return EXIT_CODES.OK;
@@ -322,6 +355,7 @@ export const routeCommand: Command = {
       alternatives: rows,
       ...(check ? { winner: winner?.image ?? null, finalImage } : {}),
       ...(considered ? { considered } : {}),
+      ...planData,
     };
     writeResult(
       io,
@@ -380,7 +414,7 @@ export const routeCommand: Command = {
                 ],
                 c,
               )}`;
-        return `${header}\n${table}${footer}${consideredTable(c)}`;
+        return `${header}\n${table}${footer}${consideredTable(c)}${plan === undefined ? "" : renderNodePlan(plan, c)}`;
       },
       colors,
     );

@@ -9,7 +9,7 @@ import {
   type TagPolicyError,
   type TagVerdict,
 } from "@kubeimg/policy/tags";
-import { createTagLister } from "@kubeimg/registry";
+import { createTagLister } from "@kubeimg/registry/adapters";
 import { unknownFieldPolicy, VALIDATE_OPTION } from "../../args/validate-option.js";
 import { CliError } from "../../errors/cli-error.js";
 import { EXIT_CODES } from "../../errors/exit-codes.js";

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CachedPullRecordStore } from "../cached-store.js";
-import { recordStorageKey } from "../hashing.js";
 import type { MetricsRecorder } from "../metrics.js";
 import { describeStoreContract } from "../store-contract.testkit.js";
 import { FileSystemPullRecordStore, storageFileName } from "./index.js";
@@ -39,7 +38,7 @@ describe("FileSystemPullRecordStore on disk", () => {
         expect((await stat(join(root, "image_manager", dir))).mode & 0o777).toBe(0o700);
       }
       const names = await readdir(join(root, "image_manager", "pulling"));
-      expect(names).toEqual([await recordStorageKey("nginx:1.25")]);
+      expect(names).toEqual([storageFileName("nginx:1.25")]);
       const s = await stat(join(root, "image_manager", "pulling", names[0] as string));
       expect(s.mode & 0o777).toBe(0o600);
       expect(

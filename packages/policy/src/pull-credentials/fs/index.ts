@@ -1,6 +1,8 @@
+export { storageFileName } from "../hashing.js";
 export {
   type FileSystemOpenReport,
   FileSystemPullRecordStore,
   type FileSystemPullRecordStoreOptions,
-  storageFileName,
+  maxRecordFileBytes,
+  staleTemporaryMs,
 } from "./fs-store.js";

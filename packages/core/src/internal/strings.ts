@@ -1,0 +1,44 @@
+/**
+ * Go's `strings` functions whose results differ from JavaScript's nearest
+ * built-in: byte-order comparison (Masterminds pre-release identifiers, the
+ * kubelet's sorted record fields, `json.Marshal`'s sorted map keys) and
+ * `TrimSpace` (the kubelet's docker config and allowlist checks).
+ */
+import { IsSpace } from "./unicode.js";
+
+/**
+ * Returns -1, 0 or 1 as `a` sorts before, with or after `b` in Go's order,
+ * which compares UTF-8 bytes (`strings.Compare`, `sort.Strings`).
+ *
+ * JavaScript compares UTF-16 code units, and the two orders disagree only
+ * when a surrogate (half of a code point above U+FFFF) meets a BMP character
+ * at or above U+E000: in UTF-8 the supplementary code point sorts last.
+ *
+ * @example
+ * ```ts
+ * Compare("\uFF01", "😀"); // -1, where "\uFF01" < "😀" is false in JavaScript
+ * ```
+ */
+export function Compare(a: string, b: string): -1 | 0 | 1 {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys && (x >= 0xe000 || y >= 0xe000)) return xs ? 1 : -1;
+    return x < y ? -1 : 1;
+  }
+  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+}
+
+/** Go's `strings.TrimSpace` on a JavaScript string (which, unlike `trim`, keeps U+FEFF). */
+export function TrimSpace(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && IsSpace(text.charCodeAt(start))) start++;
+  while (end > start && IsSpace(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { SplitHostPortLoose } from "./net.js";
+import { Parse } from "./url.js";
+
+describe("Parse (Go net/url.Parse)", () => {
+  it.each([
+    { raw: "https://quay.io/v1/", want: { host: "quay.io", path: "/v1/" } },
+    { raw: "https://user:pw@quay.io:443/a?b#c", want: { host: "quay.io:443", path: "/a" } },
+    { raw: "https://registr?.example.com", want: { host: "registr", path: "" } },
+    { raw: "https://[::1]:5000/app", want: { host: "[::1]:5000", path: "/app" } },
+    { raw: "https://[fe80::1%25en0]/", want: { host: "[fe80::1%en0]", path: "/" } },
+    { raw: "https://a/%41b", want: { host: "a", path: "/Ab" } },
+    { raw: "https://%C3%BC.io/", want: { host: "\u00c3\u00bc.io", path: "/" } },
+    { raw: "https://HTTPS://foo", want: { host: "HTTPS:", path: "//foo" } },
+    { raw: "https://a:1:2/x", want: { host: "a:1:2", path: "/x" } }, // port checked from the last colon
+    // Brackets: only a leading "[" makes an IP literal, and its contents are not validated.
+    { raw: "https://r[a-c]g.io/app", want: { host: "r[a-c]g.io", path: "/app" } },
+    { raw: "https://re[g]/v2/", want: { host: "re[g]", path: "/v2/" } },
+    { raw: "https://[a-z]", want: { host: "[a-z]", path: "" } },
+    { raw: "https://[v1.fe]:443/a", want: { host: "[v1.fe]:443", path: "/a" } },
+    { raw: "https://[1::2::3]:0", want: { host: "[1::2::3]:0", path: "" } },
+    { raw: "https://[1.2.3.4]/", want: { host: "[1.2.3.4]", path: "/" } },
+    { raw: "https://[]:5000/", want: { host: "[]:5000", path: "/" } },
+    { raw: "https://[a%25b%20%3A]/", want: { host: "[a%b :]", path: "/" } },
+    { raw: "https://[a%25b%2F]/", want: undefined }, // zone escapes are still checked
+    { raw: "https://[::1", want: undefined },
+    { raw: "https://[::1]x", want: undefined },
+    { raw: "https://[a-c]cr.io", want: undefined },
+    { raw: "https://x[::1]/", want: undefined },
+    { raw: "https://r[^a-c]g.io", want: undefined },
+    { raw: "https://registry example.com", want: undefined },
+    { raw: "https://a:b/", want: undefined },
+    { raw: "https://%41.io/", want: undefined }, // ASCII may not be escaped in a host
+    { raw: "https://a/%zz", want: undefined },
+    { raw: "https://a/b#%zz", want: undefined },
+    { raw: "https://a\n/", want: undefined },
+    { raw: "https://ü@a/", want: undefined },
+  ])("$raw", ({ raw, want }) => {
+    const bytes = String.fromCharCode(...new TextEncoder().encode(raw));
+    expect(Parse(bytes)).toEqual(want);
+  });
+});
+
+describe("SplitHostPortLoose", () => {
+  it.each([
+    { in: "a.io:5000", host: "a.io", port: "5000" },
+    { in: "a.io", host: "a.io", port: "" },
+    { in: "[::1]:5000", host: "::1", port: "5000" },
+    { in: "[::1]", host: "[::1]", port: "" },
+    { in: "a:1:2", host: "a:1:2", port: "" },
+    { in: "a.io:", host: "a.io", port: "" },
+  ])("$in", ({ in: input, host, port }) => {
+    expect(SplitHostPortLoose(input)).toEqual({ host, port });
+  });
+});

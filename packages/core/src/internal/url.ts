@@ -1,0 +1,147 @@
+/**
+ * The part of Go's `net/url.Parse` the kubelet keyring depends on, over
+ * byte strings (see `utf8.ts`): which inputs are rejected, and the
+ * decoded host and path of the rest. Pinned to the Go the keyring vectors
+ * were produced with (Go 1.19): the contents of a bracketed host are not
+ * validated as an IPv6 address, `[`/`]` may appear inside a host, and a
+ * colon in a plain host is checked from the last one. (Go releases from
+ * 1.25.2/1.24.8 on reject any bracket that does not enclose an IPv6
+ * address, which would make glob classes in host labels unusable.)
+ */
+
+/** The pieces of a parsed URL the keyring reads. */
+export interface URL {
+  /** Host with port, unescaped (`url.URL.Host`). */
+  readonly host: string;
+  /** Unescaped path (`url.URL.Path`). */
+  readonly path: string;
+}
+
+type Mode = "path" | "host" | "zone" | "userPassword" | "fragment";
+
+/** Bytes a host may hold literally (besides ASCII letters and digits). */
+const hostLiteral = /*#__PURE__*/ new Set("!\"$&'()*+,-.:;<=>[]_~");
+
+function isAlnum(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+/** Go's `shouldEscape` for the host and zone modes. */
+function hostShouldEscape(c: number): boolean {
+  return !(isAlnum(c) || hostLiteral.has(String.fromCharCode(c)));
+}
+
+const isHex = (c: number): boolean =>
+  (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+
+const unhex = (c: number): number => Number.parseInt(String.fromCharCode(c), 16);
+
+/** Go's `unescape`; `undefined` where Go returns an error. */
+function goUnescape(s: string, mode: Mode): string | undefined {
+  let count = 0;
+  for (let i = 0; i < s.length; ) {
+    const c = s.charCodeAt(i);
+    if (c === 0x25) {
+      count++;
+      if (i + 2 >= s.length || !isHex(s.charCodeAt(i + 1)) || !isHex(s.charCodeAt(i + 2))) {
+        return undefined;
+      }
+      const three = s.slice(i, i + 3);
+      if (mode === "host" && unhex(s.charCodeAt(i + 1)) < 8 && three !== "%25") return undefined;
+      if (mode === "zone") {
+        const v = (unhex(s.charCodeAt(i + 1)) << 4) | unhex(s.charCodeAt(i + 2));
+        if (three !== "%25" && v !== 0x20 && hostShouldEscape(v)) return undefined;
+      }
+      i += 3;
+      continue;
+    }
+    if ((mode === "host" || mode === "zone") && c < 0x80 && hostShouldEscape(c)) return undefined;
+    i++;
+  }
+  if (count === 0) return s;
+  let out = "";
+  for (let i = 0; i < s.length; ) {
+    if (s.charCodeAt(i) === 0x25) {
+      out += String.fromCharCode((unhex(s.charCodeAt(i + 1)) << 4) | unhex(s.charCodeAt(i + 2)));
+      i += 3;
+    } else {
+      out += s[i];
+      i++;
+    }
+  }
+  return out;
+}
+
+function validOptionalPort(port: string): boolean {
+  return port === "" || /^:[0-9]*$/.test(port);
+}
+
+const userinfoChars = /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/;
+
+/**
+ * Go's `parseHost`. A host starting with `[` is an IP literal: it must
+ * hold a `]` followed by an optional port, and `%25` in it starts a zone
+ * with looser escaping rules; what sits between the brackets is not checked
+ * to be an IPv6 address. Any other host is checked from its last colon for
+ * a port. Either way `[` and `]` are literal host characters, so a glob
+ * class inside a label (`r[a-c]g.io`) parses.
+ */
+function parseHost(host: string): string | undefined {
+  if (host.startsWith("[")) {
+    const close = host.lastIndexOf("]");
+    if (close < 0) return undefined;
+    if (!validOptionalPort(host.slice(close + 1))) return undefined;
+    const zone = host.slice(0, close).indexOf("%25");
+    if (zone >= 0) {
+      const parts = [
+        goUnescape(host.slice(0, zone), "host"),
+        goUnescape(host.slice(zone, close), "zone"),
+        goUnescape(host.slice(close), "host"),
+      ];
+      return parts.some((part) => part === undefined) ? undefined : parts.join("");
+    }
+  } else {
+    const colon = host.lastIndexOf(":");
+    if (colon >= 0 && !validOptionalPort(host.slice(colon))) return undefined;
+  }
+  return goUnescape(host, "host");
+}
+
+/**
+ * Parses an absolute `http://` or `https://` URL (as a byte string) like
+ * Go's `url.Parse`, or returns `undefined` where Go returns an error.
+ */
+export function Parse(raw: string): URL | undefined {
+  const hash = raw.indexOf("#");
+  const u = hash >= 0 ? raw.slice(0, hash) : raw;
+  const fragment = hash >= 0 ? raw.slice(hash + 1) : "";
+  // Control bytes are refused (in everything before the fragment).
+  for (let i = 0; i < u.length; i++) {
+    const c = u.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return undefined;
+  }
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(u);
+  if (!scheme) return undefined;
+  let rest = u.slice(scheme[0].length);
+  const question = rest.indexOf("?");
+  if (question >= 0) rest = rest.slice(0, question);
+  if (!rest.startsWith("//")) return undefined;
+  const afterSlashes = rest.slice(2);
+  const slash = afterSlashes.indexOf("/");
+  const authority = slash >= 0 ? afterSlashes.slice(0, slash) : afterSlashes;
+  const rawPath = slash >= 0 ? afterSlashes.slice(slash) : "";
+  const at = authority.lastIndexOf("@");
+  const host = parseHost(at >= 0 ? authority.slice(at + 1) : authority);
+  if (host === undefined) return undefined;
+  if (at >= 0) {
+    const userinfo = authority.slice(0, at);
+    if (!userinfoChars.test(userinfo)) return undefined;
+    const colon = userinfo.indexOf(":");
+    const parts = colon >= 0 ? [userinfo.slice(0, colon), userinfo.slice(colon + 1)] : [userinfo];
+    if (parts.some((part) => goUnescape(part, "userPassword") === undefined)) return undefined;
+  }
+  const path = goUnescape(rawPath, "path");
+  if (path === undefined) return undefined;
+  if (fragment !== "" && goUnescape(fragment, "fragment") === undefined) return undefined;
+  return { host, path };
+}
