@@ -26,12 +26,18 @@ import { loadNodeConfig, nodePlan, renderNodePlan } from "./node-config.js";
 
 const PULL_POLICIES = ["Always", "IfNotPresent", "Never"] as const;
 
+/** `--label`/`--annotation` values as a map without prototype (a key `__proto__` is just a key). */
 function keyValues(flags: readonly string[], flag: string): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = Object.create(null) as Record<string, string>;
   for (const item of flags) {
     const eq = item.indexOf("=");
     if (eq <= 0) throw new CliError("USAGE", `${flag} must be KEY=VALUE, not "${item}"`, item);
-    out[item.slice(0, eq)] = item.slice(eq + 1);
+    Object.defineProperty(out, item.slice(0, eq), {
+      value: item.slice(eq + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }
