@@ -1,5 +1,6 @@
 /**
- * Every public function of the package, called with arbitrary arguments,
+ * Every public function of the package (root and `/http`; `/client` and
+ * `/adapters` are in the root), called with arbitrary arguments,
  * returns (or resolves) or throws (or rejects) a kubeimg error: never a raw
  * `TypeError` or `RangeError` from deep inside. The client and the adapters
  * are exercised through their methods too, with a `fetch` that answers 404.
@@ -7,6 +8,7 @@
 import { isKubeimgError } from "@kubeimg/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import * as http from "./http/index.js";
 import * as api from "./index.js";
 
 const notFound = async () => new Response(null, { status: 404 });
@@ -56,7 +58,7 @@ async function settle(run: () => unknown): Promise<void> {
 
 const client = api.createRegistryClient({ fetch: notFound, retries: 0, timeoutMs: 2000 });
 const targets: Record<string, (...args: unknown[]) => unknown> = {};
-for (const [name, value] of Object.entries(api)) {
+for (const [name, value] of [...Object.entries(api), ...Object.entries(http)]) {
   if (typeof value === "function" && value !== api.RegistryError) {
     targets[name] = value as (...args: unknown[]) => unknown;
   }

@@ -10,7 +10,7 @@
  * as one literal directory. Each of these is reproduced and reported as a
  * warning or an explain line, so a user sees what the node will really do.
  */
-import { path as goPath } from "@kubeimg/core/internal";
+import { path as goPath, time as goTime } from "@kubeimg/core/internal";
 import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
 import {
   DecodeError,
@@ -21,7 +21,7 @@ import {
   StructView,
 } from "./go-decode.js";
 import { isLocalhost, parseGoUrl, portOf } from "./go-net.js";
-import { formatGoDuration, GoDurationError, parseGoDurationNs } from "./go-time.js";
+import { formatGoDuration } from "./go-time.js";
 import { type NodeFileMap, NodeFiles } from "./node-files.js";
 import { parseToml, type TomlPosition, TomlSyntaxError, type TomlValue } from "./toml.js";
 
@@ -324,13 +324,9 @@ function parseHostConfig(
     const key = view.keyPath(dial.key);
     const text = expectString(dial.entry.value, key);
     if (text !== "") {
-      try {
-        result.dialTimeoutNs = parseGoDurationNs(text);
-      } catch (error) {
-        if (error instanceof GoDurationError)
-          throw new DecodeError(error.message, key, dial.entry.value.at);
-        throw error;
-      }
+      const parsed = goTime.ParseDuration(text);
+      if (!parsed.ok) throw new DecodeError(parsed.message, key, dial.entry.value.at);
+      result.dialTimeoutNs = parsed.nanoseconds;
     }
   }
   for (const unknown of view.unknown()) {
@@ -348,17 +344,16 @@ function parseHostConfig(
 
 /** The Go field types of `hostFileConfig`, as go-toml checks them while decoding. */
 function typeCheckHost(view: StructView): void {
-  const probe = new StructView(view.table, view.path);
-  const caps = probe.field("capabilities");
-  if (caps !== undefined) expectStringArray(caps.entry.value, probe.keyPath(caps.key));
+  // go-toml decodes every key that matches a field, in file order: a later
+  // spelling (`Capabilities`) does not hide an earlier one's type error.
+  for (const { key, entry } of view.all("capabilities"))
+    expectStringArray(entry.value, view.keyPath(key));
   for (const name of ["skip_verify", "override_path"]) {
-    const f = probe.field(name);
-    if (f !== undefined) expectBool(f.entry.value, probe.keyPath(f.key));
+    for (const { key, entry } of view.all(name)) expectBool(entry.value, view.keyPath(key));
   }
-  const header = probe.field("header");
-  if (header !== undefined) expectTable(header.entry.value, probe.keyPath(header.key));
-  const dial = probe.field("dial_timeout");
-  if (dial !== undefined) expectString(dial.entry.value, probe.keyPath(dial.key));
+  for (const { key, entry } of view.all("header")) expectTable(entry.value, view.keyPath(key));
+  for (const { key, entry } of view.all("dial_timeout"))
+    expectString(entry.value, view.keyPath(key));
 }
 
 /** The `[host."…"]` names in file order, a name repeated only when another came between. */
@@ -377,8 +372,31 @@ function sortedHostNames(
 }
 
 /** Parses hosts.toml text as containerd does; throws DecodeError/TomlSyntaxError on what it rejects. */
+const HOST_FIELDS = new Set([
+  "capabilities",
+  "ca",
+  "client",
+  "skip_verify",
+  "header",
+  "override_path",
+  "dial_timeout",
+]);
+
+/**
+ * Whether go-toml, decoding hosts.toml into containerd's struct, finds no
+ * field for a table header (it then skips that table's lines). Struct
+ * fields match by exact or lower-cased name; maps and `any` take any key.
+ */
+function skipsHostsTable(keys: readonly string[]): boolean {
+  const first = (keys[0] as string).toLowerCase();
+  if (first === "server" || HOST_FIELDS.has(first)) return false;
+  if (first !== "host") return true;
+  if (keys.length < 3) return false;
+  return !HOST_FIELDS.has((keys[2] as string).toLowerCase());
+}
+
 function parseHostsFile(baseDir: string, text: string, trace: Trace, file: string): HostConfig[] {
-  const doc = parseToml(text);
+  const doc = parseToml(text, { skipsTable: skipsHostsTable });
   const order = sortedHostNames(doc.headers);
   const headerAt = new Map<string, TomlPosition>();
   for (const header of doc.headers) {
@@ -396,6 +414,8 @@ function parseHostsFile(baseDir: string, text: string, trace: Trace, file: strin
       hostTables.set(name, new StructView(expectTable(entry.value, path), path));
     }
   }
+  for (const { key, entry } of top.all("server")) expectString(entry.value, key);
+  for (const { key, entry } of top.all("host")) expectTable(entry.value, key);
   const serverField = top.field("server");
   const server = serverField === undefined ? "" : expectString(serverField.entry.value, "server");
   // go-toml decodes every value into its Go type before containerd reads any host.
@@ -538,7 +558,74 @@ export function resolveContainerdHosts(
   fileMap: NodeFileMap | NodeFiles,
   options: ContainerdHostsOptions = {},
 ): ContainerdHostsResult {
+  return resolveWith(
+    fileMap instanceof NodeFiles ? fileMap : new NodeFiles(fileMap),
+    options,
+    undefined,
+    host,
+  );
+}
+
+/** A loaded host directory: what `loadHostDir` gave, or the error it threw. */
+type LoadedDir =
+  | { readonly hosts: readonly HostConfig[]; readonly trace: Trace }
+  | { readonly error: unknown };
+
+/** Resolves hosts against the same node files repeatedly, each host directory read and parsed once. */
+export interface ContainerdHostsResolver {
+  resolve(host: string): ContainerdHostsResult;
+}
+
+/**
+ * Loads the node's files once for many resolutions: each host directory's
+ * hosts.toml is parsed the first time it is used (or all at once with
+ * `preload`), so a resolution after that only walks the candidate
+ * directories and applies the defaults.
+ *
+ * @example
+ * ```ts
+ * const resolver = createContainerdHostsResolver(files, { preload: true });
+ * resolver.resolve("docker.io").hosts[0]?.host;
+ * ```
+ */
+export function createContainerdHostsResolver(
+  fileMap: NodeFileMap | NodeFiles,
+  options: ContainerdHostsOptions & { readonly preload?: boolean } = {},
+): ContainerdHostsResolver {
   const files = fileMap instanceof NodeFiles ? fileMap : new NodeFiles(fileMap);
+  const cache = new Map<string, LoadedDir>();
+  if (options.preload === true) {
+    const configPath = options.configPath ?? CONTAINERD_CERTS_DIR;
+    const roots = options.lookup === "single" ? [configPath] : splitList(configPath);
+    for (const root of roots) {
+      if (files.stat(root) !== "dir") continue;
+      for (const entry of files.readDir(root))
+        loadCached(files, cache, goPath.Join(root, entry.name));
+    }
+  }
+  return { resolve: (host) => resolveWith(files, options, cache, host) };
+}
+
+function loadCached(files: NodeFiles, cache: Map<string, LoadedDir>, dir: string): LoadedDir {
+  let loaded = cache.get(dir);
+  if (loaded === undefined) {
+    const trace = new Trace();
+    try {
+      loaded = { hosts: loadHostDir(files, dir, trace), trace };
+    } catch (error) {
+      loaded = { error };
+    }
+    cache.set(dir, loaded);
+  }
+  return loaded;
+}
+
+function resolveWith(
+  files: NodeFiles,
+  options: ContainerdHostsOptions,
+  cache: Map<string, LoadedDir> | undefined,
+  host: string,
+): ContainerdHostsResult {
   const trace = new Trace();
   const configPath = options.configPath ?? CONTAINERD_CERTS_DIR;
   const lookup = options.lookup ?? "roots";
@@ -553,8 +640,18 @@ export function resolveContainerdHosts(
   }
   const dir = roots.length === 0 ? null : findHostDir(files, roots, host, trace);
   let hosts: HostConfig[] | undefined;
-  if (dir !== null) hosts = loadHostDir(files, dir, trace);
-  else if (roots.length > 0) trace.line("no host directory found: defaults only");
+  if (dir !== null) {
+    if (cache === undefined) {
+      hosts = loadHostDir(files, dir, trace);
+    } else {
+      const loaded = loadCached(files, cache, dir);
+      if ("error" in loaded) throw loaded.error;
+      trace.explain.push(...loaded.trace.explain);
+      trace.warnings.push(...loaded.trace.warnings);
+      // The cached entries are shared: each resolution fills in its own copies.
+      hosts = loaded.hosts.map((h) => ({ ...h }));
+    }
+  } else if (roots.length > 0) trace.line("no host directory found: defaults only");
   if (hosts === undefined) hosts = [emptyHost()];
   const last = hosts[hosts.length - 1] as HostConfig;
   if (hosts.length > 0 && last.host === "") {

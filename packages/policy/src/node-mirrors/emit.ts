@@ -41,16 +41,18 @@ interface Entry {
   /** `host[/path]` the image path is appended to; `""` for the original. */
   readonly prefix: string;
   readonly key: readonly [number, number, number, number];
+  /** Position in CR input order: kuik's sort is stable, so equal keys keep it. */
+  readonly seq: number;
 }
 
-const ORIGINAL: Entry = { prefix: "", key: [0, 0, 0, 0] };
+const ORIGINAL: Entry = { prefix: "", key: [0, 0, 0, 0], seq: -1 };
 
 function compareEntries(a: Entry, b: Entry): number {
   for (let i = 0; i < 4; i++) {
     const d = (a.key[i] as number) - (b.key[i] as number);
     if (d !== 0) return d;
   }
-  return 0;
+  return a.seq - b.seq;
 }
 
 function label(resource: RoutingResource): string {
@@ -140,6 +142,7 @@ export function emitNodeMirrors(resources: readonly RoutingResource[]): EmittedN
   // Entries per target: a literal prefix (registries.conf) under a host (containerd); "" = every host.
   const byPrefix = new Map<string, Entry[]>();
   const everyHost: Entry[] = [];
+  let seq = 0;
   for (const resource of resources) {
     if (resource.kind !== "ClusterImageSetMirror" && resource.kind !== "ImageSetMirror") {
       note(
@@ -202,6 +205,7 @@ export function emitNodeMirrors(resources: readonly RoutingResource[]): EmittedN
     const entries: Entry[] = compiled.mirrors.map((m) => ({
       prefix: m.prefix,
       key: [m.key.crPriority, m.key.kindRank, m.key.entryPriority, m.key.entryIndex] as const,
+      seq: seq++,
     }));
     compiled.imageFilter.include.forEach((pattern, i) => {
       if (pattern === ".*") {

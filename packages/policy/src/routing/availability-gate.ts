@@ -13,6 +13,7 @@
  * Every call to the state is bounded by the caller's signal and a failing
  * state counts as "nothing known": the state can cost probes, never answers.
  */
+import { formatAllPlatform, type PlatformInput } from "@kubeimg/core/platform";
 import type { Availability, AvailabilityChecker, RoutingTimers } from "./availability.js";
 import {
   type AvailabilityState,
@@ -53,8 +54,13 @@ export interface AvailabilityGateOptions {
    * `maxEntries` verdicts and 1000 registries).
    */
   readonly state?: AvailabilityState;
-  /** Most probes in flight at once, over all callers (default 64). */
+  /** Most probes in flight at once, over all callers (default 256). */
   readonly maxConcurrentProbes?: number;
+  /**
+   * Most probes in flight at once to one registry (default 64): a registry
+   * that hangs holds at most this many of the `maxConcurrentProbes` slots.
+   */
+  readonly maxProbesPerRegistry?: number;
   /**
    * Most probes waiting for a free slot (default 1024); past it a probe
    * answers "unavailable" (retryable) at once, without a verdict.
@@ -63,7 +69,7 @@ export interface AvailabilityGateOptions {
   /**
    * How long a caller waits for another prober's verdict (another replica
    * holds the image's marker) before probing itself (default
-   * `probeTimeoutMs` + 250). The caller's own signal ends the wait sooner.
+   * twice `probeTimeoutMs` + 250). The caller's own signal ends the wait sooner.
    */
   readonly peerWaitMs?: number;
   /** How often a waiting caller looks for the other prober's verdict (default 25). */
@@ -115,11 +121,70 @@ interface Operation {
 
 type SlotOutcome = "granted" | "full" | "aborted";
 
+/** A counting semaphore with a FIFO of waiters that leave when their signal aborts. */
+class Limiter {
+  active = 0;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(private readonly max: number) {}
+
+  get free(): boolean {
+    return this.active < this.max;
+  }
+
+  get idle(): boolean {
+    return this.active === 0 && this.waiters.size === 0;
+  }
+
+  tryTake(): boolean {
+    if (this.active >= this.max) return false;
+    this.active++;
+    return true;
+  }
+
+  wait(signal: AbortSignal): Promise<"granted" | "aborted"> {
+    if (signal.aborted) return Promise.resolve("aborted");
+    return new Promise((resolve) => {
+      const grant = (): void => {
+        signal.removeEventListener("abort", onAbort);
+        resolve("granted");
+      };
+      const onAbort = (): void => {
+        this.waiters.delete(grant);
+        resolve("aborted");
+      };
+      this.waiters.add(grant);
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  /** Hands the slot to the oldest waiter, or frees it. */
+  release(): void {
+    const next = this.waiters.values().next();
+    if (next.done) {
+      this.active--;
+      return;
+    }
+    this.waiters.delete(next.value);
+    next.value();
+  }
+}
+
 const abortedAnswer: Availability = Object.freeze({
   available: false,
   reason: "aborted",
   retryable: true,
 });
+
+/** A verdict key that also carries the platforms to pass to the wrapped checker. */
+interface GateKey extends VerdictKey {
+  readonly platformList?: readonly PlatformInput[];
+}
+
+/** The platforms of a platform-aware check, as one key part (formatted with OS version and features). */
+function platformsKey(platforms: readonly PlatformInput[]): string {
+  return platforms.map((p) => formatAllPlatform(p)).join(",");
+}
 
 /** Token of a probe that goes ahead without a marker (the state could not be asked). */
 const LOCAL_TOKEN = "\u0000local";
@@ -190,9 +255,10 @@ export function createAvailabilityGate(
       now: () => timers.now(),
       maxVerdicts: options.maxEntries ?? 1000,
     });
-  const maxConcurrentProbes = Math.max(1, options.maxConcurrentProbes ?? 64);
+  const maxConcurrentProbes = Math.max(1, options.maxConcurrentProbes ?? 256);
+  const maxProbesPerRegistry = Math.max(1, options.maxProbesPerRegistry ?? 64);
   const maxQueuedProbes = Math.max(0, options.maxQueuedProbes ?? 1024);
-  const peerWaitMs = options.peerWaitMs ?? probeTimeoutMs + 250;
+  const peerWaitMs = options.peerWaitMs ?? 2 * probeTimeoutMs + 250;
   const peerPollMs = Math.max(1, options.peerPollMs ?? 25);
   // A marker outlives the probe it guards by a little: a holder that died
   // frees it about when its probe would have timed out.
@@ -211,40 +277,58 @@ export function createAvailabilityGate(
     stateErrors: 0,
   };
 
-  // Probe slots: a counter and a FIFO of waiters (a Set keeps insertion order
-  // and removes an aborted waiter in O(1)).
-  let activeProbes = 0;
-  const slotQueue = new Set<() => void>();
+  // Probe slots: one limiter over all registries and one per registry (so
+  // that a registry that hangs holds at most its own share), each a counter
+  // and a FIFO of waiters. Per-registry limiters exist only while used.
+  const global = new Limiter(maxConcurrentProbes);
+  const perRegistry = new Map<string, Limiter>();
+  let queued = 0;
 
-  const acquireSlot = (signal: AbortSignal): Promise<SlotOutcome> => {
-    if (signal.aborted) return Promise.resolve("aborted");
-    if (activeProbes < maxConcurrentProbes) {
-      activeProbes++;
-      return Promise.resolve("granted");
+  const waitFor = async (limiter: Limiter, signal: AbortSignal): Promise<SlotOutcome> => {
+    if (limiter.tryTake()) return "granted";
+    if (queued >= maxQueuedProbes) return "full";
+    queued++;
+    try {
+      return await limiter.wait(signal);
+    } finally {
+      queued--;
     }
-    if (slotQueue.size >= maxQueuedProbes) return Promise.resolve("full");
-    return new Promise<SlotOutcome>((resolve) => {
-      const grant = (): void => {
-        signal.removeEventListener("abort", onAbort);
-        resolve("granted");
-      };
-      const onAbort = (): void => {
-        slotQueue.delete(grant);
-        resolve("aborted");
-      };
-      slotQueue.add(grant);
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
   };
 
-  const releaseSlot = (): void => {
-    const next = slotQueue.values().next();
-    if (next.done) {
-      activeProbes--;
-      return;
+  const releaseRegistry = (registry: string, limiter: Limiter): void => {
+    limiter.release();
+    if (limiter.idle) perRegistry.delete(registry);
+  };
+
+  /** Takes a registry slot, then a global one; "waited" when either made the caller wait. */
+  const acquireSlot = async (
+    registry: string,
+    signal: AbortSignal,
+  ): Promise<SlotOutcome | "waited"> => {
+    if (signal.aborted) return "aborted";
+    let limiter = perRegistry.get(registry);
+    if (!limiter) {
+      limiter = new Limiter(maxProbesPerRegistry);
+      perRegistry.set(registry, limiter);
     }
-    slotQueue.delete(next.value);
-    next.value();
+    const immediate = limiter.free && global.free;
+    const first = await waitFor(limiter, signal);
+    if (first !== "granted") {
+      if (limiter.idle) perRegistry.delete(registry);
+      return first;
+    }
+    const second = await waitFor(global, signal);
+    if (second !== "granted") {
+      releaseRegistry(registry, limiter);
+      return second;
+    }
+    return immediate ? "granted" : "waited";
+  };
+
+  const releaseSlot = (registry: string): void => {
+    global.release();
+    const limiter = perRegistry.get(registry);
+    if (limiter) releaseRegistry(registry, limiter);
   };
 
   /**
@@ -297,7 +381,7 @@ export function createAvailabilityGate(
   };
 
   /** One call of the wrapped checker under the probe timeout; undefined when `signal` aborted it. */
-  const probeOnce = (key: VerdictKey, signal: AbortSignal): Promise<Availability | undefined> => {
+  const probeOnce = (key: GateKey, signal: AbortSignal): Promise<Availability | undefined> => {
     if (signal.aborted) return Promise.resolve(undefined);
     counters.probes++;
     const controller = new AbortController();
@@ -320,7 +404,12 @@ export function createAvailabilityGate(
         controller.abort(new Error("probe timeout"));
       }, probeTimeoutMs);
       signal.addEventListener("abort", onAbort, { once: true });
-      attempt(() => checker.check(key.image, key.credentialSecret, { signal: controller.signal }))
+      attempt(() =>
+        checker.check(key.image, key.credentialSecret, {
+          signal: controller.signal,
+          ...(key.platformList ? { platforms: key.platformList } : {}),
+        }),
+      )
         .then(
           (answer) => done(controller.signal.aborted ? undefined : answer),
           (e: unknown) =>
@@ -337,11 +426,20 @@ export function createAvailabilityGate(
 
   /** Probes under a slot, then records the verdict and the breaker outcome. */
   const probeAndRecord = async (
-    key: VerdictKey,
+    key: GateKey,
     signal: AbortSignal,
+    trial = false,
   ): Promise<Availability | undefined> => {
-    const slot = await acquireSlot(signal);
+    const slot = await acquireSlot(key.registry, signal);
     if (slot === "aborted") return undefined;
+    if (slot === "waited" && breakerOptions && !trial) {
+      // The circuit may have opened while this probe waited for a slot.
+      const circuit = await ask(() => state.circuitState(key.registry), signal, "closed");
+      if (circuit !== "closed" || signal.aborted) {
+        releaseSlot(key.registry);
+        return signal.aborted ? undefined : shortCircuit(key.registry);
+      }
+    }
     if (slot === "full") {
       counters.queueFull++;
       return {
@@ -354,7 +452,7 @@ export function createAvailabilityGate(
     try {
       answer = await probeOnce(key, signal);
     } finally {
-      releaseSlot();
+      releaseSlot(key.registry);
     }
     if (answer === undefined) return undefined;
     // Record even when every caller has gone: the verdict is still true. The
@@ -393,10 +491,7 @@ export function createAvailabilityGate(
   };
 
   /** The whole decision for one key; undefined when `signal` aborted it. */
-  const decide = async (
-    key: VerdictKey,
-    signal: AbortSignal,
-  ): Promise<Availability | undefined> => {
+  const decide = async (key: GateKey, signal: AbortSignal): Promise<Availability | undefined> => {
     const known = await ask(() => state.getVerdict(key), signal, undefined);
     if (signal.aborted) return undefined;
     if (known) {
@@ -412,14 +507,15 @@ export function createAvailabilityGate(
         if (signal.aborted) return undefined;
         if (!trial) return shortCircuit(key.registry);
         try {
-          return await probeAndRecord(key, signal);
+          return await probeAndRecord(key, signal, true);
         } finally {
           forget(() => state.releaseTrial(key.registry));
         }
       }
     }
-    const until = timers.now() + peerWaitMs;
+    let until = timers.now() + peerWaitMs;
     let waited = false;
+    let released = false;
     for (;;) {
       const token = await ask(() => state.claimProbe(key, markerTtlMs), signal, LOCAL_TOKEN);
       if (signal.aborted) return undefined;
@@ -434,6 +530,8 @@ export function createAvailabilityGate(
         waited = true;
         counters.peerWaits++;
       }
+      // A new holder took over a released marker: it gets a full wait too.
+      if (released) until = timers.now() + peerWaitMs;
       const outcome = await waitForPeer(key, signal, until);
       if (outcome === undefined) return undefined;
       if (outcome === "expired") return probeAndRecord(key, signal);
@@ -442,6 +540,7 @@ export function createAvailabilityGate(
         return outcome;
       }
       // Released without a verdict (the holder was aborted or died): try to take it.
+      released = true;
     }
   };
 
@@ -467,9 +566,16 @@ export function createAvailabilityGate(
   };
 
   return {
-    check(image, credentialSecret, { signal } = {}) {
+    check(image, credentialSecret, { signal, platforms } = {}) {
       if (signal?.aborted) return Promise.resolve(abortedAnswer);
-      const key: VerdictKey = { image, credentialSecret, registry: registryOf(image) };
+      const key: GateKey = {
+        image,
+        credentialSecret,
+        registry: registryOf(image),
+        ...(platforms === undefined
+          ? {}
+          : { platforms: platformsKey(platforms), platformList: platforms }),
+      };
       const id = verdictKeyString(key);
       const existing = inFlight.get(id);
       if (existing) {
@@ -497,8 +603,8 @@ export function createAvailabilityGate(
     stats: () => ({
       ...counters,
       inFlight: inFlight.size,
-      activeProbes,
-      queuedProbes: slotQueue.size,
+      activeProbes: global.active,
+      queuedProbes: queued,
     }),
     circuitState: (registry) =>
       attempt(() => state.circuitState(registry)).then(undefined, (): CircuitState => "closed"),

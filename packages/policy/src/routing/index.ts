@@ -2,6 +2,7 @@ export type { UnknownField, UnknownFieldPolicy } from "../objects/unknown-fields
 export type {
   Availability,
   AvailabilityChecker,
+  AvailabilityCheckOptions,
   CredentialSecretRef,
   RoutingTimers,
 } from "./availability.js";
@@ -120,11 +121,8 @@ export {
   type RoutingResource,
   routingResourceSchema,
 } from "./resource-schema.js";
-export {
-  finalContainerImage,
-  routeContainer,
-  safeRouteContainer,
-} from "./route-container.js";
+export { routeContainer } from "./route-container.js";
+export { finalContainerImage, safeRouteContainer } from "./route-outcome.js";
 export type {
   AlternativeReason,
   ContainerRoute,

@@ -15,6 +15,7 @@ import {
   type ExpandTemplate,
   type GoRegexp,
   isRegexpError,
+  requiredLiteralPrefix,
 } from "@kubeimg/core/regexp";
 import { TagPolicyError } from "./errors.js";
 import type { TagFilterSpec } from "./types.js";
@@ -48,7 +49,7 @@ export function compileTagFilter(spec: TagFilterSpec): TagFilter {
   const extract = spec.extract ?? "";
   let re: GoRegexp;
   try {
-    re = compileRegexp(pattern);
+    re = sharedRegexp(pattern);
   } catch (error) {
     if (!isRegexpError(error)) throw error;
     throw new TagPolicyError(
@@ -59,7 +60,7 @@ export function compileTagFilter(spec: TagFilterSpec): TagFilter {
   }
   const template: ExpandTemplate | undefined =
     extract === "" ? undefined : re.compileTemplate(extract);
-  const keyOf = makeKeyOf(re, template);
+  const keyOf = makeKeyOf(re, template, anchoredPrefix(pattern));
   return {
     pattern,
     extract,
@@ -76,17 +77,48 @@ export function compileTagFilter(spec: TagFilterSpec): TagFilter {
   };
 }
 
+/** How many compiled patterns are kept before the table starts over. */
+const REGEXP_CAPACITY = 256;
+const regexps = new Map<string, GoRegexp>();
+
+/**
+ * `compileRegexp`, kept by pattern text: a controller selects with the same
+ * few policies on every scan, and compiling (program, one-pass DFA) costs
+ * more than filtering a small repository.
+ */
+function sharedRegexp(pattern: string): GoRegexp {
+  let re = regexps.get(pattern);
+  if (re === undefined) {
+    re = compileRegexp(pattern);
+    if (regexps.size >= REGEXP_CAPACITY) regexps.clear();
+    regexps.set(pattern, re);
+  }
+  return re;
+}
+
+/** For a pattern anchored at the start (`^main-…`), the text every matching tag starts with. */
+function anchoredPrefix(pattern: string): string {
+  return pattern.startsWith("^") ? requiredLiteralPrefix(pattern.slice(1)) : "";
+}
+
 function makeKeyOf(
   re: GoRegexp,
   template: ExpandTemplate | undefined,
+  prefix: string,
 ): (tag: string) => string | undefined {
-  if (template === undefined) return (tag) => (re.matchString(tag) ? tag : undefined);
+  if (template === undefined) {
+    return (tag) => (tag.startsWith(prefix) && re.matchString(tag) ? tag : undefined);
+  }
   if (template.maxGroup < 0) {
     const constant = template.expand("", []);
-    return (tag) => (re.matchString(tag) ? constant : undefined);
+    return (tag) => (tag.startsWith(prefix) && re.matchString(tag) ? constant : undefined);
   }
-  // One reusable buffer for the match positions: no allocation per tag.
-  const match = new Int32Array(2 * (re.numSubexp + 1));
+  // One reusable buffer for the match positions, only as large as the
+  // template's highest group (the engines record no group past it): no
+  // allocation per tag, and none at all for a tag the pattern refuses.
+  const match = new Int32Array(2 * (Math.min(template.maxGroup, re.numSubexp) + 1));
   return (tag) =>
-    re.findStringSubmatchIndexInto(tag, match) ? template.expand(tag, match) : undefined;
+    tag.startsWith(prefix) && re.findStringSubmatchIndexInto(tag, match)
+      ? template.expand(tag, match)
+      : undefined;
 }

@@ -1,3 +1,4 @@
+import { formatAllPlatform, type Platform } from "@kubeimg/core/platform";
 import { defaultPullPolicy, safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import {
   activeCheckTimeoutMs,
@@ -19,6 +20,7 @@ import { writeResult } from "../../output/write.js";
 import { loadSecrets, registryAccess } from "../../registry/registry-access.js";
 import { REGISTRY_OPTIONS } from "../../registry/registry-options.js";
 import { type Command, requireFileOptions, stringOption, stringOptions } from "../command.js";
+import { nodePlatformOption } from "../inspect/node-platform.js";
 import { keyText, resourceLabel, whyText } from "./describe.js";
 import { explainRoute } from "./explain.js";
 import { loadConfigFile, loadRoutingFiles } from "./load.js";
@@ -120,7 +122,7 @@ export const routeCommand: Command = {
   name: "route",
   summary: "order a container's alternative images as kube-image-keeper does",
   usage:
-    "kubeimg route -f CRS.yaml [-f more.yaml] --namespace NS --image IMG [--pull-policy P] [--config kuik-config.yaml] [--check] [--node-config DIR|FILE]",
+    "kubeimg route -f CRS.yaml [-f more.yaml] --namespace NS --image IMG [--pull-policy P] [--config kuik-config.yaml] [--check [--platform P]] [--node-config DIR|FILE]",
   description: [
     "Reads kube-image-keeper routing objects (ClusterImageSetMirror, ImageSetMirror,",
     "ClusterReplicatedImageSet, ReplicatedImageSet; kuik.enix.io/v1alpha1) and lists, in",
@@ -145,6 +147,11 @@ export const routeCommand: Command = {
     "directory is a containerd hosts root (hosts.toml per host); a file is a",
     "registries.conf (CRI-O, podman), its drop-ins read from FILE.d. Credentials are the",
     "alternative's kuik credential secret, found in --secret-file.",
+    "",
+    "With --check --platform P (a containerd specifier such as linux/arm64) an alternative",
+    "is available only if it can serve a node of platform P: an index with an entry that",
+    "node runs, or a single image whose config matches; otherwise its check says",
+    '"available, but no P manifest". kube-image-keeper itself does not look at platforms.',
   ].join("\n"),
   options: {
     file: {
@@ -185,6 +192,11 @@ export const routeCommand: Command = {
       help: "list every CR entry considered, and why it applied or was skipped",
     },
     ...VALIDATE_OPTION,
+    platform: {
+      type: "string",
+      value: "P",
+      help: "with --check: the node's platform; an alternative then counts only if it has a manifest for P (off by default, as kuik)",
+    },
     "node-config": {
       type: "string",
       value: "DIR|FILE",
@@ -205,6 +217,10 @@ export const routeCommand: Command = {
     [
       "probe the alternatives and show the winner",
       "kubeimg route -f mirrors.yaml -n default --image nginx:1.27 --check --secret-file harbor-secret.yaml",
+    ],
+    [
+      "the winner for an arm64 node: mirrors without an arm64 manifest are skipped",
+      "kubeimg route -f mirrors.yaml -n default --image nginx:1.27 --check --platform linux/arm64",
     ],
   ],
   async run(context) {
@@ -330,6 +346,15 @@ export const routeCommand: Command = {
     let outcomes: readonly ProbeOutcome[] | undefined;
     let winner: RoutedAlternative | undefined;
     const check = values.check === true;
+    const platformFlag = stringOption(values, "platform");
+    if (platformFlag !== undefined && !check) {
+      throw new CliError(
+        "USAGE",
+        "--platform needs --check (it decides which alternatives are available)",
+        "--platform",
+      );
+    }
+    const platforms = platformFlag === undefined ? undefined : [nodePlatformOption(platformFlag)];
     if (check && route.alternatives.length > 0) {
       const access = await registryAccess(context, {
         defaultTimeoutMs: activeCheckTimeoutMs(config),
@@ -345,6 +370,7 @@ export const routeCommand: Command = {
       const checker = createAvailabilityChecker({ ...access, timeoutMs: access.timeoutMs });
       const result = await resolveFirstAvailable(route.alternatives, checker, {
         ...(io.signal ? { signal: io.signal } : {}),
+        ...(platforms ? { platforms } : {}),
       });
       outcomes = result.outcomes;
       winner = result.winner;
@@ -361,6 +387,7 @@ export const routeCommand: Command = {
       alternatives: rows,
       ...(check ? { winner: winner?.image ?? null, finalImage } : {}),
       ...(considered ? { considered } : {}),
+      ...(platforms ? { platform: formatAllPlatform(platforms[0] as Platform) } : {}),
       ...planData,
     };
     writeResult(
@@ -374,6 +401,9 @@ export const routeCommand: Command = {
             ["normalized", route.normalized],
             ["namespace", namespace],
             ["pull policy", imagePullPolicy],
+            ...(platforms
+              ? [["node platform", formatAllPlatform(platforms[0] as Platform)] as const]
+              : []),
             [
               "probed",
               !route.probed
