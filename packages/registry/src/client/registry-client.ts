@@ -9,7 +9,6 @@
  * Every public operation throws only `RegistryError`s, and its promise
  * settles by the call's deadline or abort, whatever the registry does.
  */
-import { computeDigest } from "@kubeimg/core/digest";
 import { RegistryError } from "../errors/index.js";
 import { BodyTooLargeError, cancelBody, readBodyLimited } from "../http/body.js";
 import { type AuthChallenge, parseWwwAuthenticate } from "../http/challenge.js";
@@ -63,12 +62,6 @@ export interface RegistryClient {
   getManifest(image: RegistryImage, options?: CallOptions): Promise<Manifest>;
   /** Returns the digest a tag (or digest) resolves to. */
   resolveDigest(image: RegistryImage, options?: CallOptions): Promise<string>;
-  /**
-   * Fetches a blob of a repository by digest (`image.digest`), such as an
-   * image config; the bytes must hash to that digest and fit the manifest
-   * size limit (configs are small; layers are not what this is for).
-   */
-  getBlob(image: RegistryImage, options?: CallOptions): Promise<Uint8Array>;
   /** Returns every tag of a repository as served (all pages, `null`s dropped, server order). */
   listTagsRaw(repository: RegistryImage, options?: CallOptions): Promise<string[]>;
   /** Returns the cleaned, sorted tags of a repository (see `cleanTags`). */
@@ -195,38 +188,6 @@ class Client implements RegistryClient {
   async getManifest(image: RegistryImage, options?: CallOptions): Promise<Manifest> {
     const target = this.#target(image);
     return this.#call(target, options, (ctx) => this.#getManifest(image, target, ctx));
-  }
-
-  async getBlob(image: RegistryImage, options?: CallOptions): Promise<Uint8Array> {
-    const target = this.#target(image);
-    const digest = image.digest;
-    if (!digest) {
-      throw new RegistryError("INVALID_ARGUMENT", `getBlob: ${target.reference} has no digest`);
-    }
-    return this.#call(target, options, async (ctx) => {
-      const { response, url } = await this.#resource(
-        target,
-        "GET",
-        `/v2/${image.path}/blobs/${digest}`,
-        ctx,
-        "*/*",
-      );
-      if (!response.ok) throw await this.#errorFrom(response, url, target);
-      const bytes = await this.#readBody(response, this.#limits.manifestBytes, url, target, ctx);
-      const computed = (await computeDigest(bytes, algorithmOf(digest))).string;
-      if (computed !== digest) {
-        throw new RegistryError(
-          "DIGEST_MISMATCH",
-          `${target.reference}: blob hashes to ${computed}`,
-          {
-            url: redactUrl(url),
-            reference: target.reference,
-            status: response.status,
-          },
-        );
-      }
-      return bytes;
-    });
   }
 
   async resolveDigest(image: RegistryImage, options?: CallOptions): Promise<string> {
