@@ -13,8 +13,8 @@ import {
 import type { RoutedAlternative } from "./route-container.js";
 
 /** Options of {@link resolvePodRouting}. */
-export interface ResolvePodRoutingOptions
-  extends ResolveFirstAvailableOptions,
+export interface ResolvePodRoutingOptions<Handle>
+  extends ResolveFirstAvailableOptions<Handle>,
     BuildPodPatchOptions {}
 
 /** The patch plus each container's probe outcome (undefined where nothing was probed). */
@@ -33,10 +33,10 @@ export interface PodResolution extends PodPatch {
  * const { patch } = await resolvePodRouting(plan, gate, { timers, deadlineMs: 8000 });
  * ```
  */
-export async function resolvePodRouting(
+export async function resolvePodRouting<Handle>(
   plan: PodRoutingPlan,
   checker: AvailabilityChecker,
-  options: ResolvePodRoutingOptions = {},
+  options: ResolvePodRoutingOptions<Handle> = {},
 ): Promise<PodResolution> {
   const resolutions = await Promise.all(
     plan.containers.map((route) =>

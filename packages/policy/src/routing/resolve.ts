@@ -19,7 +19,7 @@ export interface ProbeTarget {
 }
 
 /** Options of {@link resolveFirstAvailable}. */
-export interface ResolveFirstAvailableOptions {
+export interface ResolveFirstAvailableOptions<Handle> {
   /** Aborts every probe and settles at once with `aborted: true`. */
   readonly signal?: AbortSignal;
   /**
@@ -29,7 +29,7 @@ export interface ResolveFirstAvailableOptions {
    */
   readonly deadlineMs?: number;
   /** RoutingTimers and clock (required with `deadlineMs`; used for `durationMs`). */
-  readonly timers?: RoutingTimers;
+  readonly timers?: RoutingTimers<Handle>;
 }
 
 /** How one alternative's probe ended. */
@@ -89,10 +89,10 @@ function outcomeOf(slot: Slot): ProbeOutcome {
  * const image = finalContainerImage(route, winner);
  * ```
  */
-export function resolveFirstAvailable<T extends ProbeTarget>(
+export function resolveFirstAvailable<T extends ProbeTarget, Handle>(
   alternatives: readonly T[],
   checker: AvailabilityChecker,
-  options: ResolveFirstAvailableOptions = {},
+  options: ResolveFirstAvailableOptions<Handle> = {},
 ): Promise<FirstAvailableResult<T>> {
   const { signal, deadlineMs, timers } = options;
   if (deadlineMs !== undefined && timers === undefined) {
@@ -105,7 +105,7 @@ export function resolveFirstAvailable<T extends ProbeTarget>(
 
   return new Promise<FirstAvailableResult<T>>((resolve) => {
     let finished = false;
-    let deadlineHandle: unknown;
+    let deadline: { readonly handle: Handle } | undefined;
 
     const abortSlot = (i: number, reason: string): void => {
       if (slots[i]?.state !== "pending") return;
@@ -116,7 +116,7 @@ export function resolveFirstAvailable<T extends ProbeTarget>(
     const finish = (index: number, flags: { timedOut?: boolean; aborted?: boolean }): void => {
       if (finished) return;
       finished = true;
-      if (deadlineHandle !== undefined) timers?.clearTimeout(deadlineHandle);
+      if (deadline !== undefined) timers?.clearTimeout(deadline.handle);
       signal?.removeEventListener("abort", onAbort);
       const reason = flags.aborted
         ? "aborted by caller"
@@ -165,10 +165,12 @@ export function resolveFirstAvailable<T extends ProbeTarget>(
       return;
     }
     if (deadlineMs !== undefined && timers !== undefined) {
-      deadlineHandle = timers.setTimeout(
-        () => finish(firstKnownAvailable(), { timedOut: true }),
-        deadlineMs,
-      );
+      deadline = {
+        handle: timers.setTimeout(
+          () => finish(firstKnownAvailable(), { timedOut: true }),
+          deadlineMs,
+        ),
+      };
     }
 
     alternatives.forEach((alternative, i) => {

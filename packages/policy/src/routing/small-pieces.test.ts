@@ -1,4 +1,3 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseGoDuration } from "./duration.js";
 import { readOriginalImages } from "./original-images.js";

@@ -57,7 +57,7 @@ export async function runCrashWorkload(root: string, journalPath: string): Promi
   const manager = await PullManager.open({
     store,
     policy: createVerificationPolicy({ policy: "NeverVerifyPreloadedImages" }),
-    clock: { now: () => new Date() },
+    clock: { now: Date.now },
   });
   journal("ready");
   const worker = async (first: number) => {
