@@ -7,6 +7,7 @@ import { EXIT_CODES, type ExitCode } from "./errors/exit-codes.js";
 import type { CliIo } from "./io/io.js";
 import { colorsFor } from "./output/color.js";
 import { chooseOutputFormat } from "./output/format.js";
+import { sanitizeText } from "./output/sanitize.js";
 import { VERSION } from "./version.js";
 
 /**
@@ -44,7 +45,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   const command = COMMANDS.find((c) => c.name === first);
   if (command === undefined) return unknownCommand(first, io);
 
-  const note = (line: string) => io.stderr.write(`kubeimg ${command.name}: ${line}\n`);
+  const note = (line: string) =>
+    io.stderr.write(`kubeimg ${command.name}: ${sanitizeText(line)}\n`);
   try {
     const { values, positionals } = parseCommandArgs(command, rest);
     if (values.help === true) {
@@ -67,6 +69,6 @@ function unknownCommand(name: string, io: CliIo): ExitCode {
     `unknown command "${name}" (commands: ${COMMANDS.map((c) => c.name).join(", ")}; see 'kubeimg --help')`,
     name,
   );
-  io.stderr.write(`kubeimg: ${describeError(error)}\n`);
+  io.stderr.write(`kubeimg: ${sanitizeText(describeError(error))}\n`);
   return EXIT_CODES.BAD_INPUT;
 }

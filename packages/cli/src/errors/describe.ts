@@ -1,9 +1,11 @@
 import { isKubeimgError } from "@kubeimg/core";
+import { sanitizeText } from "../output/sanitize.js";
 
 /**
  * Returns one line describing `error` for stderr: the message with line
  * breaks folded, followed by the error's stable code in brackets when it has
- * one. Never a stack trace.
+ * one. Never a stack trace, and never a control character: the message may
+ * quote a file or a registry.
  *
  * @example
  * ```ts
@@ -18,6 +20,8 @@ export function describeError(error: unknown): string {
     .map((l) => l.trim())
     .filter((l) => l !== "")
     .join("; ");
-  if (isKubeimgError(error) && error.code !== "USAGE") return `${oneLine} [${error.code}]`;
-  return oneLine;
+  const safe = sanitizeText(oneLine);
+  if (isKubeimgError(error) && error.code !== "USAGE")
+    return `${safe} [${sanitizeText(error.code)}]`;
+  return safe;
 }

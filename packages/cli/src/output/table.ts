@@ -1,15 +1,16 @@
 import type { Colors, Style } from "./color.js";
+import { sanitizeText } from "./sanitize.js";
 
 /** A table cell: its text, and optionally a style applied after padding is computed. */
 export type Cell = string | { readonly text: string; readonly style: Style };
 
-// Escape sequences and C0 controls never reach a cell: a file or registry
-// could otherwise move the cursor or rewrite the terminal title.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-
+/**
+ * A cell's text through the one sanitizer: escape sequences and control
+ * characters from a file or a registry never reach the terminal. Styles are
+ * applied after, so the CLI's own bold and colours stay intact.
+ */
 function cellText(cell: Cell): string {
-  return (typeof cell === "string" ? cell : cell.text).replace(CONTROL, "?");
+  return sanitizeText(typeof cell === "string" ? cell : cell.text);
 }
 
 /**

@@ -2,7 +2,8 @@
  * Go's `strconv`: `Quote`, which is what `fmt`'s `%q` prints for a string
  * (Masterminds' error messages quote the constraint and version text this
  * way, so a message built here reads exactly like the one Flux logs), and
- * `ParseFloat(s, 64)`, which Flux's numerical policy applies to every tag.
+ * `ParseFloat(s, 64)`, which Flux's numerical policy applies to every tag,
+ * and `Atoi`, with which containerd reads platform variant numbers.
  */
 
 /** Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space. */
@@ -18,6 +19,15 @@ const SHORT_ESCAPES: Readonly<Record<number, string>> = {
   12: "\\f",
   13: "\\r",
 };
+
+/** True when `s` holds only printable ASCII other than `"` and `\`: `Quote` then only adds quotes. */
+function isPlainAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c >= 0x7f || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
+}
 
 function hex(n: number, width: number): string {
   return n.toString(16).padStart(width, "0");
@@ -38,6 +48,7 @@ function hex(n: number, width: number): string {
  * ```
  */
 export function Quote(s: string): string {
+  if (isPlainAscii(s)) return `"${s}"`;
   let out = '"';
   for (const ch of s) {
     const r = ch.codePointAt(0) as number;
@@ -296,4 +307,41 @@ function readFloat(s: string): ParsedFloat {
   }
   if (!Number.isFinite(value)) return undefined;
   return negative ? -value : value;
+}
+
+/** The largest value `Atoi` accepts on a 64-bit platform, as decimal text. */
+const maxInt64 = "9223372036854775807";
+
+/**
+ * Reads `s` as Go's `strconv.Atoi` does on a 64-bit platform (optional sign,
+ * decimal digits, no underscores, within int64) and returns the value as
+ * canonical decimal text (no leading zeros, `-` for negatives), or
+ * `undefined` where Atoi fails. Text, not a number, so a 19-digit value
+ * keeps its exact value.
+ *
+ * @example
+ * ```ts
+ * Atoi("+007"); // "7"
+ * Atoi("1_0");  // undefined
+ * ```
+ */
+export function Atoi(s: string): string | undefined {
+  let i = 0;
+  let negative = false;
+  if (s[0] === "+" || s[0] === "-") {
+    negative = s[0] === "-";
+    i = 1;
+  }
+  if (i === s.length) return undefined;
+  for (let j = i; j < s.length; j++) {
+    const c = s.charCodeAt(j);
+    if (c < 0x30 || c > 0x39) return undefined;
+  }
+  let digits = s.slice(i).replace(/^0+/, "");
+  if (digits === "") digits = "0";
+  if (digits.length > maxInt64.length || (digits.length === maxInt64.length && digits > maxInt64)) {
+    // -9223372036854775808 is the one value beyond maxInt64 that fits.
+    if (!(negative && digits === "9223372036854775808")) return undefined;
+  }
+  return negative && digits !== "0" ? `-${digits}` : digits;
 }

@@ -1,9 +1,12 @@
 /**
  * Go's `strings` functions whose results differ from JavaScript's nearest
  * built-in: byte-order comparison (Masterminds pre-release identifiers, the
- * kubelet's sorted record fields, `json.Marshal`'s sorted map keys) and
- * `TrimSpace` (the kubelet's docker config and allowlist checks).
+ * kubelet's sorted record fields, `json.Marshal`'s sorted map keys,
+ * containerd's platform features), `TrimSpace` (the kubelet's docker config
+ * and allowlist checks) and `ToLower` (containerd's platform names, with Go
+ * 1.19's Unicode 13 tables).
  */
+import { lowerCaseChanges } from "../reference/unicode13-case.js";
 import { IsSpace } from "./unicode.js";
 
 /**
@@ -41,4 +44,48 @@ export function TrimSpace(text: string): string {
   while (start < end && IsSpace(text.charCodeAt(start))) start++;
   while (end > start && IsSpace(text.charCodeAt(end - 1))) end--;
   return text.slice(start, end);
+}
+
+/**
+ * Returns Go's `strings.ToLower(s)`: ASCII letters lowered, every other rune
+ * through Go 1.19's simple `unicode.ToLower` (no special casing, no context:
+ * `İ` becomes `i`, a final `Σ` becomes `σ`). Runes that only newer Unicode
+ * versions give a lower case stay as they are.
+ */
+export function ToLower(s: string): string {
+  let ascii = true;
+  let upper = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) {
+      ascii = false;
+      break;
+    }
+    if (c >= 0x41 && c <= 0x5a) upper = true;
+  }
+  if (ascii) return upper ? s.toLowerCase() : s;
+  let out = "";
+  for (const ch of s) {
+    const r = ch.codePointAt(0) as number;
+    if (r < 0x80) out += r >= 0x41 && r <= 0x5a ? String.fromCharCode(r + 32) : ch;
+    else if (r >= 0xd800 && r <= 0xdfff) out += "\ufffd";
+    else if (r === 0x130) out += "i";
+    else if (lowerCaseChanges(r)) out += ch.toLowerCase();
+    else out += ch;
+  }
+  return out;
+}
+
+/** Go's `strings.SplitN(s, sep, n)` for n > 0: at most n pieces, the last keeps the rest. */
+export function SplitN(s: string, sep: string, n: number): string[] {
+  const out: string[] = [];
+  let start = 0;
+  while (out.length < n - 1) {
+    const at = s.indexOf(sep, start);
+    if (at < 0) break;
+    out.push(s.slice(start, at));
+    start = at + sep.length;
+  }
+  out.push(s.slice(start));
+  return out;
 }

@@ -7,6 +7,9 @@
  * colon in a plain host is checked from the last one. (Go releases from
  * 1.25.2/1.24.8 on reject any bracket that does not enclose an IPv6
  * address, which would make glob classes in host labels unusable.)
+ *
+ * And `PathUnescape`, with which containerd decodes platform OS versions and
+ * features.
  */
 
 /** The pieces of a parsed URL the keyring reads. */
@@ -144,4 +147,42 @@ export function Parse(raw: string): URL | undefined {
   if (path === undefined) return undefined;
   if (fragment !== "" && goUnescape(fragment, "fragment") === undefined) return undefined;
   return { host, path };
+}
+
+/** The outcome of {@link PathUnescape}: the text, or the bad escape Go's `EscapeError` names. */
+export type UnescapeResult =
+  | { readonly ok: true; readonly value: string }
+  | { readonly ok: false; readonly escape: string };
+
+/**
+ * Go's `url.PathUnescape`: every `%` must start two hex digits (either case);
+ * `+` stays `+`. On failure, `escape` is the `%` and at most two following
+ * characters, as Go's `EscapeError` holds them. Decoded bytes that are not
+ * UTF-8 become U+FFFD (Go would keep them raw; a JavaScript string cannot).
+ */
+export function PathUnescape(s: string): UnescapeResult {
+  const bytes: number[] = [];
+  const encoder = new TextEncoder();
+  for (let i = 0; i < s.length; ) {
+    const c = s.charCodeAt(i);
+    if (c === 0x25) {
+      if (i + 2 >= s.length || !isHex(s.charCodeAt(i + 1)) || !isHex(s.charCodeAt(i + 2))) {
+        return { ok: false, escape: utf8Prefix(s.slice(i), 3) };
+      }
+      bytes.push(unhex(s.charCodeAt(i + 1)) * 16 + unhex(s.charCodeAt(i + 2)));
+      i += 3;
+      continue;
+    }
+    const cp = s.codePointAt(i) as number;
+    const ch = String.fromCodePoint(cp);
+    for (const b of encoder.encode(ch)) bytes.push(b);
+    i += ch.length;
+  }
+  return { ok: true, value: new TextDecoder().decode(new Uint8Array(bytes)) };
+}
+
+/** The first `n` UTF-8 bytes of `s`, as text (a cut rune becomes U+FFFD, as Go's `%q` shows it). */
+function utf8Prefix(s: string, n: number): string {
+  const bytes = new TextEncoder().encode(s);
+  return bytes.length <= n ? s : new TextDecoder().decode(bytes.subarray(0, n));
 }

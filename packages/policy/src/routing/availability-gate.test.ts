@@ -1,214 +1,208 @@
 import { describe, expect, it } from "vitest";
+import type { Availability } from "./availability.js";
+import { describeAvailabilityGateContract } from "./availability-gate.contract.test-support.js";
 import { createAvailabilityGate } from "./availability-gate.js";
+import {
+  type AvailabilityState,
+  createMemoryAvailabilityState,
+  type MemoryAvailabilityState,
+} from "./availability-state.js";
 import { FakeTimers, flushMicrotasks } from "./fake-timers.test-support.js";
-import { resolveFirstAvailable } from "./resolve.js";
-import { type Script, ScriptedChecker } from "./scripted-checker.test-support.js";
 
-const T = 1000;
+describeAvailabilityGateContract("in-memory state on a fake clock", {
+  unit: 100,
+  slackMs: 0,
+  world() {
+    const clock = new FakeTimers();
+    let shared: MemoryAvailabilityState | undefined;
+    return {
+      clock,
+      state: (options) => {
+        if (!options?.shared) return createMemoryAvailabilityState({ now: () => clock.now() });
+        shared ??= createMemoryAvailabilityState({ now: () => clock.now() });
+        return shared;
+      },
+    };
+  },
+});
 
-function setup(script: Record<string, Script>, options: { coolDownMs?: number } = {}) {
-  const timers = new FakeTimers();
-  const checker = new ScriptedChecker(timers, script);
-  const gate = createAvailabilityGate(checker, {
-    timers,
-    probeTimeoutMs: T,
-    positiveTtlMs: 5000,
-    negativeTtlMs: 1000,
-    circuitBreaker: { failureThreshold: 1, coolDownMs: options.coolDownMs ?? 30_000 },
-  });
-  return { timers, checker, gate };
-}
-
-/** Runs one admission's resolution and returns how long it took on the fake clock. */
-async function admission(
-  timers: FakeTimers,
-  run: () => Promise<{ winner: { image: string } | undefined }>,
-  step = 1,
-): Promise<{ elapsed: number; winner: string | undefined }> {
-  const start = timers.now();
-  let winner: string | undefined;
-  let done = false;
-  run().then((r) => {
-    winner = r.winner?.image;
-    done = true;
-  });
-  await flushMicrotasks();
-  while (!done) await timers.advance(step);
-  return { elapsed: timers.now() - start, winner };
-}
-
-describe("createAvailabilityGate", () => {
-  const dead = "dead.example.com/mirror/library/nginx:1.25";
-  const original = "docker.io/library/nginx:1.25";
-
-  it.each(["hang", "hang-ignoring-abort"] as const)(
-    "dead preferred mirror (%s): the first admission takes about T, the next ones within the cool-down take < 10 ms",
-    async (behaviour) => {
-      const { timers, checker, gate } = setup({
-        [dead]: behaviour,
-        [original]: { after: 5, available: true },
-        "dead.example.com/mirror/library/redis:7": behaviour,
-        "docker.io/library/redis:7": { after: 5, available: true },
-      });
-      const list = [{ image: dead }, { image: original }];
-      const first = await admission(timers, () => resolveFirstAvailable(list, gate, { timers }));
-      expect(first.winner).toBe(original);
-      expect(first.elapsed).toBeGreaterThanOrEqual(T);
-      expect(first.elapsed).toBeLessThanOrEqual(T + 2);
-      expect(gate.circuitState("dead.example.com")).toBe("open");
-
-      // Later admissions inside the cool-down, past the negative TTL, other images too.
-      await timers.advance(3000);
-      for (const image of ["nginx:1.25", "redis:7"]) {
-        const later = await admission(timers, () =>
-          resolveFirstAvailable(
-            [
-              { image: `dead.example.com/mirror/library/${image}` },
-              { image: `docker.io/library/${image}` },
-            ],
-            gate,
-            { timers },
-          ),
-        );
-        expect(later.elapsed).toBeLessThan(10);
-        expect(later.winner).toBe(`docker.io/library/${image}`);
+describe("createAvailabilityGate with the in-memory state", () => {
+  it("the in-memory state stays bounded over 1M distinct registry names", async () => {
+    let now = 0;
+    const state = createMemoryAvailabilityState({
+      now: () => now,
+      maxVerdicts: 1000,
+      maxRegistries: 1000,
+      maxMarkers: 1000,
+    });
+    const policy = { failureThreshold: 1, coolDownMs: 30_000 };
+    for (let i = 0; i < 1_000_000; i++) {
+      const registry = `r${i}.example.com`;
+      const key = { image: `${registry}/app:1`, credentialSecret: undefined, registry };
+      await state.recordFailure(registry, policy);
+      await state.setVerdict(key, { available: false, reason: "refused", retryable: true }, 1000);
+      await state.claimProbe(key, 1000);
+      if (i % 100_000 === 0) {
+        now += 1;
+        expect(state.sizes()).toEqual({
+          verdicts: Math.min(i + 1, 1000),
+          breakers: Math.min(i + 1, 1000),
+          markers: Math.min(i + 1, 1000),
+        });
       }
-      expect(checker.callsFor(dead)).toBe(1);
-      expect(checker.callsFor("dead.example.com/mirror/library/redis:7")).toBe(0);
-      expect(gate.stats().shortCircuited).toBe(2);
+    }
+    expect(state.sizes()).toEqual({ verdicts: 1000, breakers: 1000, markers: 1000 });
+    // The most recent registries are still known; the oldest were forgotten.
+    expect(await state.circuitState("r999999.example.com")).toBe("open");
+    expect(await state.circuitState("r0.example.com")).toBe("closed");
+    // Entries expire too: past every TTL nothing is returned.
+    now += 10 * 30_000;
+    expect(await state.circuitState("r999999.example.com")).toBe("closed");
+  }, 120_000);
+
+  it("keeps the gate's own maps bounded over many distinct registry names", async () => {
+    // A frozen clock with O(1) timers: the point is the maps, not time.
+    const handles = new Map<number, () => void>();
+    let nextHandle = 0;
+    const timers = {
+      now: () => 0,
+      setTimeout: (callback: () => void) => {
+        handles.set(++nextHandle, callback);
+        return nextHandle;
+      },
+      clearTimeout: (handle: number) => void handles.delete(handle),
+    };
+    const state = createMemoryAvailabilityState({ now: timers.now, maxVerdicts: 100 });
+    let n = 0;
+    const gate = createAvailabilityGate(
+      {
+        // Alternate: refused (retryable, opens the breaker), missing, present.
+        check: async (): Promise<Availability> => {
+          const k = n++ % 3;
+          if (k === 0) return { available: false, reason: "refused", retryable: true };
+          if (k === 1) return { available: false, reason: "not found", retryable: false };
+          return { available: true };
+        },
+      },
+      { timers, state },
+    );
+    const total = 20_000;
+    for (let i = 0; i < total; i += 500) {
+      const calls: Promise<Availability>[] = [];
+      for (let j = i; j < i + 500; j++) {
+        calls.push(gate.check(`r${j}.example.com/app:1`, undefined, {}));
+      }
+      await Promise.all(calls);
+      expect(state.sizes().verdicts).toBeLessThanOrEqual(100);
+      expect(state.sizes().breakers).toBeLessThanOrEqual(1000);
+      expect(gate.stats()).toMatchObject({ inFlight: 0, activeProbes: 0, queuedProbes: 0 });
+    }
+    expect(gate.stats().probes).toBe(total);
+    // Registries that answered took no breaker room: only the refusing third is kept.
+    expect(state.sizes().breakers).toBe(1000);
+    expect(handles.size).toBe(0);
+  }, 120_000);
+
+  it("runs at most maxConcurrentProbes probes and refuses past maxQueuedProbes", async () => {
+    const timers = new FakeTimers();
+    let running = 0;
+    let peak = 0;
+    const gate = createAvailabilityGate(
+      {
+        check: () =>
+          new Promise<Availability>((resolve) => {
+            running++;
+            peak = Math.max(peak, running);
+            timers.setTimeout(() => {
+              running--;
+              resolve({ available: true });
+            }, 10);
+          }),
+      },
+      { timers, maxConcurrentProbes: 4, maxQueuedProbes: 8 },
+    );
+    const calls = Array.from({ length: 20 }, (_, i) =>
+      gate.check(`r${i}.example.com/app:1`, undefined, {}),
+    );
+    await flushMicrotasks();
+    expect(gate.stats()).toMatchObject({ activeProbes: 4, queuedProbes: 8, queueFull: 8 });
+    await timers.advance(100);
+    const answers = await Promise.all(calls);
+    expect(peak).toBe(4);
+    expect(answers.filter((a) => a.available)).toHaveLength(12);
+    expect(answers.filter((a) => !a.available)[0]).toMatchObject({
+      retryable: true,
+      reason: expect.stringMatching(/too many probes in flight/),
+    });
+    expect(gate.stats()).toMatchObject({ activeProbes: 0, queuedProbes: 0 });
+  });
+
+  it("a queued probe whose caller aborts leaves the queue", async () => {
+    const timers = new FakeTimers();
+    const gate = createAvailabilityGate(
+      { check: () => new Promise<Availability>(() => {}) },
+      { timers, maxConcurrentProbes: 1, probeTimeoutMs: 50 },
+    );
+    const caller = new AbortController();
+    const first = gate.check("a.example.com/x:1", undefined, {});
+    const queued = gate.check("b.example.com/x:1", undefined, { signal: caller.signal });
+    await flushMicrotasks();
+    expect(gate.stats().queuedProbes).toBe(1);
+    caller.abort();
+    expect(await queued).toMatchObject({ reason: "aborted" });
+    await flushMicrotasks();
+    expect(gate.stats().queuedProbes).toBe(0);
+    await timers.advance(50);
+    expect(await first).toMatchObject({ available: false, retryable: true });
+    expect(gate.stats().probes).toBe(1);
+  });
+
+  const failing = (mode: "reject" | "throw" | "hang"): AvailabilityState => {
+    const fail = <T>(): Promise<T> => {
+      if (mode === "throw") throw new Error("state down");
+      return mode === "reject" ? Promise.reject(new Error("state down")) : new Promise<T>(() => {});
+    };
+    return {
+      getVerdict: fail,
+      setVerdict: fail,
+      claimProbe: fail,
+      releaseProbe: fail,
+      peekProbe: fail,
+      circuitState: fail,
+      recordFailure: fail,
+      recordSuccess: fail,
+      claimTrial: fail,
+      releaseTrial: fail,
+      clear: fail,
+    };
+  };
+
+  it.each(["reject", "throw"] as const)(
+    "a state that fails (%s) costs sharing, never an answer",
+    async (mode) => {
+      const timers = new FakeTimers();
+      const gate = createAvailabilityGate(
+        { check: async () => ({ available: true }) },
+        { timers, state: failing(mode) },
+      );
+      expect(await gate.check("a.example.com/x:1", undefined, {})).toEqual({ available: true });
+      expect(await gate.circuitState("a.example.com")).toBe("closed");
+      await gate.clear();
+      expect(gate.stats().stateErrors).toBeGreaterThan(0);
     },
   );
 
-  it("after the cool-down sends one trial probe; success closes the circuit", async () => {
+  it("a state that hangs cannot hold a caller past its signal", async () => {
     const timers = new FakeTimers();
-    let alive = false;
     const gate = createAvailabilityGate(
-      {
-        check: (_image, _secret, { signal }) =>
-          new Promise((resolve) => {
-            if (alive) resolve({ available: true });
-            signal?.addEventListener("abort", () =>
-              resolve({ available: false, reason: "aborted", retryable: true }),
-            );
-          }),
-      },
-      { timers, probeTimeoutMs: T, circuitBreaker: { coolDownMs: 10_000 }, negativeTtlMs: 0 },
+      { check: async () => ({ available: true }) },
+      { timers, state: failing("hang") },
     );
-    const probe = () => gate.check(dead, undefined, {});
-    const first = probe();
-    await timers.advance(T);
-    expect((await first).available).toBe(false);
-    expect(gate.circuitState("dead.example.com")).toBe("open");
-    await timers.advance(10_000);
-    expect(gate.circuitState("dead.example.com")).toBe("half-open");
-    alive = true;
-    const trial = probe();
-    // The same image joins the trial; another image of that registry waits for its verdict.
-    const same = probe();
-    expect(await gate.check("dead.example.com/other:1", undefined, {})).toMatchObject({
-      available: false,
-      reason: "circuit open for registry dead.example.com",
-    });
-    expect(await same).toEqual({ available: true });
-    expect(await trial).toEqual({ available: true });
-    expect(gate.circuitState("dead.example.com")).toBe("closed");
-  });
-
-  it("100 concurrent resolutions of one image make one probe per alternative", async () => {
-    const alternatives = ["a.example.com/x:1", "b.example.com/x:1", "c.example.com/x:1"];
-    const { timers, checker, gate } = setup({
-      [alternatives[0] as string]: { after: 50, available: false },
-      [alternatives[1] as string]: { after: 80, available: true },
-      [alternatives[2] as string]: { after: 30, available: true },
-    });
-    const runs = Array.from({ length: 100 }, () =>
-      resolveFirstAvailable(
-        alternatives.map((image) => ({ image })),
-        gate,
-        { timers },
-      ),
-    );
+    const caller = new AbortController();
+    const answer = gate.check("a.example.com/x:1", undefined, { signal: caller.signal });
+    timers.setTimeout(() => caller.abort(), 100);
     await timers.advance(100);
-    const results = await Promise.all(runs);
-    expect(results.every((r) => r.winner?.image === alternatives[1])).toBe(true);
-    expect(checker.calls).toHaveLength(3);
-    expect(gate.stats()).toMatchObject({ probes: 3, coalesced: 297 });
-  });
-
-  it("aborts a losing probe through the gate once no caller needs it", async () => {
-    const { timers, checker, gate } = setup({
-      "a.example.com/x:1": { after: 10, available: true },
-      "b.example.com/x:1": "hang",
-    });
-    const one = resolveFirstAvailable(
-      [{ image: "a.example.com/x:1" }, { image: "b.example.com/x:1" }],
-      gate,
-      { timers },
-    );
-    const two = resolveFirstAvailable(
-      [{ image: "a.example.com/x:1" }, { image: "b.example.com/x:1" }],
-      gate,
-      { timers },
-    );
-    await timers.advance(10);
-    await Promise.all([one, two]);
-    expect(checker.aborted).toEqual(["b.example.com/x:1"]);
-    // An aborted probe is neither cached nor held against the registry.
-    expect(gate.circuitState("b.example.com")).toBe("closed");
-  });
-
-  it("keeps a shared probe alive while one caller still waits", async () => {
-    const { timers, checker, gate } = setup({
-      "a.example.com/x:1": { after: 50, available: true },
-    });
-    const first = new AbortController();
-    const p1 = gate.check("a.example.com/x:1", undefined, { signal: first.signal });
-    const p2 = gate.check("a.example.com/x:1", undefined, {});
-    first.abort();
-    expect(await p1).toMatchObject({ available: false, reason: "aborted" });
-    await timers.advance(50);
-    expect(await p2).toEqual({ available: true });
-    expect(checker.aborted).toEqual([]);
-  });
-
-  it("caches available answers longer than unavailable ones", async () => {
-    const { timers, checker, gate } = setup({
-      "up.example.com/x:1": { after: 1, available: true },
-      "up.example.com/missing:1": { after: 1, available: false },
-    });
-    const ask = async (image: string) => {
-      const p = gate.check(image, undefined, {});
-      await timers.advance(1);
-      return p;
-    };
-    await ask("up.example.com/x:1");
-    await ask("up.example.com/missing:1");
-    await timers.advance(1500); // past the negative TTL, inside the positive one
-    await ask("up.example.com/x:1");
-    await ask("up.example.com/missing:1");
-    expect(checker.callsFor("up.example.com/x:1")).toBe(1);
-    expect(checker.callsFor("up.example.com/missing:1")).toBe(2);
-    await timers.advance(5000);
-    await ask("up.example.com/x:1");
-    expect(checker.callsFor("up.example.com/x:1")).toBe(2);
-  });
-
-  it("does not open the circuit on definite answers (404)", async () => {
-    const { timers, gate } = setup({ "up.example.com/missing:1": { after: 1, available: false } });
-    const p = gate.check("up.example.com/missing:1", undefined, {});
-    await timers.advance(1);
-    await p;
-    expect(gate.circuitState("up.example.com")).toBe("closed");
-  });
-
-  it("keys answers by credential secret too", async () => {
-    const { timers, checker, gate } = setup({
-      "up.example.com/x:1": { after: 1, available: true },
-    });
-    const a = gate.check("up.example.com/x:1", { namespace: "ns", name: "one" }, {});
-    const b = gate.check("up.example.com/x:1", { namespace: "ns", name: "two" }, {});
-    await timers.advance(1);
-    await Promise.all([a, b]);
-    expect(checker.calls).toHaveLength(2);
+    expect(await answer).toMatchObject({ available: false, reason: "aborted" });
+    expect(gate.stats().inFlight).toBe(0);
   });
 });

@@ -1,16 +1,28 @@
 /**
  * A decorator around an {@link AvailabilityChecker} for admission webhooks:
  * per-probe timeout, coalescing of concurrent probes of the same image, a
- * TTL cache (negative answers kept shorter), and a per-registry circuit
- * breaker that skips a registry for a cool-down after it timed out or
- * refused, instead of paying the timeout on every admission.
+ * TTL cache (negative answers kept shorter), a per-registry circuit breaker
+ * that skips a registry for a cool-down after it timed out or refused,
+ * instead of paying the timeout on every admission, and a cap on probes in
+ * flight so that one huge Pod cannot open ten thousand connections.
+ *
+ * What the gate learns lives in an {@link AvailabilityState}: one process's
+ * memory by default, or a store shared by every replica of a webhook
+ * (`@kubeimg/redis`), in which case one replica probes an image and the
+ * others wait for its verdict instead of each paying the probe timeout.
+ * Every call to the state is bounded by the caller's signal and a failing
+ * state counts as "nothing known": the state can cost probes, never answers.
  */
-import type {
-  Availability,
-  AvailabilityChecker,
-  CredentialSecretRef,
-  RoutingTimers,
-} from "./availability.js";
+import type { Availability, AvailabilityChecker, RoutingTimers } from "./availability.js";
+import {
+  type AvailabilityState,
+  type CircuitState,
+  createMemoryAvailabilityState,
+  type VerdictKey,
+  verdictKeyString,
+} from "./availability-state.js";
+
+export type { CircuitState } from "./availability-state.js";
 
 /** Options of {@link createAvailabilityGate}. */
 export interface AvailabilityGateOptions<Handle> {
@@ -22,7 +34,7 @@ export interface AvailabilityGateOptions<Handle> {
   readonly positiveTtlMs?: number;
   /** How long an "unavailable" answer is reused (default 1000, kuik's own cache TTL). */
   readonly negativeTtlMs?: number;
-  /** Most answers kept; the oldest go first (default 1000). */
+  /** Most answers kept by the default in-memory state; the least recently used go first (default 1000). */
   readonly maxEntries?: number;
   /** Per-registry circuit breaker; `false` turns it off. */
   readonly circuitBreaker?:
@@ -35,50 +47,73 @@ export interface AvailabilityGateOptions<Handle> {
       };
   /** The registry an image belongs to (default: the text before its first `/`). */
   readonly registryOf?: (image: string) => string;
+  /**
+   * Where verdicts, breakers and probe markers live (default: this
+   * process's memory, `createMemoryAvailabilityState`, bounded by
+   * `maxEntries` verdicts and 1000 registries).
+   */
+  readonly state?: AvailabilityState;
+  /** Most probes in flight at once, over all callers (default 64). */
+  readonly maxConcurrentProbes?: number;
+  /**
+   * Most probes waiting for a free slot (default 1024); past it a probe
+   * answers "unavailable" (retryable) at once, without a verdict.
+   */
+  readonly maxQueuedProbes?: number;
+  /**
+   * How long a caller waits for another prober's verdict (another replica
+   * holds the image's marker) before probing itself (default
+   * `probeTimeoutMs` + 250). The caller's own signal ends the wait sooner.
+   */
+  readonly peerWaitMs?: number;
+  /** How often a waiting caller looks for the other prober's verdict (default 25). */
+  readonly peerPollMs?: number;
 }
 
 /** Counters for observability and tests. */
 export interface AvailabilityGateStats {
   /** Probes actually sent to the wrapped checker. */
   readonly probes: number;
-  /** Answers served from the cache. */
+  /** Answers served from the state (this process's or another replica's earlier probe). */
   readonly cacheHits: number;
-  /** Calls that joined a probe already in flight. */
+  /** Calls that joined a probe already in flight in this process. */
   readonly coalesced: number;
   /** Calls answered "unavailable" at once because the registry's circuit was open. */
   readonly shortCircuited: number;
   /** Probes that hit the probe timeout. */
   readonly timeouts: number;
+  /** Calls that found another prober's marker and waited for its verdict. */
+  readonly peerWaits: number;
+  /** Answers that came from another prober's verdict while waiting. */
+  readonly peerVerdicts: number;
+  /** Probes refused because `maxQueuedProbes` were already waiting. */
+  readonly queueFull: number;
+  /** Calls to the state that failed or were cut short (answered as "nothing known"). */
+  readonly stateErrors: number;
+  /** Operations in flight now (each may serve several coalesced callers). */
+  readonly inFlight: number;
+  /** Probes running now. */
+  readonly activeProbes: number;
+  /** Probes waiting for a slot now. */
+  readonly queuedProbes: number;
 }
-
-/** The state of one registry's circuit. */
-export type CircuitState = "closed" | "open" | "half-open";
 
 /** An {@link AvailabilityChecker} with caching, coalescing and circuit breaking. */
 export interface AvailabilityGate extends AvailabilityChecker {
   stats(): AvailabilityGateStats;
   /** The circuit state of a registry now. */
-  circuitState(registry: string): CircuitState;
-  /** Forgets cached answers and circuit states (probes in flight continue). */
-  clear(): void;
+  circuitState(registry: string): Promise<CircuitState>;
+  /** Forgets cached answers, markers and circuit states (probes in flight continue). */
+  clear(): Promise<void>;
 }
 
-interface CacheEntry {
-  readonly answer: Availability;
-  readonly expiresAt: number;
-}
-
-interface Breaker {
-  failures: number;
-  openUntil: number | undefined;
-  trialInFlight: boolean;
-}
-
-interface SharedProbe {
+interface Operation {
   readonly promise: Promise<Availability | undefined>;
   subscribers: number;
   readonly controller: AbortController;
 }
+
+type SlotOutcome = "granted" | "full" | "aborted";
 
 const abortedAnswer: Availability = Object.freeze({
   available: false,
@@ -86,13 +121,25 @@ const abortedAnswer: Availability = Object.freeze({
   retryable: true,
 });
 
+/** Token of a probe that goes ahead without a marker (the state could not be asked). */
+const LOCAL_TOKEN = "\u0000local";
+
 function defaultRegistryOf(image: string): string {
   const slash = image.indexOf("/");
   return slash === -1 ? image : image.slice(0, slash);
 }
 
-function keyOf(image: string, secret: CredentialSecretRef | undefined): string {
-  return secret ? `${image}\u0000${secret.namespace}/${secret.name}` : image;
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Calls `work` and turns a synchronous throw into a rejection. */
+function attempt<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(work());
+  } catch (e) {
+    return Promise.reject(e);
+  }
 }
 
 /**
@@ -101,13 +148,20 @@ function keyOf(image: string, secret: CredentialSecretRef | undefined): string {
  *   unavailable (retryable), even if the wrapped checker ignores its signal;
  * - concurrent calls for the same image and secret share one probe (a
  *   100-replica rollout sends one probe per alternative); the shared probe is
- *   aborted only when every caller has aborted;
+ *   aborted only when every caller has aborted; with a shared `state`,
+ *   replicas share it too: the one holding the image's marker probes, the
+ *   others wait for its verdict up to `peerWaitMs` or their own signal;
  * - answers are cached: available for `positiveTtlMs`, unavailable for the
  *   shorter `negativeTtlMs`; aborted probes are not cached;
  * - after `failureThreshold` consecutive retryable failures of a registry, its
  *   circuit opens: calls for any image there answer "unavailable" at once for
  *   `coolDownMs`, then one trial probe decides (success closes, failure
- *   re-opens). Definite answers (404, 401) do not count: the registry is up.
+ *   re-opens). Definite answers (404, 401) do not count: the registry is up;
+ * - at most `maxConcurrentProbes` probes run at once; up to
+ *   `maxQueuedProbes` more wait for a slot (while their callers wait), and
+ *   any beyond answer "unavailable" (retryable, not cached) at once.
+ *
+ * The returned promises never reject.
  *
  * @example
  * ```ts
@@ -123,128 +177,287 @@ export function createAvailabilityGate<Handle>(
   const probeTimeoutMs = options.probeTimeoutMs ?? 1000;
   const positiveTtlMs = options.positiveTtlMs ?? 5000;
   const negativeTtlMs = options.negativeTtlMs ?? 1000;
-  const maxEntries = options.maxEntries ?? 1000;
   const breakerOptions =
     options.circuitBreaker === false ? undefined : (options.circuitBreaker ?? {});
-  const failureThreshold = breakerOptions?.failureThreshold ?? 1;
-  const coolDownMs = breakerOptions?.coolDownMs ?? 30_000;
+  const breakerPolicy = {
+    failureThreshold: breakerOptions?.failureThreshold ?? 1,
+    coolDownMs: breakerOptions?.coolDownMs ?? 30_000,
+  };
   const registryOf = options.registryOf ?? defaultRegistryOf;
+  const state =
+    options.state ??
+    createMemoryAvailabilityState({
+      now: () => timers.now(),
+      maxVerdicts: options.maxEntries ?? 1000,
+    });
+  const maxConcurrentProbes = Math.max(1, options.maxConcurrentProbes ?? 64);
+  const maxQueuedProbes = Math.max(0, options.maxQueuedProbes ?? 1024);
+  const peerWaitMs = options.peerWaitMs ?? probeTimeoutMs + 250;
+  const peerPollMs = Math.max(1, options.peerPollMs ?? 25);
+  // A marker outlives the probe it guards by a little: a holder that died
+  // frees it about when its probe would have timed out.
+  const markerTtlMs = probeTimeoutMs + 250;
 
-  const cache = new Map<string, CacheEntry>();
-  const inFlight = new Map<string, SharedProbe>();
-  const breakers = new Map<string, Breaker>();
-  const counters = { probes: 0, cacheHits: 0, coalesced: 0, shortCircuited: 0, timeouts: 0 };
+  const inFlight = new Map<string, Operation>();
+  const counters = {
+    probes: 0,
+    cacheHits: 0,
+    coalesced: 0,
+    shortCircuited: 0,
+    timeouts: 0,
+    peerWaits: 0,
+    peerVerdicts: 0,
+    queueFull: 0,
+    stateErrors: 0,
+  };
 
-  const breakerOf = (registry: string): Breaker => {
-    let b = breakers.get(registry);
-    if (!b) {
-      b = { failures: 0, openUntil: undefined, trialInFlight: false };
-      breakers.set(registry, b);
+  // Probe slots: a counter and a FIFO of waiters (a Set keeps insertion order
+  // and removes an aborted waiter in O(1)).
+  let activeProbes = 0;
+  const slotQueue = new Set<() => void>();
+
+  const acquireSlot = (signal: AbortSignal): Promise<SlotOutcome> => {
+    if (signal.aborted) return Promise.resolve("aborted");
+    if (activeProbes < maxConcurrentProbes) {
+      activeProbes++;
+      return Promise.resolve("granted");
     }
-    return b;
+    if (slotQueue.size >= maxQueuedProbes) return Promise.resolve("full");
+    return new Promise<SlotOutcome>((resolve) => {
+      const grant = (): void => {
+        signal.removeEventListener("abort", onAbort);
+        resolve("granted");
+      };
+      const onAbort = (): void => {
+        slotQueue.delete(grant);
+        resolve("aborted");
+      };
+      slotQueue.add(grant);
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
   };
 
-  const stateOf = (b: Breaker | undefined): CircuitState => {
-    if (!b || b.openUntil === undefined) return "closed";
-    return timers.now() < b.openUntil ? "open" : "half-open";
-  };
-
-  const remember = (key: string, answer: Availability): void => {
-    const ttl = answer.available ? positiveTtlMs : negativeTtlMs;
-    if (ttl <= 0) return;
-    cache.delete(key);
-    cache.set(key, { answer, expiresAt: timers.now() + ttl });
-    while (cache.size > maxEntries) {
-      const oldest = cache.keys().next().value;
-      if (oldest === undefined) break;
-      cache.delete(oldest);
+  const releaseSlot = (): void => {
+    const next = slotQueue.values().next();
+    if (next.done) {
+      activeProbes--;
+      return;
     }
+    slotQueue.delete(next.value);
+    next.value();
   };
 
-  const record = (registry: string, answer: Availability, trial: boolean): void => {
-    if (!breakerOptions) return;
-    const b = breakerOf(registry);
-    if (trial) b.trialInFlight = false;
-    if (!answer.available && answer.retryable) {
-      b.failures++;
-      if (b.failures >= failureThreshold) b.openUntil = timers.now() + coolDownMs;
-    } else {
-      b.failures = 0;
-      b.openUntil = undefined;
-    }
+  /**
+   * Resolves with what the state answers, or with `fallback` when it fails
+   * or `signal` aborts first. The state's promise is always observed.
+   */
+  const ask = <T>(work: () => Promise<T>, signal: AbortSignal, fallback: T): Promise<T> =>
+    new Promise<T>((resolve) => {
+      let done = false;
+      const finish = (value: T): void => {
+        if (done) return;
+        done = true;
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      };
+      const onAbort = (): void => finish(fallback);
+      attempt(work).then(finish, () => {
+        counters.stateErrors++;
+        finish(fallback);
+      });
+      if (signal.aborted) finish(fallback);
+      else if (!done) signal.addEventListener("abort", onAbort, { once: true });
+    });
+
+  /** Fire-and-forget a state write whose failure only costs sharing. */
+  const forget = (work: () => Promise<void>): void => {
+    attempt(work).then(undefined, () => {
+      counters.stateErrors++;
+    });
   };
 
-  const startProbe = (
-    key: string,
-    image: string,
-    secret: CredentialSecretRef | undefined,
-    registry: string,
-    trial: boolean,
-  ): SharedProbe => {
-    const controller = new AbortController();
+  /** Waits `ms` or until `signal` aborts. */
+  const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+    new Promise<void>((resolve) => {
+      if (signal.aborted) return resolve();
+      const onAbort = (): void => {
+        timers.clearTimeout(handle);
+        resolve();
+      };
+      const handle = timers.setTimeout(() => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      }, ms);
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+
+  const shortCircuit = (registry: string): Availability => {
+    counters.shortCircuited++;
+    return { available: false, reason: `circuit open for registry ${registry}`, retryable: true };
+  };
+
+  /** One call of the wrapped checker under the probe timeout; undefined when `signal` aborted it. */
+  const probeOnce = (key: VerdictKey, signal: AbortSignal): Promise<Availability | undefined> => {
+    if (signal.aborted) return Promise.resolve(undefined);
     counters.probes++;
-    const promise = new Promise<Availability | undefined>((resolve) => {
+    const controller = new AbortController();
+    return new Promise<Availability | undefined>((resolve) => {
       let settled = false;
       const done = (answer: Availability | undefined): void => {
         if (settled) return;
         settled = true;
         timers.clearTimeout(timer);
-        controller.signal.removeEventListener("abort", onAbort);
-        inFlight.delete(key);
-        if (answer === undefined) {
-          if (trial && breakerOptions) breakerOf(registry).trialInFlight = false;
-        } else {
-          record(registry, answer, trial);
-          remember(key, answer);
-        }
+        signal.removeEventListener("abort", onAbort);
         resolve(answer);
       };
-      const onAbort = (): void => done(undefined);
+      const onAbort = (): void => {
+        done(undefined);
+        controller.abort(signal.reason);
+      };
       const timer = timers.setTimeout(() => {
         counters.timeouts++;
         done({ available: false, reason: `timed out after ${probeTimeoutMs} ms`, retryable: true });
         controller.abort(new Error("probe timeout"));
       }, probeTimeoutMs);
-      controller.signal.addEventListener("abort", onAbort, { once: true });
-      let pending: Promise<Availability>;
-      try {
-        pending = checker.check(image, secret, { signal: controller.signal });
-      } catch (e) {
-        pending = Promise.reject(e);
-      }
-      Promise.resolve(pending).then(
-        (answer) => done(controller.signal.aborted ? undefined : answer),
-        (e: unknown) =>
-          done(
-            controller.signal.aborted
-              ? undefined
-              : {
-                  available: false,
-                  reason: e instanceof Error ? e.message : String(e),
-                  retryable: true,
-                },
-          ),
-      );
+      signal.addEventListener("abort", onAbort, { once: true });
+      attempt(() => checker.check(key.image, key.credentialSecret, { signal: controller.signal }))
+        .then(
+          (answer) => done(controller.signal.aborted ? undefined : answer),
+          (e: unknown) =>
+            done(
+              controller.signal.aborted
+                ? undefined
+                : { available: false, reason: messageOf(e), retryable: true },
+            ),
+        )
+        // `done` never throws; this only keeps the chain observed.
+        .then(undefined, () => {});
     });
-    return { promise, subscribers: 0, controller };
   };
 
-  const subscribe = (
-    shared: SharedProbe,
-    signal: AbortSignal | undefined,
-  ): Promise<Availability> => {
-    shared.subscribers++;
+  /** Probes under a slot, then records the verdict and the breaker outcome. */
+  const probeAndRecord = async (
+    key: VerdictKey,
+    signal: AbortSignal,
+  ): Promise<Availability | undefined> => {
+    const slot = await acquireSlot(signal);
+    if (slot === "aborted") return undefined;
+    if (slot === "full") {
+      counters.queueFull++;
+      return {
+        available: false,
+        reason: `too many probes in flight (${maxConcurrentProbes} running, ${maxQueuedProbes} waiting)`,
+        retryable: true,
+      };
+    }
+    let answer: Availability | undefined;
+    try {
+      answer = await probeOnce(key, signal);
+    } finally {
+      releaseSlot();
+    }
+    if (answer === undefined) return undefined;
+    // Record even when every caller has gone: the verdict is still true. The
+    // writes are bounded by the state itself, not by the callers' signals,
+    // and they land before the marker is released so waiters find them.
+    const never = new AbortController().signal;
+    if (breakerOptions) {
+      if (!answer.available && answer.retryable) {
+        await ask(() => state.recordFailure(key.registry, breakerPolicy), never, undefined);
+      } else {
+        await ask(() => state.recordSuccess(key.registry), never, undefined);
+      }
+    }
+    const ttl = answer.available ? positiveTtlMs : negativeTtlMs;
+    if (ttl > 0) await ask(() => state.setVerdict(key, answer, ttl), never, undefined);
+    return answer;
+  };
+
+  /** Waits for the holder of the marker: its verdict, its release, or the end of our patience. */
+  const waitForPeer = async (
+    key: VerdictKey,
+    signal: AbortSignal,
+    until: number,
+  ): Promise<Availability | "released" | "expired" | undefined> => {
+    for (;;) {
+      const left = until - timers.now();
+      if (left <= 0) return "expired";
+      await sleep(Math.min(peerPollMs, left), signal);
+      if (signal.aborted) return undefined;
+      const peek = await ask(() => state.peekProbe(key), signal, undefined);
+      if (signal.aborted) return undefined;
+      if (peek === undefined) return "expired"; // the state failed: stop relying on it
+      if (peek.verdict) return peek.verdict;
+      if (!peek.claimed) return "released";
+    }
+  };
+
+  /** The whole decision for one key; undefined when `signal` aborted it. */
+  const decide = async (
+    key: VerdictKey,
+    signal: AbortSignal,
+  ): Promise<Availability | undefined> => {
+    const known = await ask(() => state.getVerdict(key), signal, undefined);
+    if (signal.aborted) return undefined;
+    if (known) {
+      counters.cacheHits++;
+      return known;
+    }
+    if (breakerOptions) {
+      const circuit = await ask(() => state.circuitState(key.registry), signal, "closed");
+      if (signal.aborted) return undefined;
+      if (circuit === "open") return shortCircuit(key.registry);
+      if (circuit === "half-open") {
+        const trial = await ask(() => state.claimTrial(key.registry, markerTtlMs), signal, true);
+        if (signal.aborted) return undefined;
+        if (!trial) return shortCircuit(key.registry);
+        try {
+          return await probeAndRecord(key, signal);
+        } finally {
+          forget(() => state.releaseTrial(key.registry));
+        }
+      }
+    }
+    const until = timers.now() + peerWaitMs;
+    let waited = false;
+    for (;;) {
+      const token = await ask(() => state.claimProbe(key, markerTtlMs), signal, LOCAL_TOKEN);
+      if (signal.aborted) return undefined;
+      if (token !== undefined) {
+        try {
+          return await probeAndRecord(key, signal);
+        } finally {
+          if (token !== LOCAL_TOKEN) forget(() => state.releaseProbe(key, token));
+        }
+      }
+      if (!waited) {
+        waited = true;
+        counters.peerWaits++;
+      }
+      const outcome = await waitForPeer(key, signal, until);
+      if (outcome === undefined) return undefined;
+      if (outcome === "expired") return probeAndRecord(key, signal);
+      if (outcome !== "released") {
+        counters.peerVerdicts++;
+        return outcome;
+      }
+      // Released without a verdict (the holder was aborted or died): try to take it.
+    }
+  };
+
+  const subscribe = (op: Operation, signal: AbortSignal | undefined): Promise<Availability> => {
+    op.subscribers++;
     return new Promise<Availability>((resolve) => {
       let left = false;
       const onAbort = (): void => {
         if (left) return;
         left = true;
-        shared.subscribers--;
-        if (shared.subscribers === 0) shared.controller.abort(new Error("every caller aborted"));
+        op.subscribers--;
+        if (op.subscribers === 0) op.controller.abort(new Error("every caller aborted"));
         resolve(abortedAnswer);
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      shared.promise.then((answer) => {
+      op.promise.then((answer) => {
         if (left) return;
         left = true;
         signal?.removeEventListener("abort", onAbort);
@@ -256,47 +469,39 @@ export function createAvailabilityGate<Handle>(
   return {
     check(image, credentialSecret, { signal } = {}) {
       if (signal?.aborted) return Promise.resolve(abortedAnswer);
-      const key = keyOf(image, credentialSecret);
-      const cached = cache.get(key);
-      if (cached) {
-        if (timers.now() < cached.expiresAt) {
-          counters.cacheHits++;
-          return Promise.resolve(cached.answer);
-        }
-        cache.delete(key);
-      }
-      const shared = inFlight.get(key);
-      if (shared) {
+      const key: VerdictKey = { image, credentialSecret, registry: registryOf(image) };
+      const id = verdictKeyString(key);
+      const existing = inFlight.get(id);
+      if (existing) {
         counters.coalesced++;
-        return subscribe(shared, signal);
+        return subscribe(existing, signal);
       }
-      const registry = registryOf(image);
-      let trial = false;
-      if (breakerOptions) {
-        const b = breakers.get(registry);
-        const state = stateOf(b);
-        if (state === "open" || (state === "half-open" && b?.trialInFlight)) {
-          counters.shortCircuited++;
-          return Promise.resolve({
-            available: false,
-            reason: `circuit open for registry ${registry}`,
-            retryable: true,
-          });
-        }
-        if (state === "half-open" && b) {
-          b.trialInFlight = true;
-          trial = true;
-        }
-      }
-      const probe = startProbe(key, image, credentialSecret, registry, trial);
-      inFlight.set(key, probe);
-      return subscribe(probe, signal);
+      const controller = new AbortController();
+      const op: Operation = {
+        controller,
+        subscribers: 0,
+        promise: decide(key, controller.signal).then(
+          (answer) => {
+            if (inFlight.get(id) === op) inFlight.delete(id);
+            return answer;
+          },
+          (e: unknown): Availability => {
+            if (inFlight.get(id) === op) inFlight.delete(id);
+            return { available: false, reason: messageOf(e), retryable: true };
+          },
+        ),
+      };
+      inFlight.set(id, op);
+      return subscribe(op, signal);
     },
-    stats: () => ({ ...counters }),
-    circuitState: (registry) => stateOf(breakers.get(registry)),
-    clear() {
-      cache.clear();
-      breakers.clear();
-    },
+    stats: () => ({
+      ...counters,
+      inFlight: inFlight.size,
+      activeProbes,
+      queuedProbes: slotQueue.size,
+    }),
+    circuitState: (registry) =>
+      attempt(() => state.circuitState(registry)).then(undefined, (): CircuitState => "closed"),
+    clear: () => attempt(() => state.clear()).then(undefined, () => {}),
   };
 }

@@ -1,113 +1,21 @@
 /**
- * Compiling routing objects once: filters (RE2, anchored), label selectors,
- * credential namespaces and kind ranks, so that ordering a container is a walk
- * over plain data. Compiled objects are kept per CR generation in a
- * {@link RoutingCompileCache}.
+ * Compiling a cluster's routing objects and kuik's operator configuration
+ * into the plain data {@link routeContainer} walks. Objects are compiled one
+ * by one (`compile-resource.ts`) and, given a {@link RoutingCompileCache},
+ * reused while their generation is unchanged, so a controller that
+ * recompiles on every CR change pays for the changed object only.
  */
 
-import { path as goPath } from "@kubeimg/core/internal";
-import type { CredentialSecretRef } from "./availability.js";
+import {
+  type CompiledMirrorSet,
+  type CompiledReplicatedSet,
+  type CompiledResource,
+  compileRoutingResource,
+  type RoutingResourceRef,
+} from "./compile-resource.js";
 import { type KuikConfig, parseKuikConfig } from "./config-schema.js";
-import { compileIncludeExcludeFilter, type IncludeExcludeFilter } from "./include-exclude.js";
 import { type LabelSelector, parseLabelSelector } from "./label-selector.js";
-import type {
-  ImageFilterDefinition,
-  KuikClusterFilter,
-  KuikCredentialSecret,
-  KuikFilter,
-  RoutingKind,
-  RoutingResource,
-} from "./resource-schema.js";
-import type { AlternativeSortKey } from "./sort-key.js";
-
-/** kuik's kind rank, the second element of the sort key (the original is 0). */
-export const KIND_RANK: Readonly<Record<RoutingKind, number>> = {
-  ClusterImageSetMirror: 1,
-  ImageSetMirror: 2,
-  ClusterReplicatedImageSet: 3,
-  ReplicatedImageSet: 4,
-};
-
-/** Which routing object an alternative or a problem comes from. */
-export interface RoutingResourceRef {
-  readonly kind: RoutingKind;
-  readonly name: string;
-  /** Absent for the cluster kinds. */
-  readonly namespace?: string;
-  /** `metadata.uid` when the object carries one (kuik hashes it into secret-copy names). */
-  readonly uid?: string;
-}
-
-/** A pod's labels, annotations and namespace, as the pod matcher sees them. */
-export interface RoutingPodMeta {
-  readonly namespace: string;
-  readonly labels: Readonly<Record<string, string>>;
-  readonly annotations: Readonly<Record<string, string>>;
-}
-
-/** Returns true when a pod is in scope of a CR's `spec.filter`. */
-type PodMatcher = (pod: RoutingPodMeta) => boolean;
-
-interface CompiledBase {
-  readonly ref: RoutingResourceRef;
-  readonly rank: number;
-  readonly priority: number;
-  /** Undefined: every pod passes. */
-  readonly podMatcher: PodMatcher | undefined;
-  /** Why kuik ignores this CR entirely (bad selector or regex), if it does. */
-  readonly problem: string | undefined;
-}
-
-/** A compiled (Cluster)ImageSetMirror. */
-export interface CompiledMirrorSet extends CompiledBase {
-  readonly type: "mirror";
-  /** Undefined when `problem` is set. */
-  readonly imageFilter: IncludeExcludeFilter | undefined;
-  /**
-   * The only registries whose entries the image filter can match, when every
-   * include pattern starts with a literal `host/`; undefined otherwise. Lets
-   * the mirror phase look at those entries only.
-   */
-  readonly hosts: readonly string[] | undefined;
-  readonly mirrors: readonly {
-    readonly index: number;
-    readonly registry: string;
-    readonly path: string;
-    /** `path.Join(registry, path)`. */
-    readonly prefix: string;
-    readonly priority: number;
-    readonly secret: CredentialSecretRef | undefined;
-    /** The sort key of every entry this mirror builds. */
-    readonly key: AlternativeSortKey;
-  }[];
-}
-
-/** A compiled (Cluster)ReplicatedImageSet upstream. */
-export interface CompiledUpstream {
-  readonly index: number;
-  readonly registry: string;
-  readonly path: string;
-  /** `path.Join(registry, path)`. */
-  readonly prefix: string;
-  readonly priority: number;
-  readonly discardAlternative: boolean;
-  readonly secret: CredentialSecretRef | undefined;
-  /** The sort key of the entry this upstream builds. */
-  readonly key: AlternativeSortKey;
-  /** Undefined: never matches (no `imageFilter`, or both lists empty). */
-  readonly filter: IncludeExcludeFilter | undefined;
-  /** Set when a pattern does not compile: the upstream is dropped everywhere. */
-  readonly problem: string | undefined;
-}
-
-/** A compiled (Cluster)ReplicatedImageSet. */
-export interface CompiledReplicatedSet extends CompiledBase {
-  readonly type: "replicated";
-  readonly upstreams: readonly CompiledUpstream[];
-}
-
-/** One compiled routing object. */
-export type CompiledResource = CompiledMirrorSet | CompiledReplicatedSet;
+import type { RoutingResource } from "./resource-schema.js";
 
 /** What {@link compileRouting} options may hold. */
 export interface CompileRoutingOptions {
@@ -153,55 +61,7 @@ export interface CompiledRouting {
   readonly namespacedReplicated: ReadonlyMap<string, readonly CompiledReplicatedSet[]>;
   /** CRs (and upstreams) kuik ignores, with the reason. */
   readonly problems: readonly { readonly resource: RoutingResourceRef; readonly message: string }[];
-  /**
-   * Memoised answers for this compiled set (internal; the compiled objects
-   * never change, so answers stay valid for its whole life).
-   * @internal
-   */
-  readonly memo: RoutingMemo;
 }
-
-/**
- * Memoised answers kept by a {@link CompiledRouting}: container results by
- * every input that shapes them, mirror-filter answers by candidate string,
- * and candidate parses. Each map is bounded and cleared when full.
- * @internal
- */
-export interface RoutingMemo {
-  /** How many mirror sets the answer arrays have a slot for. */
-  readonly mirrorCount: number;
-  /** Every registry named by a mirror set's `hosts`, numbered. */
-  readonly hostIds: ReadonlyMap<string, number>;
-  /** Each mirror set's `hosts` as numbers, by slot (undefined when it has none). */
-  readonly mirrorHostIds: readonly (Int32Array | undefined)[];
-  /** How many replicated sets there are (slots as for the mirror sets). */
-  readonly replicatedCount: number;
-  /** Slot of the first namespaced replicated set of each namespace. */
-  readonly replicatedNamespaceSlots: ReadonlyMap<string, number>;
-  /**
-   * Per pod scope (namespace, labels, annotations): which CRs apply, by slot
-   * (0 not asked yet, 1 applies, 2 does not).
-   */
-  readonly podScopes: Map<
-    string,
-    { readonly mirrors: Uint8Array; readonly replicated: Uint8Array }
-  >;
-  /**
-   * Slot of the first namespaced mirror set of each namespace; the cluster
-   * mirror sets take slots 0 to `clusterMirrors.length - 1`, in list order.
-   */
-  readonly namespaceSlots: ReadonlyMap<string, number>;
-  /** Candidate string to one answer per mirror set id (0 unknown, 1 match, 2 no match). */
-  readonly mirrorAnswers: Map<string, Int8Array>;
-  /** Container results, keyed by pod scope, normalised image and pull-policy class. */
-  readonly results: Map<string, unknown>;
-}
-
-/** How many candidate strings keep their mirror-filter answers before the memo starts over. */
-export const MEMO_CAPACITY = 2048;
-
-/** How many container results are kept before that memo starts over. */
-export const RESULT_MEMO_CAPACITY = 256;
 
 /** Compiled objects kept between calls, keyed by kind, namespace and name. */
 export interface RoutingCompileCache {
@@ -240,222 +100,6 @@ class CompileCache implements RoutingCompileCache {
  */
 export function createRoutingCompileCache(): RoutingCompileCache {
   return new CompileCache();
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-function resolveSecret(
-  secret: KuikCredentialSecret | undefined,
-  forcedNamespace: string | undefined,
-): CredentialSecretRef | undefined {
-  if (!secret) return undefined;
-  return Object.freeze({ name: secret.name, namespace: forcedNamespace ?? secret.namespace });
-}
-
-/** Non-empty values of one filter dimension, in order (kuik's `collectFilterItems`). */
-function collect(items: readonly Record<string, string | undefined>[], key: string): string[] {
-  const out: string[] = [];
-  for (const item of items) {
-    const v = item[key];
-    if (v !== undefined && v !== "") out.push(v);
-  }
-  return out;
-}
-
-function selectorsMatch(
-  include: readonly LabelSelector[],
-  exclude: readonly LabelSelector[],
-  set: Readonly<Record<string, string>>,
-): boolean {
-  if (include.length > 0) {
-    let any = false;
-    for (const s of include) {
-      if (s.matches(set)) {
-        any = true;
-        break;
-      }
-    }
-    if (!any) return false;
-  }
-  for (const s of exclude) if (s.matches(set)) return false;
-  return true;
-}
-
-/** Builds the pod matcher of `spec.filter`; throws on a bad selector or namespace regex. */
-function compilePodMatcher(
-  filter: KuikFilter | KuikClusterFilter | undefined,
-  cluster: boolean,
-): PodMatcher | undefined {
-  if (!filter || filter.include.length + filter.exclude.length === 0) return undefined;
-  const include = filter.include as Record<string, string | undefined>[];
-  const exclude = filter.exclude as Record<string, string | undefined>[];
-  const includeLabels = collect(include, "label").map(parseLabelSelector);
-  const excludeLabels = collect(exclude, "label").map(parseLabelSelector);
-  const includeAnnotations = collect(include, "annotation").map(parseLabelSelector);
-  const excludeAnnotations = collect(exclude, "annotation").map(parseLabelSelector);
-  let namespaces: IncludeExcludeFilter | undefined;
-  if (cluster) {
-    const includeNs = collect(include, "namespace");
-    namespaces = compileIncludeExcludeFilter(
-      includeNs.length === 0 ? [".*"] : includeNs,
-      collect(exclude, "namespace"),
-    );
-  }
-  // A cluster has few namespaces: remember each one's answer.
-  const namespaceAnswers = new Map<string, boolean>();
-  const namespaceMatches = (namespace: string): boolean => {
-    if (namespaces === undefined) return true;
-    let answer = namespaceAnswers.get(namespace);
-    if (answer === undefined) {
-      answer = namespaces.match(namespace);
-      if (namespaceAnswers.size >= 1024) namespaceAnswers.clear();
-      namespaceAnswers.set(namespace, answer);
-    }
-    return answer;
-  };
-  return (pod) =>
-    selectorsMatch(includeLabels, excludeLabels, pod.labels) &&
-    selectorsMatch(includeAnnotations, excludeAnnotations, pod.annotations) &&
-    namespaceMatches(pod.namespace);
-}
-
-/** The image filter of a mirror CR: `spec.filter` when it has items, else `spec.imageFilter`. */
-function compileMirrorImageFilter(
-  filter: KuikFilter | KuikClusterFilter | undefined,
-  imageFilter: ImageFilterDefinition | undefined,
-): IncludeExcludeFilter {
-  if (filter && filter.include.length + filter.exclude.length > 0) {
-    const include = collect(filter.include as Record<string, string | undefined>[], "image");
-    return compileIncludeExcludeFilter(
-      include.length === 0 ? [".*"] : include,
-      collect(filter.exclude as Record<string, string | undefined>[], "image"),
-    );
-  }
-  return compileIncludeExcludeFilter(imageFilter?.include ?? [], imageFilter?.exclude ?? []);
-}
-
-/** The registries an image filter is confined to, from its include patterns' literal prefixes. */
-function hostsOf(filter: IncludeExcludeFilter): readonly string[] | undefined {
-  const hosts = new Set<string>();
-  for (const prefix of filter.includePrefixes) {
-    const slash = prefix.indexOf("/");
-    if (slash === -1) return undefined;
-    hosts.add(prefix.slice(0, slash));
-  }
-  return Object.freeze([...hosts]);
-}
-
-function sortKey(
-  crPriority: number,
-  kindRank: number,
-  entryPriority: number,
-  entryIndex: number,
-): AlternativeSortKey {
-  return Object.freeze({ crPriority, kindRank, entryPriority, entryIndex });
-}
-
-function refOf(resource: RoutingResource): RoutingResourceRef {
-  const namespaced = resource.kind === "ImageSetMirror" || resource.kind === "ReplicatedImageSet";
-  const { name, uid } = resource.metadata;
-  return Object.freeze({
-    kind: resource.kind,
-    name,
-    ...(namespaced ? { namespace: resource.metadata.namespace ?? "" } : {}),
-    ...(uid === undefined ? {} : { uid }),
-  });
-}
-
-/**
- * Returns one routing object compiled: pod matcher, image or upstream
- * filters, credential namespaces (forced to the CR's namespace on the
- * namespaced kinds, as kuik does). Never throws: what kuik skips is recorded
- * in `problem`.
- *
- * @example
- * ```ts
- * const compiled = compileRoutingResource(parseRoutingResource(object));
- * if (compiled.problem) console.warn(compiled.problem);
- * ```
- */
-export function compileRoutingResource(resource: RoutingResource): CompiledResource {
-  const ref = refOf(resource);
-  const rank = KIND_RANK[resource.kind];
-  const cluster = ref.namespace === undefined;
-  const forcedNamespace = ref.namespace;
-  let podMatcher: PodMatcher | undefined;
-  let problem: string | undefined;
-  try {
-    podMatcher = compilePodMatcher(resource.spec.filter, cluster);
-  } catch (e) {
-    problem = `spec.filter: ${messageOf(e)}`;
-  }
-  if (resource.kind === "ClusterImageSetMirror" || resource.kind === "ImageSetMirror") {
-    let imageFilter: IncludeExcludeFilter | undefined;
-    if (problem === undefined) {
-      try {
-        imageFilter = compileMirrorImageFilter(resource.spec.filter, resource.spec.imageFilter);
-      } catch (e) {
-        problem = `image filter: ${messageOf(e)}`;
-      }
-    }
-    return Object.freeze({
-      type: "mirror",
-      ref,
-      rank,
-      priority: resource.spec.priority,
-      podMatcher,
-      problem,
-      imageFilter,
-      hosts: imageFilter ? hostsOf(imageFilter) : undefined,
-      mirrors: Object.freeze(
-        resource.spec.mirrors.map((m, index) =>
-          Object.freeze({
-            index,
-            registry: m.registry,
-            path: m.path,
-            prefix: goPath.Join(m.registry, m.path),
-            priority: m.priority,
-            secret: resolveSecret(m.credentialSecret, forcedNamespace),
-            key: sortKey(resource.spec.priority, rank, m.priority, index),
-          }),
-        ),
-      ),
-    });
-  }
-  const upstreams = resource.spec.upstreams.map((u, index): CompiledUpstream => {
-    let filter: IncludeExcludeFilter | undefined;
-    let upstreamProblem: string | undefined;
-    if (u.imageFilter) {
-      try {
-        filter = compileIncludeExcludeFilter(u.imageFilter.include, u.imageFilter.exclude);
-      } catch (e) {
-        upstreamProblem = `spec.upstreams[${index}].imageFilter: ${messageOf(e)}`;
-      }
-    }
-    return Object.freeze({
-      index,
-      registry: u.registry,
-      path: u.path,
-      prefix: goPath.Join(u.registry, u.path),
-      priority: u.priority,
-      discardAlternative: u.discardAlternative,
-      secret: resolveSecret(u.credentialSecret, forcedNamespace),
-      key: sortKey(resource.spec.priority, rank, u.priority, index),
-      filter,
-      problem: upstreamProblem,
-    });
-  });
-  return Object.freeze({
-    type: "replicated",
-    ref,
-    rank,
-    priority: resource.spec.priority,
-    podMatcher,
-    problem,
-    upstreams: Object.freeze(upstreams),
-  });
 }
 
 function cacheKey(resource: RoutingResource): string {
@@ -538,33 +182,6 @@ export function compileRouting(
   if (cache && seen) {
     for (const key of [...cache.entries.keys()]) if (!seen.has(key)) cache.entries.delete(key);
   }
-  const slots = { count: clusterMirrors.length, byNamespace: new Map<string, number>() };
-  for (const [namespace, sets] of namespacedMirrors) {
-    slots.byNamespace.set(namespace, slots.count);
-    slots.count += sets.length;
-  }
-  const hostIds = new Map<string, number>();
-  const mirrorHostIds = [...clusterMirrors, ...[...namespacedMirrors.values()].flat()].map(
-    (set) => {
-      if (set.hosts === undefined) return undefined;
-      return Int32Array.from(set.hosts, (host) => {
-        let id = hostIds.get(host);
-        if (id === undefined) {
-          id = hostIds.size;
-          hostIds.set(host, id);
-        }
-        return id;
-      });
-    },
-  );
-  const replicatedSlots = {
-    count: clusterReplicated.length,
-    byNamespace: new Map<string, number>(),
-  };
-  for (const [namespace, sets] of namespacedReplicated) {
-    replicatedSlots.byNamespace.set(namespace, replicatedSlots.count);
-    replicatedSlots.count += sets.length;
-  }
   return Object.freeze({
     config,
     discardAlternativeMode: options.discardAlternativeMode ?? "kuik",
@@ -576,16 +193,5 @@ export function compileRouting(
     namespacedMirrors,
     namespacedReplicated,
     problems: Object.freeze(problems),
-    memo: {
-      mirrorCount: slots.count,
-      namespaceSlots: slots.byNamespace,
-      hostIds,
-      mirrorHostIds,
-      replicatedCount: replicatedSlots.count,
-      replicatedNamespaceSlots: replicatedSlots.byNamespace,
-      podScopes: new Map(),
-      mirrorAnswers: new Map(),
-      results: new Map(),
-    },
   });
 }

@@ -1,7 +1,8 @@
 import { compileRegexp } from "@kubeimg/core/regexp";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileIncludeExcludeFilter, requiredLiteralPrefix } from "./include-exclude.js";
+import { requiredLiteralPrefix } from "./anchored-pattern.js";
+import { compileIncludeExcludeFilter } from "./include-exclude.js";
 
 describe("compileIncludeExcludeFilter", () => {
   it.each([

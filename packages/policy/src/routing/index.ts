@@ -12,20 +12,33 @@ export {
   createAvailabilityGate,
 } from "./availability-gate.js";
 export {
+  type AvailabilityState,
+  type BreakerPolicy,
+  createMemoryAvailabilityState,
+  type MemoryAvailabilityState,
+  type MemoryAvailabilityStateOptions,
+  type MemoryAvailabilityStateSizes,
+  type ProbePeek,
+  type VerdictKey,
+  verdictKeyString,
+} from "./availability-state.js";
+export {
+  type CompiledRouting,
+  type CompileRoutingOptions,
+  compileRouting,
+  createRoutingCompileCache,
+  type RoutingCompileCache,
+} from "./compile.js";
+export {
   type CompiledMirrorSet,
   type CompiledReplicatedSet,
   type CompiledResource,
-  type CompiledRouting,
   type CompiledUpstream,
-  type CompileRoutingOptions,
-  compileRouting,
   compileRoutingResource,
-  createRoutingCompileCache,
   KIND_RANK,
-  type RoutingCompileCache,
   type RoutingPodMeta,
   type RoutingResourceRef,
-} from "./compile.js";
+} from "./compile-resource.js";
 export {
   activeCheckTimeoutMs,
   type KuikConfig,
@@ -99,16 +112,18 @@ export {
   routingResourceSchema,
 } from "./resource-schema.js";
 export {
-  type AlternativeReason,
-  type ContainerRoute,
   finalContainerImage,
-  type RouteContainerInput,
-  type RoutedAlternative,
-  type RoutedContainerRoute,
-  type RoutingContainer,
-  type RoutingSkipReason,
   routeContainer,
-  type SkippedContainerRoute,
   safeRouteContainer,
 } from "./route-container.js";
+export type {
+  AlternativeReason,
+  ContainerRoute,
+  RouteContainerInput,
+  RoutedAlternative,
+  RoutedContainerRoute,
+  RoutingContainer,
+  RoutingSkipReason,
+  SkippedContainerRoute,
+} from "./route-types.js";
 export type { AlternativeSortKey } from "./sort-key.js";

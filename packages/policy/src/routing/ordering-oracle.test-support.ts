@@ -198,6 +198,8 @@ const patterns = [
   "[",
   "ghcr\\.io/org/app",
   "/org/.+",
+  "docker\\.io/x)|(.+",
+  "quay\\.io/(x",
 ];
 const images = [
   "nginx:1.25",

@@ -3,7 +3,7 @@ import { compileRouting } from "./compile.js";
 import { parseRoutingResource } from "./load.js";
 import { planPodRouting } from "./plan-pod.js";
 import { buildPodPatch } from "./pod-patch.js";
-import type { RoutedAlternative } from "./route-container.js";
+import type { RoutedAlternative } from "./route-types.js";
 
 const routing = compileRouting(
   [

@@ -3,9 +3,9 @@
  * kuik writes, and one {@link ContainerRoute} per container and init
  * container (ephemeral containers are never routed, as in kuik).
  */
-
 import { json } from "@kubeimg/core/internal";
-import type { CompiledRouting, RoutingPodMeta } from "./compile.js";
+import type { CompiledRouting } from "./compile.js";
+import type { RoutingPodMeta } from "./compile-resource.js";
 import { isRoutingError, type RoutingError } from "./errors.js";
 import {
   ORIGINAL_IMAGES_ANNOTATION,
@@ -13,12 +13,8 @@ import {
   readOriginalImages,
 } from "./original-images.js";
 import { parseRoutingPod, type RoutingPod } from "./pod-schema.js";
-import {
-  type ContainerRoute,
-  orderContainer,
-  podSkipReason,
-  type RoutingSkipReason,
-} from "./route-container.js";
+import { orderContainer, podSkipReason } from "./route-container.js";
+import type { ContainerRoute, RoutingSkipReason } from "./route-types.js";
 
 /** Options of {@link planPodRouting}. */
 export interface PlanPodRoutingOptions {

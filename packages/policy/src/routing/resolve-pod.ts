@@ -10,7 +10,7 @@ import {
   type ResolveFirstAvailableOptions,
   resolveFirstAvailable,
 } from "./resolve.js";
-import type { RoutedAlternative } from "./route-container.js";
+import type { RoutedAlternative } from "./route-types.js";
 
 /** Options of {@link resolvePodRouting}. */
 export interface ResolvePodRoutingOptions<Handle>

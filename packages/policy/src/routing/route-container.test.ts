@@ -2,12 +2,8 @@ import { describe, expect, it } from "vitest";
 import { compileRouting, createRoutingCompileCache } from "./compile.js";
 import { isRoutingError } from "./errors.js";
 import { parseRoutingResource } from "./load.js";
-import {
-  finalContainerImage,
-  type RoutedContainerRoute,
-  routeContainer,
-  safeRouteContainer,
-} from "./route-container.js";
+import { finalContainerImage, routeContainer, safeRouteContainer } from "./route-container.js";
+import type { RoutedContainerRoute } from "./route-types.js";
 
 const api = "kuik.enix.io/v1alpha1";
 const pod = (

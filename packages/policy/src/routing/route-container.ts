@@ -5,18 +5,13 @@
  * numbered as in the project's routing anchor note.
  */
 import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
-import type { CredentialSecretRef } from "./availability.js";
-import {
-  type CompiledMirrorSet,
-  type CompiledReplicatedSet,
-  type CompiledRouting,
-  type CompiledUpstream,
-  MEMO_CAPACITY,
-  RESULT_MEMO_CAPACITY,
-  type RoutingMemo,
-  type RoutingPodMeta,
-  type RoutingResourceRef,
-} from "./compile.js";
+import type { CompiledRouting } from "./compile.js";
+import type {
+  CompiledMirrorSet,
+  CompiledReplicatedSet,
+  CompiledUpstream,
+  RoutingPodMeta,
+} from "./compile-resource.js";
 import { RoutingError } from "./errors.js";
 import {
   MIRROR_POD_ANNOTATION,
@@ -24,171 +19,15 @@ import {
   originalImagesKey,
   readOriginalImages,
 } from "./original-images.js";
+import { type Candidate, type MirrorWalk, memoOf, type RoutingMemo } from "./route-memo.js";
+import type {
+  ContainerRoute,
+  RouteContainerInput,
+  RoutedAlternative,
+  RoutingSkipReason,
+  SkippedContainerRoute,
+} from "./route-types.js";
 import type { AlternativeSortKey } from "./sort-key.js";
-
-/** The container fields routing reads. */
-export interface RoutingContainer {
-  readonly name: string;
-  readonly image: string;
-  /**
-   * As the webhook sees it, i.e. after API-server defaulting (`Always` for
-   * `:latest` or untagged images, else `IfNotPresent`; see
-   * `defaultPullPolicy` in `@kubeimg/core/reference`). Empty or absent is
-   * neither `Always` nor `Never`.
-   */
-  readonly imagePullPolicy?: string;
-}
-
-/** What {@link routeContainer} needs. */
-export interface RouteContainerInput {
-  readonly pod: RoutingPodMeta;
-  readonly container: RoutingContainer;
-  /** True for an init container (never recorded in the annotation). */
-  readonly init?: boolean;
-}
-
-/** Why kuik leaves a container alone without building a list. */
-export type RoutingSkipReason =
-  /** The Pod is a kubelet static-pod mirror (annotation `kubernetes.io/config.mirror`). */
-  | "MIRROR_POD"
-  /** A `skipLabels` selector matched the Pod's labels. */
-  | "SKIP_LABELS"
-  /** A `skipAnnotations` selector matched the Pod's annotations. */
-  | "SKIP_ANNOTATIONS"
-  /** The container is already listed in `kuik.enix.io/original-images`. */
-  | "ALREADY_PROCESSED"
-  /** The image does not parse as a Docker reference. */
-  | "INVALID_IMAGE"
-  /** The image contains `@` (digest, or tag and digest). */
-  | "DIGEST"
-  /** `imagePullPolicy: Never` and `routing.rewriteOnNeverImagePullPolicy` is false. */
-  | "PULL_POLICY_NEVER";
-
-/** Why an alternative is in the list. */
-export type AlternativeReason =
-  | {
-      readonly source: "original";
-      readonly key: AlternativeSortKey;
-      /** True when `Always` pinned it first (honor flag off). */
-      readonly pinnedFirst: boolean;
-    }
-  | {
-      readonly source: "upstream";
-      readonly key: AlternativeSortKey;
-      readonly resource: RoutingResourceRef;
-      readonly upstreamIndex: number;
-      /** True for the upstream whose filter matched the image. */
-      readonly matched: boolean;
-    }
-  | {
-      readonly source: "mirror";
-      readonly key: AlternativeSortKey;
-      readonly resource: RoutingResourceRef;
-      readonly mirrorIndex: number;
-      /** The list entry this mirror entry was built from. */
-      readonly mirrorOf: string;
-    };
-
-/** One entry of a container's ordered list. */
-export interface RoutedAlternative {
-  readonly image: string;
-  /** The secret kuik attaches to this entry, if any. */
-  readonly credentialSecret: CredentialSecretRef | undefined;
-  readonly reason: AlternativeReason;
-}
-
-/** A container kuik does not consider. */
-export interface SkippedContainerRoute {
-  readonly status: "skipped";
-  readonly container: string;
-  readonly init: boolean;
-  /** The image as written (unchanged). */
-  readonly image: string;
-  readonly skipReason: RoutingSkipReason;
-}
-
-/** A container with its ordered, de-duplicated alternatives. */
-export interface RoutedContainerRoute {
-  readonly status: "routed";
-  readonly container: string;
-  readonly init: boolean;
-  /** The image as written. */
-  readonly image: string;
-  /** The normalised original (`docker.io/library/nginx:1.25`), tag as written. */
-  readonly normalized: string;
-  /** The exact list kuik would probe, in order; may be empty. */
-  readonly alternatives: readonly RoutedAlternative[];
-  /** True when kuik would probe the list (two entries or more). */
-  readonly probed: boolean;
-  /** True when a matched `discardAlternative` upstream removed the original. */
-  readonly originalDiscarded: boolean;
-  /**
-   * Only with `discardAlternativeMode: "docs"`: the single remaining entry the
-   * container is routed to without probing.
-   */
-  readonly direct: RoutedAlternative | undefined;
-}
-
-/** The outcome of {@link routeContainer}. */
-export type ContainerRoute = SkippedContainerRoute | RoutedContainerRoute;
-
-interface Candidate {
-  readonly image: string;
-  readonly secret: CredentialSecretRef | undefined;
-  readonly reason: AlternativeReason;
-  /** Normalised form and path after the registry, computed when a mirror CR first needs it. */
-  parsed: { readonly normalized: string; readonly path: string } | undefined;
-  /** The memoised mirror-filter answers of `parsed.normalized`. */
-  answers: Int8Array | undefined;
-}
-
-/**
- * The mirror phase's view of the list: every entry parsed once (in list
- * order, so the first invalid one fails the call as in kuik) and indexed by
- * registry, so a mirror CR whose filter names its registries only looks at
- * those entries.
- */
-const noIndexes: readonly number[] = Object.freeze([]);
-
-class MirrorWalk {
-  private parsedCount = 0;
-  /** Entry indexes by registry id (only registries some mirror set names). */
-  private readonly byHost: (number[] | undefined)[] = [];
-
-  constructor(
-    private readonly candidates: Candidate[],
-    private readonly hostIds: ReadonlyMap<string, number>,
-  ) {}
-
-  /** Parses the entries not parsed yet, up to `count`. */
-  parseUpTo(count: number): void {
-    for (; this.parsedCount < count; this.parsedCount++) {
-      const candidate = this.candidates[this.parsedCount] as Candidate;
-      const { normalized } = parsedCandidate(candidate);
-      const id = this.hostIds.get(normalized.slice(0, normalized.indexOf("/")));
-      if (id === undefined) continue;
-      const bucket = this.byHost[id];
-      if (bucket) bucket.push(this.parsedCount);
-      else this.byHost[id] = [this.parsedCount];
-    }
-  }
-
-  /** Indexes of the parsed entries on the registries `ids`, in list order (read-only for one CR's walk). */
-  indexesOn(ids: Int32Array): readonly number[] {
-    let found: readonly number[] | undefined;
-    let merged: number[] | undefined;
-    for (const id of ids) {
-      const bucket = this.byHost[id];
-      if (bucket === undefined) continue;
-      if (found === undefined) found = bucket;
-      else {
-        merged ??= [...found];
-        merged.push(...bucket);
-      }
-    }
-    return merged ? merged.sort((x, y) => x - y) : (found ?? noIndexes);
-  }
-}
 
 const originalKey: AlternativeSortKey = Object.freeze({
   crPriority: 0,
@@ -223,30 +62,6 @@ export function podSkipReason(
   if (routing.skipLabels.some((s) => s.matches(pod.labels))) return "SKIP_LABELS";
   if (routing.skipAnnotations.some((s) => s.matches(pod.annotations))) return "SKIP_ANNOTATIONS";
   return undefined;
-}
-
-function applies(cr: CompiledMirrorSet | CompiledReplicatedSet, pod: RoutingPodMeta): boolean {
-  return cr.problem === undefined && (cr.podMatcher === undefined || cr.podMatcher(pod));
-}
-
-/** Which CRs apply to one pod scope, remembered by slot (0 not asked yet, 1 yes, 2 no). */
-interface PodScope {
-  readonly mirrors: Uint8Array;
-  readonly replicated: Uint8Array;
-}
-
-function appliesIn(
-  answers: Uint8Array,
-  slot: number,
-  cr: CompiledMirrorSet | CompiledReplicatedSet,
-  pod: RoutingPodMeta,
-): boolean {
-  let answer = answers[slot];
-  if (answer === 0) {
-    answer = applies(cr, pod) ? 1 : 2;
-    answers[slot] = answer;
-  }
-  return answer === 1;
 }
 
 /** Step 7: one replicated set's contribution; returns true when it discards the original. */
@@ -290,23 +105,6 @@ function addUpstreamCandidates(
   return match.discardAlternative;
 }
 
-/** Step 9.2: the registry/path split of a candidate, parsing it as kuik does. */
-function parsedCandidate(candidate: Candidate): { normalized: string; path: string } {
-  if (candidate.parsed) return candidate.parsed;
-  const result = safeParseNormalizedNamed(candidate.image);
-  if (!result.success) {
-    throw new RoutingError(
-      "INVALID_ALTERNATIVE_REFERENCE",
-      `alternative "${candidate.image}" is not a valid reference: ${result.error.message}`,
-      { input: candidate.image, value: candidate.image, cause: result.error },
-    );
-  }
-  const normalized = result.reference.string;
-  const slash = normalized.indexOf("/");
-  candidate.parsed = { normalized, path: normalized.slice(slash + 1) };
-  return candidate.parsed;
-}
-
 /**
  * `path.Join(prefix, path)` where `prefix` is already a `path.Join` result and
  * `path` is the clean path of a parsed reference (no empty, `.` or `..`
@@ -316,69 +114,6 @@ function joinClean(prefix: string, path: string): string {
   if (prefix === "" || prefix === ".") return path;
   if (prefix === "/") return `/${path}`;
   return `${prefix}/${path}`;
-}
-
-/** The answer array of a candidate string, one slot per mirror set of the compiled routing. */
-function answersFor(memo: RoutingMemo, normalized: string): Int8Array {
-  let answers = memo.mirrorAnswers.get(normalized);
-  if (!answers) {
-    if (memo.mirrorAnswers.size >= MEMO_CAPACITY) memo.mirrorAnswers.clear();
-    answers = new Int8Array(memo.mirrorCount);
-    memo.mirrorAnswers.set(normalized, answers);
-  }
-  return answers;
-}
-
-/** Step 9: one mirror set's contribution, walking the list as it stands. */
-function addMirrorCandidates(
-  cr: CompiledMirrorSet,
-  id: number,
-  memo: RoutingMemo,
-  walk: MirrorWalk,
-  out: Candidate[],
-  limit: number,
-): void {
-  const filter = cr.imageFilter;
-  if (!filter) return;
-  const count = out.length;
-  walk.parseUpTo(count);
-  if (count > limit) {
-    throw new RoutingError(
-      "TOO_MANY_ALTERNATIVES",
-      `more than ${limit} alternatives before ${cr.ref.kind} "${cr.ref.name}" (mirrors of mirrors)`,
-      { value: count },
-    );
-  }
-  const hostIds = memo.mirrorHostIds[id];
-  const indexes = hostIds ? walk.indexesOn(hostIds) : undefined;
-  const total = indexes ? indexes.length : count;
-  for (let k = 0; k < total; k++) {
-    const candidate = out[indexes ? (indexes[k] as number) : k] as Candidate;
-    const { normalized, path } = parsedCandidate(candidate);
-    candidate.answers ??= answersFor(memo, normalized);
-    let answer = candidate.answers[id];
-    if (answer === 0) {
-      answer = filter.match(normalized) ? 1 : 2;
-      candidate.answers[id] = answer;
-    }
-    const matches = answer === 1;
-    if (!matches) continue;
-    for (const m of cr.mirrors) {
-      out.push({
-        image: joinClean(m.prefix, path),
-        secret: m.secret,
-        parsed: undefined,
-        answers: undefined,
-        reason: Object.freeze({
-          source: "mirror",
-          key: m.key,
-          resource: cr.ref,
-          mirrorIndex: m.index,
-          mirrorOf: candidate.image,
-        }),
-      });
-    }
-  }
 }
 
 function skipped(input: RouteContainerInput, skipReason: RoutingSkipReason): SkippedContainerRoute {
@@ -434,6 +169,45 @@ export function routeContainer(
   return orderContainer(routing, { ...input, pod });
 }
 
+/** Step 9: one mirror set's contribution, walking the list as it stands. */
+function addMirrorCandidates(
+  cr: CompiledMirrorSet,
+  slot: number,
+  walk: MirrorWalk,
+  out: Candidate[],
+  limit: number,
+): void {
+  const filter = cr.imageFilter;
+  if (!filter) return;
+  const entries = walk.entriesFor(slot);
+  if (out.length > limit) {
+    throw new RoutingError(
+      "TOO_MANY_ALTERNATIVES",
+      `more than ${limit} alternatives before ${cr.ref.kind} "${cr.ref.name}" (mirrors of mirrors)`,
+      { value: out.length },
+    );
+  }
+  for (const candidate of entries) {
+    if (!walk.matches(candidate, slot, filter)) continue;
+    const { path } = candidate.parsed as { path: string };
+    for (const m of cr.mirrors) {
+      out.push({
+        image: joinClean(m.prefix, path),
+        secret: m.secret,
+        parsed: undefined,
+        answers: undefined,
+        reason: Object.freeze({
+          source: "mirror",
+          key: m.key,
+          resource: cr.ref,
+          mirrorIndex: m.index,
+          mirrorOf: candidate.image,
+        }),
+      });
+    }
+  }
+}
+
 /** What a container's list comes to; memoised per pod scope, image and policy class. */
 type RouteCore =
   | {
@@ -445,50 +219,20 @@ type RouteCore =
     }
   | { readonly error: RoutingError };
 
-/**
- * A canonical text of a string map (sorted keys, each key and value
- * length-prefixed so no content can forge another map's text), for memo keys.
- */
-function mapKey(map: Readonly<Record<string, string>>): string {
-  const keys = Object.keys(map);
-  if (keys.length === 0) return "";
-  keys.sort();
-  let out = "";
-  for (const k of keys) {
-    const v = map[k] ?? "";
-    out += `${k.length}:${k}${v.length}:${v}`;
-  }
-  return out;
-}
-
 /** Steps 4 to 11 for a container that passed its gates. */
 function buildRouteCore(
   routing: CompiledRouting,
+  memo: RoutingMemo,
   pod: RoutingPodMeta,
-  scope: PodScope,
+  scopeKey: string,
   normalized: string,
   pinnedFirst: boolean,
 ): RouteCore {
   const candidates: Candidate[] = [];
-
   let originalDiscarded = false;
-  const namespacedReplicated = routing.namespacedReplicated.get(pod.namespace) ?? [];
-  const replicatedSlot = routing.memo.replicatedNamespaceSlots.get(pod.namespace) ?? 0;
-  for (const [list, firstSlot] of [
-    [routing.clusterReplicated, 0],
-    [namespacedReplicated, replicatedSlot],
-  ] as const) {
-    for (let i = 0; i < list.length; i++) {
-      const cr = list[i] as CompiledReplicatedSet;
-      if (
-        appliesIn(scope.replicated, firstSlot + i, cr, pod) &&
-        addUpstreamCandidates(cr, normalized, candidates)
-      ) {
-        originalDiscarded = true;
-      }
-    }
+  for (const { cr } of memo.replicatedFor(pod, scopeKey)) {
+    if (addUpstreamCandidates(cr, normalized, candidates)) originalDiscarded = true;
   }
-
   if (!originalDiscarded) {
     candidates.push({
       image: normalized,
@@ -502,21 +246,9 @@ function buildRouteCore(
       }),
     });
   }
-
-  const namespacedMirrors = routing.namespacedMirrors.get(pod.namespace) ?? [];
-  const walk = new MirrorWalk(candidates, routing.memo.hostIds);
-  const memo = routing.memo;
-  const namespaceSlot = memo.namespaceSlots.get(pod.namespace) ?? 0;
-  for (const [list, firstSlot] of [
-    [routing.clusterMirrors, 0],
-    [namespacedMirrors, namespaceSlot],
-  ] as const) {
-    for (let i = 0; i < list.length; i++) {
-      const cr = list[i] as CompiledMirrorSet;
-      if (appliesIn(scope.mirrors, firstSlot + i, cr, pod)) {
-        addMirrorCandidates(cr, firstSlot + i, memo, walk, candidates, routing.maxCandidates);
-      }
-    }
+  const walk = memo.walk(candidates);
+  for (const { cr, slot } of memo.mirrorsFor(pod, scopeKey)) {
+    addMirrorCandidates(cr, slot, walk, candidates, routing.maxCandidates);
   }
 
   candidates.sort(compareKeys);
@@ -569,29 +301,17 @@ export function orderContainer(
   }
   const normalized = parsed.reference.string;
   const pinnedFirst = policy === "Always" && !routingConfig.honorPrioritiesOnAlwaysImagePullPolicy;
-  const scopeKey = `${pod.namespace}\u0001${mapKey(pod.labels)}\u0001${mapKey(pod.annotations)}`;
-  const key = `${pinnedFirst ? "1" : "0"}${normalized}\u0001${scopeKey}`;
-  const memo = routing.memo;
-  const results = memo.results;
-  let core = results.get(key) as RouteCore | undefined;
+  const memo = memoOf(routing);
+  const [key, scopeKey] = memo.keys(pod, normalized, pinnedFirst);
+  let core = memo.result(key) as RouteCore | undefined;
   if (core === undefined) {
-    let scope = memo.podScopes.get(scopeKey);
-    if (scope === undefined) {
-      if (memo.podScopes.size >= RESULT_MEMO_CAPACITY) memo.podScopes.clear();
-      scope = {
-        mirrors: new Uint8Array(memo.mirrorCount),
-        replicated: new Uint8Array(memo.replicatedCount),
-      };
-      memo.podScopes.set(scopeKey, scope);
-    }
     try {
-      core = buildRouteCore(routing, pod, scope, normalized, pinnedFirst);
+      core = buildRouteCore(routing, memo, pod, scopeKey, normalized, pinnedFirst);
     } catch (e) {
       if (!(e instanceof RoutingError)) throw e;
       core = Object.freeze({ error: e });
     }
-    if (results.size >= RESULT_MEMO_CAPACITY) results.clear();
-    results.set(key, core);
+    memo.remember(key, core);
   }
   if ("error" in core) throw core.error;
   return Object.freeze({

@@ -4,6 +4,7 @@ export {
   keyringCredentials,
   type RegistryCredential,
 } from "./credentials.js";
+export type { Manifest, ManifestDescriptor } from "./manifests.js";
 export { MANIFEST_ACCEPT, MANIFEST_MEDIA_TYPES } from "./media-types.js";
 export {
   type CallOptions,
@@ -16,8 +17,6 @@ export {
 export {
   createRegistryClient,
   type ListTagsOptions,
-  type Manifest,
-  type ManifestDescriptor,
   type PingResult,
   type RegistryClient,
 } from "./registry-client.js";

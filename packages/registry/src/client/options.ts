@@ -68,7 +68,13 @@ export interface RegistryClientOptions {
    * without credentials (still https-only, never a restricted address).
    */
   readonly foreignRealm?: "fail" | "anonymous";
-  /** Time budget of one call (ping, HEAD, tag listing, …) in ms, retries included. Default 10 000. */
+  /**
+   * Time budget of one call (ping, HEAD, tag listing, …) in ms, retries
+   * included. Default 10 000. `Infinity` means no deadline (only the call's
+   * signal ends it); a finite value must be at most 2^31 − 1 ms (about 24.8
+   * days), the longest timer JavaScript runtimes honour. Anything else
+   * (negative, `NaN`, larger) is an `INVALID_OPTION` error.
+   */
   readonly timeoutMs?: number;
   /** Retries after the first attempt, for network errors, 429 and 5xx. Default 2. */
   readonly retries?: number;
@@ -88,7 +94,33 @@ export interface RegistryClientOptions {
   readonly onRateLimit?: (registry: string, rateLimit: RateLimitInfo) => void;
   /** Called once per distinct `Warning: 299` header a registry sends. */
   readonly onWarning?: (warning: string, registry: string) => void;
+  /**
+   * A resolving check of host names. The client refuses private and local
+   * addresses written as IP literals or `localhost`, but cannot see what a
+   * DNS name resolves to (a name pointing at 10.0.0.1, or DNS rebinding).
+   * When set, it is called with every DNS host name the client is about to
+   * contact (the registry, each redirect hop, each token realm) and must
+   * return its addresses; any restricted one refuses the request with
+   * `BLOCKED_HOST`. Hosts allowed to be private are not resolved. Note that
+   * `fetch` resolves again when it connects; only a `fetch` pinned to the
+   * checked addresses closes that window.
+   *
+   * @example
+   * ```ts
+   * import { lookup } from "node:dns/promises";
+   * createRegistryClient({
+   *   resolveHost: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
+   * });
+   * ```
+   */
+  readonly resolveHost?: (
+    hostname: string,
+    options: { readonly signal: AbortSignal },
+  ) => Promise<readonly string[]> | readonly string[];
 }
+
+/** The longest delay, in ms, a JavaScript timer honours (Node fires longer ones at once). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A registry's rate-limit headers, read. */
 export interface RateLimitInfo {
@@ -103,7 +135,10 @@ export interface RateLimitInfo {
 /** Per-call options: an abort signal and an optional tighter time budget. */
 export interface CallOptions {
   readonly signal?: AbortSignal;
-  /** Budget of this call in ms; the smaller of this and the client's `timeoutMs` applies. */
+  /**
+   * Budget of this call in ms; the smaller of this and the client's
+   * `timeoutMs` applies. Same range as the client's (`Infinity` or 0 … 2^31 − 1).
+   */
   readonly timeoutMs?: number;
   /** Credentials for this call only, instead of the client's (tokens stay cached per credential). */
   readonly credentials?: CredentialProvider;

@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  mergeScopes,
-  parseRateLimit,
-  parseTagsPage,
-  parseTokenResponse,
-  sha256Hex,
-} from "./responses.js";
+import { mergeScopes, parseRateLimit, parseTagsPage, parseTokenResponse } from "./responses.js";
 
 const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 const now = Date.parse("2026-11-21T06:00:00Z");
@@ -57,14 +51,6 @@ describe("parseTagsPage", () => {
     );
     expect(() => parseTagsPage(new TextEncoder().encode("<html>"), "https://r/v2", "r/a")).toThrow(
       expect.objectContaining({ code: "INVALID_RESPONSE" }),
-    );
-  });
-});
-
-describe("sha256Hex", () => {
-  it("hashes bytes", async () => {
-    expect(await sha256Hex(new TextEncoder().encode("abc"))).toBe(
-      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
     );
   });
 });

@@ -1,9 +1,8 @@
 /**
  * Reading what registries and token servers send back: registry error
- * bodies, token responses, tag-list pages, and manifest digests. Pure
+ * bodies, token responses and tag-list pages. Pure
  * functions over bytes, shared by the client.
  */
-import { computeDigest } from "@kubeimg/core/digest";
 import {
   DISTRIBUTION_ERROR_CODES,
   RegistryError,
@@ -107,9 +106,4 @@ export function parseTagsPage(bytes: Uint8Array, url: string, reference: string)
     });
   }
   return tags.filter((t): t is string => typeof t === "string");
-}
-
-/** The lowercase hex SHA-256 of `bytes`, computed by core's digest code (Web Crypto). */
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  return (await computeDigest(bytes)).encoded;
 }

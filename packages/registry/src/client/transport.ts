@@ -1,9 +1,9 @@
 /**
- * One HTTP exchange under a deadline: `fetch-retry` for network errors, 429
- * and 5xx (honouring `Retry-After` only when it fits in the remaining
- * budget), manual redirects that drop `Authorization` when the origin
- * changes and refuse restricted or downgraded targets, and failures mapped
- * to `RegistryError`.
+ * One HTTP exchange under a deadline: `fetch-retry` for network errors and
+ * the retryable statuses of `status.ts` (honouring `Retry-After` only when
+ * it fits in the remaining budget), manual redirects that drop
+ * `Authorization` when the origin changes and hold every hop to the
+ * caller's rule, and failures mapped to `RegistryError`.
  *
  * fetch-retry 6.0.0 traps handled here: with a `retryOn` function it does
  * not count attempts (we do), it retries aborted requests (we refuse once
@@ -13,17 +13,21 @@
  */
 import fetchRetry from "fetch-retry";
 import { RegistryError } from "../errors/index.js";
-import { isRestrictedHost } from "../http/address.js";
 import { cancelBody } from "../http/body.js";
 import { redactUrl } from "../http/redact.js";
 import { parseRetryAfter } from "../http/retry-after.js";
 import type { CredentialProvider } from "./credentials.js";
+import { failureFrom } from "./error-mapping.js";
+import { MAX_TIMER_MS } from "./options.js";
+import { isRetryableStatus } from "./status.js";
 
 /** What a transport needs to know about the call it serves. */
 export interface CallContext {
   readonly signal: AbortSignal;
-  /** Epoch ms by which the call must be done. */
+  /** Epoch ms by which the call must be done (`Infinity` without a deadline). */
   readonly deadline: number;
+  /** The registry (host[:port] as in references) the call is for. */
+  readonly registry: string;
   /** The image or repository, for error messages. */
   readonly reference: string;
   /** Credentials of this call, when they override the client's. */
@@ -37,6 +41,8 @@ export interface TransportOptions {
   readonly maxRedirects: number;
   readonly now: () => number;
   readonly userAgent: string;
+  /** Runs before the first request and every redirect hop; throws to refuse the host. */
+  readonly checkHost: (url: URL, context: CallContext) => Promise<void>;
 }
 
 export interface SendOptions {
@@ -44,49 +50,18 @@ export interface SendOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Sent only while the request stays on the origin of the first URL. */
   readonly authorization?: string;
-  /** Whether a redirect may lead to a restricted address or to http. */
+  /** Why a redirect to `target` is refused, or undefined to follow it. */
   readonly allowRedirect: (target: URL, from: URL) => string | undefined;
 }
 
-/** Statuses worth another attempt: rate limiting and transient server failures. */
-const retryableStatus = (status: number): boolean =>
-  status === 429 || status === 408 || (status >= 500 && status !== 501 && status !== 505);
+/** The final response of a request and the URL it came from (after redirects). */
+export interface Sent {
+  readonly response: Response;
+  readonly url: string;
+}
 
 const isAbortError = (error: unknown): boolean =>
   error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
-
-/** Maps a thrown fetch failure to a RegistryError. */
-export function failureFrom(error: unknown, url: string, context: CallContext): RegistryError {
-  if (error instanceof RegistryError) return error;
-  const details = { url: redactUrl(url), reference: context.reference, cause: error };
-  if (context.signal.aborted) {
-    const reason = context.signal.reason as { name?: string } | undefined;
-    return reason?.name === "TimeoutError"
-      ? new RegistryError("TIMEOUT", `deadline exceeded for ${context.reference}`, {
-          ...details,
-          retryable: true,
-        })
-      : new RegistryError("ABORTED", `request for ${context.reference} was aborted`, details);
-  }
-  if (isAbortError(error)) {
-    return new RegistryError("TIMEOUT", `deadline exceeded for ${context.reference}`, {
-      ...details,
-      retryable: true,
-    });
-  }
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  const why =
-    typeof cause?.code === "string"
-      ? cause.code
-      : typeof cause?.message === "string"
-        ? cause.message
-        : "";
-  const message = `${error instanceof Error ? error.message : String(error)}${why ? ` (${why})` : ""}`;
-  return new RegistryError("NETWORK_ERROR", `cannot reach ${redactUrl(url)}: ${message}`, {
-    ...details,
-    retryable: true,
-  });
-}
 
 /** Creates the sending function of a client. */
 export function createTransport(options: TransportOptions) {
@@ -104,15 +79,15 @@ export function createTransport(options: TransportOptions) {
       if (error) {
         if (isAbortError(error)) return false;
         delay = options.retryBaseDelayMs * 2 ** attemptNumber;
-      } else if (response && retryableStatus(response.status)) {
+      } else if (response && isRetryableStatus(response.status)) {
         delay =
           parseRetryAfter(response.headers.get("retry-after"), options.now()) ??
           options.retryBaseDelayMs * 2 ** attemptNumber;
       } else {
         return false;
       }
-      // Only wait when the wait and a little work still fit in the budget.
-      if (options.now() + delay + 50 >= context.deadline) return false;
+      // Only wait when the wait and a little work still fit in the budget (and in a timer).
+      if (delay > MAX_TIMER_MS || options.now() + delay + 50 >= context.deadline) return false;
       await cancelBody(response);
       nextDelay = delay;
       return true;
@@ -131,11 +106,12 @@ export function createTransport(options: TransportOptions) {
     url: string,
     request: SendOptions,
     context: CallContext,
-  ): Promise<{ response: Response; url: string }> {
+  ): Promise<Sent> {
     const first = new URL(url);
     let current = first;
     let authorization = request.authorization;
     for (let hop = 0; ; hop++) {
+      await options.checkHost(current, context);
       const headers: Record<string, string> = {
         "user-agent": options.userAgent,
         ...request.headers,
@@ -163,16 +139,14 @@ export function createTransport(options: TransportOptions) {
           },
         );
       }
-      let target: URL;
-      try {
-        target = new URL(location, current);
-      } catch (cause) {
+      if (!URL.canParse(location, current.href)) {
         throw new RegistryError("REDIRECT_REJECTED", "redirect to an invalid URL", {
           url: redactUrl(current.href),
           reference: context.reference,
-          cause,
+          status: response.status,
         });
       }
+      const target = new URL(location, current);
       const refusal =
         target.protocol !== "https:" && target.protocol !== "http:"
           ? `scheme ${target.protocol} is not allowed`
@@ -192,31 +166,18 @@ export function createTransport(options: TransportOptions) {
 }
 
 /**
- * The redirect rule of resource requests: no https→http downgrade, and no
- * restricted address (private, loopback, link-local, `localhost`) unless
- * every such address is allowed, or it is the registry's own host name.
+ * Settles with `work`, or rejects with `onAbort()` as soon as `signal`
+ * aborts, whatever `work` is still doing (a hung body, a retry delay).
+ * `work` is always observed, so its later rejection is never unhandled,
+ * also when the signal had aborted before the race began.
  */
-export function redirectRule(registryHostname: string, allowAllPrivate: boolean) {
-  return (target: URL, from: URL): string | undefined => {
-    if (from.protocol === "https:" && target.protocol === "http:") return "https to http downgrade";
-    const host = target.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-    if (!allowAllPrivate && host !== registryHostname.toLowerCase() && isRestrictedHost(host)) {
-      return `${host} is a restricted address`;
-    }
-    return undefined;
-  };
-}
-
-/** Rejects as soon as `signal` aborts, whatever `work` is doing (a hung body, a retry delay). */
 export function raceSignal<T>(
   work: Promise<T>,
   signal: AbortSignal,
   onAbort: () => Error,
 ): Promise<T> {
-  if (signal.aborted) return Promise.reject(onAbort());
   return new Promise<T>((resolve, reject) => {
     const abort = () => reject(onAbort());
-    signal.addEventListener("abort", abort, { once: true });
     work.then(
       (value) => {
         signal.removeEventListener("abort", abort);
@@ -227,5 +188,7 @@ export function raceSignal<T>(
         reject(error);
       },
     );
+    if (signal.aborted) abort();
+    else signal.addEventListener("abort", abort, { once: true });
   });
 }

@@ -1,4 +1,4 @@
-import { KubeimgError } from "@kubeimg/core";
+import { isKubeimgError, KubeimgError } from "@kubeimg/core";
 
 /**
  * Error codes of {@link RegistryError}. The first group are the OCI
@@ -36,6 +36,8 @@ export type RegistryErrorCode =
   | "BLOCKED_HOST"
   | "REALM_REJECTED"
   | "TOKEN_ERROR"
+  | "TOKEN_INVALID"
+  | "INVALID_OPTION"
   | "REDIRECT_REJECTED"
   | "LINK_REJECTED"
   | "TOO_MANY_PAGES";
@@ -89,6 +91,7 @@ export interface RegistryErrorDetails {
  * ```
  */
 export class RegistryError extends KubeimgError {
+  override readonly name = "RegistryError";
   readonly code: RegistryErrorCode;
   readonly status: number | undefined;
   readonly reference: string | undefined;
@@ -119,10 +122,7 @@ export class RegistryError extends KubeimgError {
  * ```
  */
 export function isRegistryError(value: unknown): value is RegistryError {
-  if (value instanceof RegistryError) return true;
   return (
-    value instanceof Error &&
-    value.name === "RegistryError" &&
-    typeof (value as { code?: unknown }).code === "string"
+    value instanceof RegistryError || (isKubeimgError(value) && value.name === "RegistryError")
   );
 }

@@ -7,7 +7,7 @@
  * http) and on the registry's host name (any port), a sub- or parent
  * domain of it, the same registrable domain, or a configured host.
  */
-import { hostnameOf, isIpLiteral, isRestrictedHost } from "./address.js";
+import { canonicalHost, hostnameOf, isIpLiteral, isRestrictedHost, sameHost } from "./address.js";
 
 /**
  * Second-level labels under which registrations happen one level deeper
@@ -38,16 +38,23 @@ export function registrableDomain(hostname: string): string {
   return labels.slice(-take).join(".");
 }
 
-/** Why a realm was refused, or `undefined` when it is acceptable. */
-export function checkRealm(
-  realm: string,
-  options: {
-    readonly registry: string;
-    readonly registryScheme: "https" | "http";
-    readonly allowlist: readonly string[];
-    readonly allowPrivate: boolean;
-  },
-): string | undefined {
+/** What a realm is checked against. */
+export interface RealmPolicy {
+  /** The registry as in references (`host[:port]`). */
+  readonly registry: string;
+  readonly registryScheme: "https" | "http";
+  /** Extra realm hosts (`host` or `host:port`). */
+  readonly allowlist: readonly string[];
+  /** Whether a realm may be a restricted address. */
+  readonly allowPrivate: boolean;
+}
+
+/**
+ * Why a realm (or a redirect of a token request) was refused, or
+ * `undefined` when it is acceptable. Hosts are compared as the URL parser
+ * normalises them, so `127.1` and `127.0.0.1` are one host.
+ */
+export function checkRealm(realm: string, options: RealmPolicy): string | undefined {
   let url: URL;
   try {
     url = new URL(realm);
@@ -61,12 +68,15 @@ export function checkRealm(
     return `the realm scheme ${url.protocol} is not allowed (https only, http only for a registry configured as http)`;
   }
   if (url.username || url.password) return "the realm carries userinfo";
-  const realmHost = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  const registryHost = hostnameOf(options.registry).toLowerCase();
-  if (realmHost === registryHost) return undefined;
+  const realmHost = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  const registryName = hostnameOf(options.registry);
+  if (sameHost(url.hostname, registryName)) return undefined;
+  const registryHost = (canonicalHost(registryName) ?? registryName)
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "");
   const allowed = options.allowlist.some((entry) => {
     const e = entry.toLowerCase();
-    return e === realmHost || e === url.host.toLowerCase();
+    return e === realmHost || e === url.host || sameHost(entry, url.hostname);
   });
   if (allowed) return undefined;
   if (isIpLiteral(realmHost) || isIpLiteral(registryHost)) {

@@ -1,11 +1,16 @@
 /**
  * The image names the client works with. A structural type, so the
  * `NamedReference` values of `@kubeimg/core/reference` can be passed as they
- * are; plain image strings are read with `parseNormalizedNamed`.
+ * are. Image strings are read, and structural names checked, by
+ * `@kubeimg/core/reference` (distribution/reference's grammar and go-digest's
+ * rules, with its own error codes kept in the message); this module only
+ * turns its errors into the client's `INVALID_REFERENCE`.
  */
+import { isValidDigest } from "@kubeimg/core/digest";
 import {
   isImageReferenceError,
   type NamedReference,
+  parse,
   parseNormalizedNamed,
 } from "@kubeimg/core/reference";
 import { RegistryError } from "../errors/index.js";
@@ -20,38 +25,21 @@ export interface RegistryImage {
   readonly digest?: string | undefined;
 }
 
-/** distribution/reference's grammar, smallest pieces first. */
-const alphanumeric = "[a-z0-9]+";
-/** One `.`, one or two `_`, or any run of `-`. */
-const separator = "(?:[._]|__|[-]+)";
-const pathComponent = `${alphanumeric}(?:${separator}${alphanumeric})*`;
-const pathPattern = /*#__PURE__*/ new RegExp(`^${pathComponent}(?:/${pathComponent})*$`);
-const domainComponent = "(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])";
-const domainPattern = /*#__PURE__*/ new RegExp(
-  `^(?:${domainComponent}(?:\\.${domainComponent})*|\\[[a-fA-F0-9:]+\\])(?::[0-9]+)?$`,
-);
-const tagPattern = /^[\w][\w.-]{0,127}$/;
-const digestPattern = /^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]{32,}$/;
-
-/** Hex lengths of the registered digest algorithms; a wrong length makes distribution answer 500. */
-const digestHexLength: Readonly<Record<string, number>> = { sha256: 64, sha512: 128 };
-
-/** Returns true for `algorithm:encoded` with the right length for sha256/sha512. */
+/** Returns true for a digest go-digest accepts (`sha256`, `sha384`, `sha512`, lower-case hex of the right length). */
 export function isDigest(value: string): boolean {
-  if (!digestPattern.test(value)) return false;
-  const [algorithm = "", hex = ""] = value.split(":");
-  const length = digestHexLength[algorithm];
-  return length === undefined || new RegExp(`^[a-f0-9]{${length}}$`).test(hex);
+  return isValidDigest(value);
 }
 
-function invalid(input: string, why: string): never {
+function invalid(input: string, why: string, cause?: unknown): never {
   throw new RegistryError(
     "INVALID_REFERENCE",
     `invalid image reference ${JSON.stringify(input)}: ${why}`,
-    {
-      reference: input,
-    },
+    { reference: input, ...(cause === undefined ? {} : { cause }) },
   );
+}
+
+function whyOf(cause: unknown): string {
+  return isImageReferenceError(cause) ? `${cause.message} (${cause.code})` : "unreadable";
 }
 
 /**
@@ -61,26 +49,14 @@ function invalid(input: string, why: string): never {
  * throws a `RegistryError` with code `INVALID_REFERENCE`.
  */
 export function parseRegistryImage(input: string): RegistryImage {
+  if (typeof input !== "string") invalid(String(input), "not a string");
   let named: NamedReference;
   try {
     named = parseNormalizedNamed(input);
   } catch (cause) {
-    const why = isImageReferenceError(cause) ? `${cause.message} (${cause.code})` : String(cause);
-    throw new RegistryError(
-      "INVALID_REFERENCE",
-      `invalid image reference ${JSON.stringify(input)}: ${why}`,
-      {
-        reference: input,
-        cause,
-      },
-    );
+    invalid(input, whyOf(cause), cause);
   }
-  return checkRegistryImage({
-    domain: named.domain,
-    path: named.path,
-    tag: named.tag,
-    digest: named.digest,
-  });
+  return { domain: named.domain, path: named.path, tag: named.tag, digest: named.digest };
 }
 
 /** Returns `domain/path`, the repository name the kubelet keys credentials by. */
@@ -93,12 +69,41 @@ export function imageString(image: RegistryImage): string {
   return `${repositoryNameOf(image)}${image.tag ? `:${image.tag}` : ""}${image.digest ? `@${image.digest}` : ""}`;
 }
 
-/** Validates a structural image name given by a caller (not parsed by us). */
+const optionalString = (value: unknown) => value === undefined || typeof value === "string";
+
+/**
+ * Validates a structural image name given by a caller (not parsed by us):
+ * its string form must parse (distribution's `Parse`) back into the same
+ * domain, path, tag and digest.
+ */
 export function checkRegistryImage(image: RegistryImage): RegistryImage {
+  const given = image as unknown as Record<string, unknown> | null;
+  if (
+    typeof given !== "object" ||
+    given === null ||
+    typeof given.domain !== "string" ||
+    typeof given.path !== "string" ||
+    !optionalString(given.tag) ||
+    !optionalString(given.digest)
+  ) {
+    invalid(
+      String(typeof given === "object" && given !== null ? "(object)" : given),
+      "not an image name: { domain, path, tag?, digest? } of strings",
+    );
+  }
   const text = imageString(image);
-  if (!domainPattern.test(image.domain)) invalid(text, "malformed registry host");
-  if (!pathPattern.test(image.path)) invalid(text, "malformed repository path");
-  if (image.tag !== undefined && !tagPattern.test(image.tag)) invalid(text, "malformed tag");
-  if (image.digest !== undefined && !isDigest(image.digest)) invalid(text, "malformed digest");
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(text);
+  } catch (cause) {
+    invalid(text, whyOf(cause), cause);
+  }
+  const named = parsed as Partial<NamedReference>;
+  if (named.domain !== image.domain || named.path !== image.path) {
+    invalid(text, "the registry host and repository path do not read back as given");
+  }
+  if (named.tag !== image.tag || named.digest !== image.digest) {
+    invalid(text, "the tag or digest does not read back as given");
+  }
   return image;
 }

@@ -6,6 +6,7 @@ import {
 } from "@kubeimg/core/reference";
 import { CliError } from "../../errors/cli-error.js";
 import { EXIT_CODES } from "../../errors/exit-codes.js";
+import { sanitizeText } from "../../output/sanitize.js";
 import { renderFields } from "../../output/table.js";
 import { writeResult } from "../../output/write.js";
 import type { Command } from "../command.js";
@@ -100,7 +101,9 @@ export const parseCommand: Command = {
           .map((r) =>
             renderFields(
               [
-                ["input", c.bold(r.input)],
+                // Styled as a cell, after the sanitizer: pre-styled text would have
+                // its own escape sequences replaced.
+                ["input", { text: r.input, style: c.bold }],
                 ["normalized", r.normalized],
                 ["familiar", r.familiar],
                 ["tag", r.tag ?? "-"],
@@ -122,7 +125,9 @@ export const parseCommand: Command = {
     for (const row of rows) {
       if (!row.valid) {
         const { code, message } = row.error;
-        io.stderr.write(`kubeimg parse: ${JSON.stringify(row.input)}: ${message} [${code}]\n`);
+        io.stderr.write(
+          `kubeimg parse: ${sanitizeText(`${JSON.stringify(row.input)}: ${message} [${code}]`)}\n`,
+        );
       }
     }
     return rows.length === valid.length ? EXIT_CODES.OK : EXIT_CODES.BAD_INPUT;

@@ -3,6 +3,7 @@ import { runCli } from "../../run.js";
 import { memoryIo } from "../../testing/memory-io.js";
 import { type ScriptedRegistry, startScriptedRegistry } from "../../testing/scripted-registry.js";
 import { type TempFiles, tempFiles } from "../../testing/temp-files.js";
+import { unsafeCharacters } from "../../testing/unsafe-chars.js";
 
 let registry: ScriptedRegistry;
 let files: TempFiles;
@@ -46,10 +47,85 @@ describe("kubeimg tags --registry on a terminal (in-process)", () => {
     expect(out()).toMatch(/selected:.*1\.2\.0/);
     expect(err()).toBe(
       [
-        `\r\u001b[2Kkubeimg tags: listing ${registry.host}/team/app: page 1, 2 tags so far`,
-        `\r\u001b[2Kkubeimg tags: listing ${registry.host}/team/app: page 2, 4 tags so far`,
+        `\r\u001b[2Kkubeimg tags: listing ${registry.host}/team/app: page 1`,
+        `\r\u001b[2Kkubeimg tags: listing ${registry.host}/team/app: page 2`,
         "\r\u001b[2K",
       ].join(""),
     );
+  });
+});
+
+/** A fetch that answers every request itself: `/v2/` and a huge, lazily made tags page. */
+function hugePageFetch(totalBytes: number): {
+  fetch: typeof globalThis.fetch;
+  pulled: () => number;
+} {
+  let pulled = 0;
+  const chunk = new TextEncoder().encode(`"${"a".repeat(64 * 1024 - 3)}",`);
+  const fetch: typeof globalThis.fetch = async (input) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (!url.includes("/tags/list")) return new Response("{}", { status: 200 });
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) {
+          controller.enqueue(new TextEncoder().encode('{"name":"team/app","tags":['));
+        } else if (sent >= totalBytes) {
+          controller.enqueue(new TextEncoder().encode('"1.0.0"]}'));
+          controller.close();
+          return;
+        } else {
+          controller.enqueue(chunk);
+        }
+        sent += chunk.byteLength;
+        pulled = sent;
+      },
+    });
+    return new Response(body, { status: 200, headers: { "Content-Type": "application/json" } });
+  };
+  return { fetch, pulled: () => pulled };
+}
+
+describe("kubeimg tags --registry and a huge tags page", () => {
+  it("stops at the client's page-size cap: the progress report never reads the body", async () => {
+    const huge = hugePageFetch(64 * 1024 * 1024);
+    const { io, out, err } = memoryIo({ tty: false, cwd: files.dir, fetch: huge.fetch });
+    const code = await runCli(
+      ["tags", "-f", "policy.yaml", "--registry", "--image", "registry.example.com/team/app"],
+      io,
+    );
+    expect(code).toBe(2);
+    expect(out()).toBe("");
+    expect(err()).toMatch(/\[RESPONSE_TOO_LARGE\]\n$/);
+    // The client's cap is 4 MiB; a copy read for progress would pull all 64 MiB.
+    expect(huge.pulled()).toBeLessThan(8 * 1024 * 1024);
+  });
+});
+
+describe("kubeimg tags and hostile registry text", () => {
+  it("prints a registry's error text without its escape sequences", async () => {
+    const hostile: typeof globalThis.fetch = async (input) => {
+      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+      if (!url.includes("/tags/list")) return new Response("{}", { status: 200 });
+      return new Response(
+        JSON.stringify({
+          errors: [
+            {
+              code: "DENIED",
+              message: "\u001b]0;owned\u0007\u001b[2K\rselected: 9.9.9\u001b[8m",
+            },
+          ],
+        }),
+        { status: 403, headers: { "Content-Type": "application/json" } },
+      );
+    };
+    const { io, err } = memoryIo({ tty: true, cwd: files.dir, fetch: hostile });
+    const code = await runCli(
+      ["tags", "-f", "policy.yaml", "--registry", "--image", "registry.example.com/team/app"],
+      io,
+    );
+    expect(code).toBe(2);
+    // No control character at all is left in what reached stderr.
+    expect(unsafeCharacters(err(), { newlines: true })).toEqual([]);
   });
 });

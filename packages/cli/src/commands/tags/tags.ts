@@ -7,6 +7,7 @@ import { CliError } from "../../errors/cli-error.js";
 import { EXIT_CODES } from "../../errors/exit-codes.js";
 import type { CliIo } from "../../io/io.js";
 import type { Colors } from "../../output/color.js";
+import { sanitizeText } from "../../output/sanitize.js";
 import { type Cell, renderFields, renderTable } from "../../output/table.js";
 import { writeResult } from "../../output/write.js";
 import { registryAccess } from "../../registry/registry-access.js";
@@ -28,7 +29,12 @@ function verdictCell(verdict: TagVerdict, c: Colors): Cell {
   }
 }
 
-/** Wraps `fetch` to report each page of a tag listing on stderr. */
+/**
+ * Wraps `fetch` to report each page of a tag listing on stderr. It looks at
+ * the URL and status only, never at the body: the client reads each page
+ * under its own size cap, and a copy read here would not be (a hostile page
+ * of hundreds of megabytes would be buffered whole, twice).
+ */
 function progressFetch(
   context: CommandContext,
   repository: string,
@@ -38,7 +44,6 @@ function progressFetch(
 } {
   const { io } = context;
   let pages = 0;
-  let tags = 0;
   const tty = io.stderr.isTTY === true;
   const report = (line: string) => {
     if (tty) io.stderr.write(`\r\u001b[2K${line}`);
@@ -49,13 +54,7 @@ function progressFetch(
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     if (/\/tags\/list(\?|$)/.test(url) && response.ok) {
       pages++;
-      try {
-        const body = (await response.clone().json()) as { tags?: unknown };
-        if (Array.isArray(body.tags)) tags += body.tags.length;
-      } catch {
-        // The client reports malformed pages itself.
-      }
-      report(`kubeimg tags: listing ${repository}: page ${pages}, ${tags} tags so far`);
+      report(`kubeimg tags: listing ${sanitizeText(repository)}: page ${pages}`);
     }
     return response;
   };

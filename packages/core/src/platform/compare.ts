@@ -1,0 +1,480 @@
+/**
+ * Matchers that also order: given the platforms of an image index, which
+ * ones may run here and which one is preferred. This is what a runtime uses
+ * to pick a manifest (see `order.ts`).
+ *
+ * Mirrors compare.go of containerd/platforms v1.0.0-rc.4 (`Only`,
+ * `OnlyStrict`, `OnlyOS`, `Ordered`, `Any`, `All`) and the comparer a
+ * Windows host uses as its default (platform_windows_compat.go). Each
+ * comparer's `less` orders by a key: the position of the first preference a
+ * candidate matches, then more OS features first, so any stable sort gives
+ * containerd's order.
+ *
+ * @module
+ */
+import * as strconv from "../internal/strconv.js";
+import * as strings from "../internal/strings.js";
+import {
+  compileExact,
+  type ExactMatcher,
+  osFeaturesMatch,
+  type PlatformMatcher,
+} from "./matcher.js";
+import { normalizePlatform } from "./normalize.js";
+import type { Platform, PlatformInput, PlatformOptions } from "./platform.js";
+import { windowsVersionMatcher } from "./windows-version.js";
+
+/** The kinds of comparer this module builds, named after their upstream constructors. */
+export type MatchComparerKind =
+  | "only"
+  | "onlyStrict"
+  | "onlyOS"
+  | "ordered"
+  | "any"
+  | "all"
+  | "windowsHost";
+
+/**
+ * A matcher that also ranks: `less(a, b)` is true when `a` is preferred
+ * over `b` (containerd's `MatchComparer`). Sorting an index's platforms
+ * stably by `less` gives the order a runtime tries them in.
+ *
+ * @example
+ * ```ts
+ * const node = only({ os: "linux", architecture: "arm64" });
+ * node.match({ os: "linux", architecture: "arm", variant: "v7" }); // true: arm64 nodes run 32-bit arm
+ * node.less({ os: "linux", architecture: "arm64" }, { os: "linux", architecture: "arm", variant: "v7" }); // true
+ * ```
+ */
+export interface PlatformMatchComparer extends PlatformMatcher {
+  /** Which constructor built it. */
+  readonly kind: MatchComparerKind;
+  /** Returns true when `a` sorts strictly before `b`. */
+  less(a: PlatformInput, b: PlatformInput): boolean;
+}
+
+/** One preference of an ordered list: one exact platform, or a run of CPU variants counted down. */
+type Preference =
+  | { readonly kind: "exact"; readonly matcher: ExactMatcher }
+  | {
+      readonly kind: "variants";
+      /** The shared platform (variant ignored). */
+      readonly matcher: ExactMatcher;
+      /** The highest variant number of the run (decimal text), down to `lowest`. */
+      readonly highest: string;
+      readonly lowest: 1 | 5;
+      /** amd64's `v1` normalizes to the empty variant. */
+      readonly emptyIsOne: boolean;
+    };
+
+/** Where a candidate ranks: the index of the first preference it matches, then its place in a variant run. */
+interface Rank {
+  readonly at: number;
+  /** The variant number inside a run (higher is preferred), `""` for an exact preference. */
+  readonly variant: string;
+}
+
+function rankOf(preferences: readonly Preference[], candidate: PlatformInput): Rank | undefined {
+  for (let i = 0; i < preferences.length; i++) {
+    const p = preferences[i] as Preference;
+    if (p.kind === "exact") {
+      if (p.matcher.match(candidate)) return { at: i, variant: "" };
+      continue;
+    }
+    const variant = p.matcher.matchIgnoringVariant(candidate);
+    if (variant === undefined) continue;
+    let n: string | undefined;
+    if (variant === "") n = p.emptyIsOne ? "1" : undefined;
+    else if (/^v[1-9][0-9]*$/.test(variant) && !(p.emptyIsOne && variant === "v1"))
+      n = variant.slice(1);
+    if (n === undefined) continue;
+    if (compareDecimalText(n, String(p.lowest)) < 0 || compareDecimalText(n, p.highest) > 0)
+      continue;
+    return { at: i, variant: n };
+  }
+  return undefined;
+}
+
+function compareRank(a: Rank, b: Rank): number {
+  if (a.at !== b.at) return a.at - b.at;
+  // Inside a run, the higher variant comes first.
+  return -compareDecimalText(a.variant, b.variant);
+}
+
+function featureCount(p: PlatformInput): number {
+  return p.osFeatures?.length ?? 0;
+}
+
+function withoutFeatures(p: PlatformInput): PlatformInput {
+  return { ...p, osFeatures: [] };
+}
+
+/** Mirrors orderedPlatformComparer.Less over `preferences`. */
+function orderedLess(
+  preferences: readonly Preference[],
+  a: PlatformInput,
+  b: PlatformInput,
+): boolean {
+  const ra = rankOf(preferences, a);
+  const rb = rankOf(preferences, b);
+  if (ra !== undefined && rb !== undefined) {
+    const c = compareRank(ra, rb);
+    if (c !== 0) return c < 0;
+    return featureCount(a) > featureCount(b);
+  }
+  if (ra !== undefined) return true;
+  if (rb !== undefined) return false;
+  if (featureCount(a) > 0 || featureCount(b) > 0) {
+    return orderedLess(preferences, withoutFeatures(a), withoutFeatures(b));
+  }
+  return false;
+}
+
+function orderedComparer(
+  kind: MatchComparerKind,
+  preferences: readonly Preference[],
+): PlatformMatchComparer {
+  return {
+    kind,
+    match: (candidate) => rankOf(preferences, candidate) !== undefined,
+    less: (a, b) => orderedLess(preferences, a, b),
+  };
+}
+
+/**
+ * Returns a comparer over a preference list: a candidate matches when one
+ * of the platforms matches it exactly, and ranks by the first that does
+ * (earlier wins; between two caught by the same one, more OS features
+ * first). This is `--platform a,b`. Mirrors Ordered.
+ *
+ * @example
+ * ```ts
+ * const c = ordered([{ os: "linux", architecture: "arm64" }, { os: "linux", architecture: "amd64" }]);
+ * c.less({ os: "linux", architecture: "arm64" }, { os: "linux", architecture: "amd64" }); // true
+ * ```
+ */
+export function ordered(
+  platforms: readonly PlatformInput[],
+  options: PlatformOptions = {},
+): PlatformMatchComparer {
+  return orderedComparer(
+    "ordered",
+    platforms.map((p) => ({ kind: "exact", matcher: compileExact(p, options) })),
+  );
+}
+
+/** Known arm64 variants: for each, the major versions counted down and the minor to start each from. */
+const ARM64_VARIANTS: Readonly<Record<string, readonly (readonly [number, number])[]>> = {
+  v8: [[8, 0]],
+  "v8.0": [[8, 0]],
+  "v8.1": [[8, 1]],
+  "v8.2": [[8, 2]],
+  "v8.3": [[8, 3]],
+  "v8.4": [[8, 4]],
+  "v8.5": [[8, 5]],
+  "v8.6": [[8, 6]],
+  "v8.7": [[8, 7]],
+  "v8.8": [[8, 8]],
+  "v8.9": [[8, 9]],
+  // An Armv9.x core implements Armv8.(x+5), at most v8.9.
+  v9: [
+    [9, 0],
+    [8, 5],
+  ],
+  "v9.0": [
+    [9, 0],
+    [8, 5],
+  ],
+  "v9.1": [
+    [9, 1],
+    [8, 6],
+  ],
+  "v9.2": [
+    [9, 2],
+    [8, 7],
+  ],
+  "v9.3": [
+    [9, 3],
+    [8, 8],
+  ],
+  "v9.4": [
+    [9, 4],
+    [8, 9],
+  ],
+  "v9.5": [
+    [9, 5],
+    [8, 9],
+  ],
+  "v9.6": [
+    [9, 6],
+    [8, 9],
+  ],
+  "v9.7": [
+    [9, 7],
+    [8, 9],
+  ],
+};
+
+/**
+ * The platforms a machine of `platform` (normalized) runs, best first, as
+ * preferences. Mirrors platformVector: amd64 vN runs vN-1 … v1 and 386;
+ * arm vN runs down to v5; arm64 runs its older variants and then 32-bit arm
+ * v8 … v5, and an arm64 variant containerd does not know runs nothing.
+ */
+function platformPreferences(platform: Platform, options: PlatformOptions): Preference[] {
+  const exact = (variant: string, architecture = platform.architecture): Preference => ({
+    kind: "exact",
+    matcher: compileExact({ ...platform, architecture, variant }, options),
+  });
+  const run = (architecture: string, number: string | undefined, lowest: 1 | 5): Preference[] => {
+    if (
+      number === undefined ||
+      number.startsWith("-") ||
+      compareDecimalText(number, String(lowest)) <= 0
+    )
+      return [];
+    const highest = decrement(number);
+    return [
+      {
+        kind: "variants",
+        matcher: compileExact({ ...platform, architecture, variant: "" }, options),
+        highest,
+        lowest,
+        emptyIsOne: architecture === "amd64",
+      },
+    ];
+  };
+  switch (platform.architecture) {
+    case "amd64":
+      return [
+        exact(platform.variant),
+        ...run("amd64", strconv.Atoi(trimV(platform.variant)), 1),
+        exact("", "386"),
+      ];
+    case "arm":
+      return [exact(platform.variant), ...run("arm", strconv.Atoi(trimV(platform.variant)), 5)];
+    case "arm64": {
+      const variant = platform.variant === "" ? "v8" : platform.variant;
+      const versions = ARM64_VARIANTS[variant];
+      if (versions === undefined || !Object.hasOwn(ARM64_VARIANTS, variant)) return [];
+      const out: Preference[] = [];
+      for (const [major, fromMinor] of versions) {
+        for (let minor = fromMinor; minor >= 0; minor--) {
+          out.push(exact(minor === 0 ? `v${major}` : `v${major}.${minor}`));
+        }
+      }
+      out.push(exact("v8", "arm"), ...run("arm", "8", 5));
+      return out;
+    }
+    default:
+      return [exact(platform.variant)];
+  }
+}
+
+function trimV(variant: string): string {
+  return variant.startsWith("v") ? variant.slice(1) : variant;
+}
+
+/** `n - 1` for a canonical decimal text `n` ≥ 1. */
+function decrement(n: string): string {
+  const digits = n.split("");
+  let i = digits.length - 1;
+  while (digits[i] === "0") {
+    digits[i] = "9";
+    i--;
+  }
+  digits[i] = String(Number(digits[i]) - 1);
+  const out = digits.join("").replace(/^0+(?=.)/, "");
+  return out;
+}
+
+/**
+ * Returns the comparer of a machine of `platform`: the platform itself, then
+ * the older ones it also runs (amd64 v3 runs v2, v1 and 386; arm64 runs
+ * older arm64 variants and 32-bit arm v8 … v5; arm v7 runs v6 and v5), in
+ * that order. This is containerd's default on a Linux node. An arm64
+ * variant containerd does not know (`v8.10`, `v10`) matches nothing.
+ * Mirrors Only.
+ *
+ * @example
+ * ```ts
+ * const node = only({ os: "linux", architecture: "amd64", variant: "v3" });
+ * node.match({ os: "linux", architecture: "386" }); // true
+ * node.match({ os: "linux", architecture: "amd64", variant: "v4" }); // false
+ * ```
+ */
+export function only(
+  platform: PlatformInput,
+  options: PlatformOptions = {},
+): PlatformMatchComparer {
+  return orderedComparer(
+    "only",
+    platformPreferences(normalizePlatform(platform, options), options),
+  );
+}
+
+/**
+ * Returns the comparer that matches the normalized platform alone, with no
+ * older fallbacks: containerd's `DefaultStrict()`. Mirrors OnlyStrict.
+ *
+ * @example
+ * ```ts
+ * onlyStrict({ os: "linux", architecture: "amd64", variant: "v3" }).match({ os: "linux", architecture: "amd64" }); // false
+ * ```
+ */
+export function onlyStrict(
+  platform: PlatformInput,
+  options: PlatformOptions = {},
+): PlatformMatchComparer {
+  return orderedComparer("onlyStrict", [
+    { kind: "exact", matcher: compileExact(normalizePlatform(platform, options), options) },
+  ]);
+}
+
+/**
+ * Returns a comparer for which every candidate that one of the platforms
+ * matches ranks the same (more OS features first), before all others.
+ * Mirrors Any.
+ *
+ * @example
+ * ```ts
+ * const c = anyOf([{ os: "linux", architecture: "arm64" }, { os: "linux", architecture: "amd64" }]);
+ * c.less({ os: "linux", architecture: "amd64" }, { os: "linux", architecture: "arm64" }); // false: equal rank
+ * ```
+ */
+export function anyOf(
+  platforms: readonly PlatformInput[],
+  options: PlatformOptions = {},
+): PlatformMatchComparer {
+  const matchers = platforms.map((p) => compileExact(p, options));
+  const matchesAny = (p: PlatformInput) => matchers.some((m) => m.match(p));
+  const less = (a: PlatformInput, b: PlatformInput): boolean => {
+    const ma = matchesAny(a);
+    const mb = matchesAny(b);
+    if (ma && mb) return featureCount(a) > featureCount(b);
+    if (!ma && !mb && (featureCount(a) > 0 || featureCount(b) > 0)) {
+      return less(withoutFeatures(a), withoutFeatures(b));
+    }
+    return ma && !mb;
+  };
+  return { kind: "any", match: matchesAny, less };
+}
+
+/**
+ * The comparer that matches every platform and prefers none: an index's
+ * own order decides. Mirrors All.
+ *
+ * @example
+ * ```ts
+ * allPlatforms.match({ os: "plan9", architecture: "386" }); // true
+ * ```
+ */
+export const allPlatforms: PlatformMatchComparer = {
+  kind: "all",
+  match: () => true,
+  less: () => false,
+};
+
+/**
+ * Returns a comparer that requires the OS alone (with the Windows build rule
+ * when the OS is `windows`, and the OS-feature rule), any architecture;
+ * among matching candidates, the exact platform first. Mirrors OnlyOS.
+ *
+ * @example
+ * ```ts
+ * onlyOS({ os: "linux", architecture: "amd64" }).match({ os: "linux", architecture: "s390x" }); // true
+ * ```
+ */
+export function onlyOS(
+  platform: PlatformInput,
+  options: PlatformOptions = {},
+): PlatformMatchComparer {
+  const own = normalizePlatform(platform, options);
+  const versionOk = own.os === "windows" ? windowsVersionMatcher(own.osVersion) : undefined;
+  const archOrder: Preference[] = [{ kind: "exact", matcher: compileExact(own, options) }];
+  const matchOS = (candidate: PlatformInput): boolean => {
+    if (normalizePlatform(candidate, options).os !== own.os) return false;
+    if (versionOk !== undefined && !versionOk(candidate.osVersion ?? "")) return false;
+    return osFeaturesMatch(candidate.osFeatures, own.osFeatures);
+  };
+  return {
+    kind: "onlyOS",
+    match: matchOS,
+    less: (a, b) => {
+      const ma = matchOS(a);
+      if (ma && !matchOS(b)) return true;
+      if (!ma) return false;
+      return orderedLess(archOrder, a, b);
+    },
+  };
+}
+
+/**
+ * Returns what containerd's `Default()` is on a Windows machine whose own
+ * platform is `host`: candidates match as {@link newMatcher} of it decides,
+ * and among matching ones the greater `osVersion` (compared as text) comes
+ * first, so the newest compatible build wins.
+ *
+ * @example
+ * ```ts
+ * const c = windowsHost({ os: "windows", architecture: "amd64", osVersion: "10.0.20348.100" });
+ * c.less(
+ *   { os: "windows", architecture: "amd64", osVersion: "10.0.20348.2" },
+ *   { os: "windows", architecture: "amd64", osVersion: "10.0.20348.10" },
+ * ); // true: "…2" > "…10" as text
+ * ```
+ */
+export function windowsHost(
+  host: PlatformInput,
+  options: PlatformOptions = {},
+): PlatformMatchComparer {
+  const exact = compileExact(host, options);
+  return {
+    kind: "windowsHost",
+    match: exact.match,
+    less: (a, b) => {
+      const ma = exact.match(a);
+      const mb = exact.match(b);
+      if (ma && mb) return strings.Compare(a.osVersion ?? "", b.osVersion ?? "") > 0;
+      return ma && !mb;
+    },
+  };
+}
+
+/**
+ * Returns the comparer containerd uses by default on a machine of platform
+ * `host`: {@link windowsHost} on Windows, {@link only} everywhere else.
+ *
+ * @example
+ * ```ts
+ * defaultMatcher({ os: "linux", architecture: "arm64", variant: "v8" }).kind; // "only"
+ * ```
+ */
+export function defaultMatcher(
+  host: PlatformInput,
+  options: PlatformOptions = {},
+): PlatformMatchComparer {
+  return host.os === "windows" ? windowsHost(host, options) : only(host, options);
+}
+
+/**
+ * Returns containerd's `DefaultStrict()` for a machine of platform `host`:
+ * that platform alone ({@link onlyStrict}).
+ *
+ * @example
+ * ```ts
+ * defaultStrictMatcher({ os: "linux", architecture: "amd64" }).match({ os: "linux", architecture: "386" }); // false
+ * ```
+ */
+export function defaultStrictMatcher(
+  host: PlatformInput,
+  options: PlatformOptions = {},
+): PlatformMatchComparer {
+  return onlyStrict(host, options);
+}
+
+/** Compares two canonical non-negative decimal texts (as `strconv.Atoi` returns them) by value. */
+function compareDecimalText(a: string, b: string): number {
+  if (a.length !== b.length) return a.length < b.length ? -1 : 1;
+  return a === b ? 0 : a < b ? -1 : 1;
+}

@@ -1,0 +1,65 @@
+/**
+ * Container platforms exactly as containerd reads them: specifiers such as
+ * `linux/arm64/v8` or `windows(10.0.17763+win32k)/amd64`, their canonical
+ * form (`aarch64` is `arm64`, `x86_64` is `amd64`), and the matchers and
+ * orderings a runtime uses to pick the manifest of an image index for a node.
+ *
+ * This is a port of `github.com/containerd/platforms` **v1.0.0-rc.4**
+ * (commit 09756f5), pinned: the shared conformance vectors were produced by
+ * that release, and earlier ones answer differently. v1.0.0-rc.3 printed
+ * empty and repeated features and did not ignore `win32k`; rc.2 and rc.1
+ * know no OS features at all and order Windows builds differently; v0.2.1,
+ * which Kargo still pins next to containerd 1.7, refuses `.` in a specifier
+ * piece (`linux/arm64/v8.2`), does not fold `v8.0` or `v9.0`, gives arm64
+ * no older-variant fallbacks, and ignores Windows OS versions unless the
+ * program runs on Windows (185 of the 788 vectors differ). A tool that must
+ * agree with an older binary should expect those differences.
+ *
+ * The one deliberate departure: containerd reads the host platform from the
+ * running process; here it is the `host` option, because the machine that
+ * evaluates a policy is rarely the node that pulls the image.
+ *
+ * @module
+ */
+export {
+  allPlatforms,
+  anyOf,
+  defaultMatcher,
+  defaultStrictMatcher,
+  type MatchComparerKind,
+  only,
+  onlyOS,
+  onlyStrict,
+  ordered,
+  type PlatformMatchComparer,
+  windowsHost,
+} from "./compare.js";
+export { isKnownArch, isKnownOS } from "./database.js";
+export {
+  isPlatformError,
+  PlatformError,
+  type PlatformErrorCode,
+  type PlatformSpecifierPart,
+} from "./errors.js";
+export { formatAllPlatform, formatPlatform } from "./format.js";
+export { newMatcher, type PlatformMatcher } from "./matcher.js";
+export { normalizePlatform } from "./normalize.js";
+export {
+  type IndexEntryPlatform,
+  orderIndexEntries,
+  selectPlatform,
+  sortPlatforms,
+} from "./order.js";
+export {
+  parseAllPlatforms,
+  parsePlatform,
+  type SafeParsePlatformResult,
+  safeParsePlatform,
+} from "./parse.js";
+export {
+  completePlatform,
+  type HostPlatform,
+  type Platform,
+  type PlatformInput,
+  type PlatformOptions,
+} from "./platform.js";

@@ -1,0 +1,649 @@
+/**
+ * containerd v2.3.4's registry host configuration: for the host an image
+ * names, which endpoints the resolver tries, in which order, with which
+ * scheme, TLS settings and headers.
+ *
+ * containerd fails quietly here. A hosts.toml it cannot parse is logged and
+ * replaced by the directory's certificate files; a directory without
+ * hosts.toml still hides `_default`; `server` replaces the upstream instead
+ * of adding a fallback; the transfer service reads the CRI `config_path`
+ * as one literal directory. Each of these is reproduced and reported as a
+ * warning or an explain line, so a user sees what the node will really do.
+ */
+import { path as goPath } from "@kubeimg/core/internal";
+import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
+import {
+  DecodeError,
+  expectBool,
+  expectString,
+  expectStringArray,
+  expectTable,
+  StructView,
+} from "./go-decode.js";
+import { isLocalhost, parseGoUrl, portOf } from "./go-net.js";
+import { formatGoDuration, GoDurationError, parseGoDurationNs } from "./go-time.js";
+import { type NodeFileMap, NodeFiles } from "./node-files.js";
+import { parseToml, type TomlPosition, TomlSyntaxError, type TomlValue } from "./toml.js";
+
+/** The operations a registry endpoint is used for, in containerd's bit order. */
+export type HostCapability = "pull" | "resolve" | "push" | "referrers";
+
+const ALL_CAPABILITIES: readonly HostCapability[] = ["pull", "resolve", "push", "referrers"];
+
+/** The default CRI `config_path`. */
+export const CRI_DEFAULT_CONFIG_PATH = "/etc/containerd/certs.d:/etc/docker/certs.d";
+/** Where a relative file key and the single default root live. */
+export const CONTAINERD_CERTS_DIR = "/etc/containerd/certs.d";
+
+/** One endpoint containerd's resolver tries. */
+export interface ContainerdEndpoint {
+  /** `http` or `https`, after the TLS switch. */
+  readonly scheme: "http" | "https" | string;
+  /** `host[:port]` as written. */
+  readonly host: string;
+  /** API root, usually `/v2`; may be `""`. */
+  readonly path: string;
+  readonly capabilities: readonly HostCapability[];
+  /** Extra headers; keys exactly as written. */
+  readonly header: Readonly<Record<string, readonly string[]>>;
+  readonly skipVerify: boolean;
+  /** HTTPS is tried first and plain HTTP on a TLS handshake failure. */
+  readonly httpFallback: boolean;
+  /** CA files, in order. */
+  readonly ca: readonly string[];
+  /** Client certificate pairs; key `""` means the key is in the cert file. */
+  readonly client: readonly (readonly [string, string])[];
+  /** Go duration text of `dial_timeout`, when set. */
+  readonly dialTimeout?: string;
+}
+
+export interface ContainerdHostsOptions {
+  /**
+   * The CRI `config_path` (`:`-separated roots). Absent: `/etc/containerd/certs.d`.
+   * `""`: no host directory at all (as `ctr` without `--hosts-dir`).
+   */
+  readonly configPath?: string;
+  /**
+   * `roots` (default): each root of `configPath` in order (CRI local pull).
+   * `single`: the whole `configPath` is one root (CRI pulling through the
+   * transfer service, `ctr --hosts-dir`).
+   */
+  readonly lookup?: "roots" | "single";
+  /** `ctr --plain-http` sets `http`. The CRI plugin sets none. */
+  readonly defaultScheme?: string;
+  /** Set by `ctr --skip-verify`/`--tlscacert`; its presence counts as "TLS configured". */
+  readonly defaultTLS?: { readonly insecureSkipVerify?: boolean };
+  /**
+   * `check` (default): a CA or client file that the file map lacks is a
+   * `LOAD_ERROR`, as on a node. `assume-present`: only paths that are
+   * directories fail (for file maps that list hosts.toml files only).
+   */
+  readonly certificateFiles?: "check" | "assume-present";
+}
+
+export interface ContainerdHostsResult {
+  /** The host directory used, or `null`. */
+  readonly dir: string | null;
+  readonly hosts: readonly ContainerdEndpoint[];
+  /** Configs containerd ignores or works around, each saying what it does instead. */
+  readonly warnings: readonly NodeMirrorsWarning[];
+  /** One line per decision, in order. */
+  readonly explain: readonly string[];
+}
+
+interface HostConfig {
+  scheme: string;
+  host: string;
+  path: string;
+  capabilities: HostCapability[];
+  caCerts: string[] | undefined;
+  clientPairs: [string, string][] | undefined;
+  skipVerify: boolean | undefined;
+  dialTimeoutNs: bigint | undefined;
+  header: Map<string, string[]> | undefined;
+}
+
+function emptyHost(): HostConfig {
+  return {
+    scheme: "",
+    host: "",
+    path: "",
+    capabilities: [],
+    caCerts: undefined,
+    clientPairs: undefined,
+    skipVerify: undefined,
+    dialTimeoutNs: undefined,
+    header: undefined,
+  };
+}
+
+/** containerd's directory name for a host: the last `:` (not first char) becomes `_`, plus a trailing `_`. */
+export function hostDirectoryName(host: string): string {
+  const i = host.lastIndexOf(":");
+  return i > 0 ? `${host.slice(0, i)}_${host.slice(i + 1)}_` : host;
+}
+
+/** The candidate directories under one root, in the order containerd checks them. */
+export function hostPaths(root: string, host: string): string[] {
+  const out: string[] = [];
+  const ch = hostDirectoryName(host);
+  if (ch !== host) out.push(goPath.Join(root, ch));
+  out.push(goPath.Join(root, host), goPath.Join(root, "_default"));
+  return out;
+}
+
+/** Go's `filepath.SplitList` on Unix. */
+function splitList(path: string): string[] {
+  return path === "" ? [] : path.split(":");
+}
+
+class Trace {
+  readonly explain: string[] = [];
+  readonly warnings: NodeMirrorsWarning[] = [];
+  line(text: string): void {
+    this.explain.push(text);
+  }
+  warn(warning: NodeMirrorsWarning): void {
+    this.warnings.push(warning);
+  }
+}
+
+function findHostDir(
+  files: NodeFiles,
+  roots: readonly string[],
+  host: string,
+  trace: Trace,
+): string | null {
+  for (const root of roots) {
+    for (const candidate of hostPaths(root, host)) {
+      const stat = files.stat(candidate);
+      if (stat === "file" || stat === "dir") {
+        trace.line(
+          `host directory: ${candidate} exists${stat === "file" ? " (not a directory)" : ""}, used`,
+        );
+        return candidate;
+      }
+      if (stat === "not-a-directory") {
+        throw new NodeMirrorsError("HOST_DIR_ERROR", `stat ${candidate}: not a directory`, {
+          file: candidate,
+        });
+      }
+      trace.line(`host directory: ${candidate} does not exist`);
+    }
+  }
+  return null;
+}
+
+function decodeCapabilities(value: TomlValue, key: string): HostCapability[] {
+  const names = expectStringArray(value, key);
+  if (names.length === 0) return [...ALL_CAPABILITIES];
+  const set = new Set<HostCapability>();
+  for (const name of names) {
+    const lower = name.toLowerCase();
+    if (!(ALL_CAPABILITIES as readonly string[]).includes(lower)) {
+      throw new DecodeError(`unknown capability ${name}`, key, value.at);
+    }
+    set.add(lower as HostCapability);
+  }
+  return ALL_CAPABILITIES.filter((c) => set.has(c));
+}
+
+function makeAbsPath(p: string, base: string): string {
+  return p.startsWith("/") ? p : goPath.Join(base, p);
+}
+
+function stringItems(items: readonly TomlValue[], key: string): string[] {
+  return items.map((item, i) => {
+    if (item.kind !== "string") {
+      throw new DecodeError(
+        `unable to cast ${describeValue(item)} to string`,
+        `${key}[${i}]`,
+        item.at,
+      );
+    }
+    return item.value;
+  });
+}
+
+function describeValue(value: TomlValue): string {
+  switch (value.kind) {
+    case "string":
+      return value.value;
+    case "integer":
+      return value.value.toString();
+    case "float":
+    case "boolean":
+      return String(value.value);
+    case "datetime":
+      return value.value;
+    case "array":
+      return "[...]";
+    case "table":
+      return "map[...]";
+  }
+}
+
+/** Reads one host section (`hostFileConfig`) and its server name into a host entry. */
+function parseHostConfig(
+  server: string,
+  serverAt: TomlPosition,
+  baseDir: string,
+  view: StructView,
+  trace: Trace,
+  file: string,
+): HostConfig {
+  const result = emptyHost();
+  const overridePathField = view.field("override_path");
+  const overridePath =
+    overridePathField === undefined
+      ? false
+      : expectBool(overridePathField.entry.value, view.keyPath(overridePathField.key));
+  if (server !== "") {
+    const full = server.startsWith("http") ? server : `https://${server}`;
+    const u = parseGoUrl(full);
+    if (u === undefined) {
+      throw new DecodeError(`unable to parse server ${full}`, view.path || "server", serverAt);
+    }
+    result.scheme = u.scheme;
+    result.host = u.host;
+    let path = u.path;
+    if (path.length > 0) {
+      path = goPath.Clean(path);
+      if (!path.endsWith("/v2") && !overridePath) path += "/v2";
+    } else if (!overridePath) {
+      path = "/v2";
+    }
+    result.path = path;
+  }
+  const skip = view.field("skip_verify");
+  if (skip !== undefined) result.skipVerify = expectBool(skip.entry.value, view.keyPath(skip.key));
+  const caps = view.field("capabilities");
+  result.capabilities =
+    caps === undefined
+      ? [...ALL_CAPABILITIES]
+      : decodeCapabilities(caps.entry.value, view.keyPath(caps.key));
+  const ca = view.field("ca");
+  if (ca !== undefined) {
+    const key = view.keyPath(ca.key);
+    const value = ca.entry.value;
+    if (value.kind === "string") result.caCerts = [makeAbsPath(value.value, baseDir)];
+    else if (value.kind === "array")
+      result.caCerts = stringItems(value.items, key).map((p) => makeAbsPath(p, baseDir));
+    else throw new DecodeError(`invalid type ${describeValue(value)} for "ca"`, key, value.at);
+  }
+  const client = view.field("client");
+  if (client !== undefined) {
+    const key = view.keyPath(client.key);
+    const value = client.entry.value;
+    if (value.kind === "string") {
+      result.clientPairs = [[makeAbsPath(value.value, baseDir), ""]];
+    } else if (value.kind === "array") {
+      const pairs: [string, string][] = [];
+      value.items.forEach((item, i) => {
+        if (item.kind === "string") {
+          pairs.push([makeAbsPath(item.value, baseDir), ""]);
+        } else if (item.kind === "array") {
+          const slice = stringItems(item.items, `${key}[${i}]`).map((p) => makeAbsPath(p, baseDir));
+          if (slice.length !== 2) {
+            throw new DecodeError(
+              `invalid pair [${slice.join(" ")}] for "client"`,
+              `${key}[${i}]`,
+              item.at,
+            );
+          }
+          pairs.push([slice[0] as string, slice[1] as string]);
+        } else {
+          throw new DecodeError(`invalid type for "client"`, `${key}[${i}]`, item.at);
+        }
+      });
+      if (pairs.length > 0) result.clientPairs = pairs;
+    } else {
+      throw new DecodeError(`invalid type ${describeValue(value)} for "client"`, key, value.at);
+    }
+  }
+  const header = view.field("header");
+  if (header !== undefined) {
+    const key = view.keyPath(header.key);
+    const table = expectTable(header.entry.value, key);
+    const out = new Map<string, string[]>();
+    for (const [name, entry] of table.entries) {
+      const value = entry.value;
+      if (value.kind === "string") out.set(name, [value.value]);
+      else if (value.kind === "array") out.set(name, stringItems(value.items, `${key}.${name}`));
+      else
+        throw new DecodeError(
+          `invalid type ${describeValue(value)} for header ${JSON.stringify(name)}`,
+          `${key}.${name}`,
+          value.at,
+        );
+    }
+    result.header = out;
+  }
+  const dial = view.field("dial_timeout");
+  if (dial !== undefined) {
+    const key = view.keyPath(dial.key);
+    const text = expectString(dial.entry.value, key);
+    if (text !== "") {
+      try {
+        result.dialTimeoutNs = parseGoDurationNs(text);
+      } catch (error) {
+        if (error instanceof GoDurationError)
+          throw new DecodeError(error.message, key, dial.entry.value.at);
+        throw error;
+      }
+    }
+  }
+  for (const unknown of view.unknown()) {
+    trace.warn({
+      code: "UNKNOWN_KEY",
+      file,
+      line: unknown.at.line,
+      column: unknown.at.column,
+      key: unknown.path,
+      message: `containerd ignores the unknown key ${unknown.path}`,
+    });
+  }
+  return result;
+}
+
+/** The Go field types of `hostFileConfig`, as go-toml checks them while decoding. */
+function typeCheckHost(view: StructView): void {
+  const probe = new StructView(view.table, view.path);
+  const caps = probe.field("capabilities");
+  if (caps !== undefined) expectStringArray(caps.entry.value, probe.keyPath(caps.key));
+  for (const name of ["skip_verify", "override_path"]) {
+    const f = probe.field(name);
+    if (f !== undefined) expectBool(f.entry.value, probe.keyPath(f.key));
+  }
+  const header = probe.field("header");
+  if (header !== undefined) expectTable(header.entry.value, probe.keyPath(header.key));
+  const dial = probe.field("dial_timeout");
+  if (dial !== undefined) expectString(dial.entry.value, probe.keyPath(dial.key));
+}
+
+/** The `[host."…"]` names in file order, a name repeated only when another came between. */
+function sortedHostNames(
+  headers: readonly { keys: readonly string[]; array: boolean }[],
+): string[] {
+  const out: string[] = [];
+  let last: string | undefined;
+  for (const header of headers) {
+    if (header.array) continue;
+    if (header.keys.length < 2 || header.keys[0] !== "host" || header.keys[1] === last) continue;
+    last = header.keys[1] as string;
+    out.push(last);
+  }
+  return out;
+}
+
+/** Parses hosts.toml text as containerd does; throws DecodeError/TomlSyntaxError on what it rejects. */
+function parseHostsFile(baseDir: string, text: string, trace: Trace, file: string): HostConfig[] {
+  const doc = parseToml(text);
+  const order = sortedHostNames(doc.headers);
+  const headerAt = new Map<string, TomlPosition>();
+  for (const header of doc.headers) {
+    const name = header.keys[1];
+    if (header.keys[0] === "host" && name !== undefined && !headerAt.has(name))
+      headerAt.set(name, header.at);
+  }
+  const top = new StructView(doc.root, "");
+  const hostField = top.field("host");
+  const hostTables = new Map<string, StructView>();
+  if (hostField !== undefined) {
+    const table = expectTable(hostField.entry.value, "host");
+    for (const [name, entry] of table.entries) {
+      const path = `host.${JSON.stringify(name)}`;
+      hostTables.set(name, new StructView(expectTable(entry.value, path), path));
+    }
+  }
+  const serverField = top.field("server");
+  const server = serverField === undefined ? "" : expectString(serverField.entry.value, "server");
+  // go-toml decodes every value into its Go type before containerd reads any host.
+  for (const view of hostTables.values()) typeCheckHost(view);
+  typeCheckHost(top);
+  // Decode every host first (all decode errors come before any host is used).
+  const hosts: HostConfig[] = [];
+  const listed = new Set(order);
+  for (const name of order) {
+    const view = hostTables.get(name) as StructView;
+    hosts.push(
+      parseHostConfig(name, headerAt.get(name) ?? doc.root.at, baseDir, view, trace, file),
+    );
+  }
+  for (const [name, view] of hostTables) {
+    if (!listed.has(name)) {
+      trace.warn({
+        code: "HOST_NOT_LISTED",
+        file,
+        key: view.path,
+        message: `containerd decodes host ${JSON.stringify(name)} but never uses it: only [host."…"] table headers list hosts (not inline tables or dotted keys)`,
+      });
+    }
+  }
+  hosts.push(
+    parseHostConfig(server, serverField?.entry.value.at ?? doc.root.at, baseDir, top, trace, file),
+  );
+  return hosts;
+}
+
+function loadCertFiles(files: NodeFiles, dir: string, trace: Trace): HostConfig[] {
+  const host = emptyHost();
+  const caCerts: string[] = [];
+  const clientPairs: [string, string][] = [];
+  for (const entry of files.readDir(dir)) {
+    if (entry.isDir) continue;
+    if (entry.name.endsWith(".crt")) caCerts.push(goPath.Join(dir, entry.name));
+    if (entry.name.endsWith(".cert")) {
+      const keyFile = goPath.Join(dir, `${entry.name.slice(0, -5)}.key`);
+      const stat = files.stat(keyFile);
+      clientPairs.push([
+        goPath.Join(dir, entry.name),
+        stat === "file" || stat === "dir" ? keyFile : "",
+      ]);
+    }
+  }
+  if (caCerts.length > 0) host.caCerts = caCerts;
+  if (clientPairs.length > 0) host.clientPairs = clientPairs;
+  trace.line(
+    `${dir}: Docker-style certificate files give one entry for the upstream (${host.caCerts?.length ?? 0} CA, ${host.clientPairs?.length ?? 0} client pair(s))`,
+  );
+  return [host];
+}
+
+function loadHostDir(files: NodeFiles, dir: string, trace: Trace): HostConfig[] {
+  const file = goPath.Join(dir, "hosts.toml");
+  const read = files.read(file);
+  let text = "";
+  if ("error" in read) {
+    if (read.error === "dir" || read.error === "not-a-directory") {
+      throw new NodeMirrorsError(
+        "LOAD_ERROR",
+        `read ${file}: ${read.error === "dir" ? "is a directory" : "not a directory"}`,
+        { file },
+      );
+    }
+    trace.line(`${file} does not exist`);
+    trace.warn({
+      code: "DIRECTORY_WITHOUT_HOSTS_TOML",
+      file: dir,
+      message: `${dir} has no hosts.toml: containerd uses its certificate files only, and the directory still hides _default`,
+    });
+  } else {
+    text = read.text;
+  }
+  if (text.length === 0) return loadCertFiles(files, dir, trace);
+  try {
+    const hosts = parseHostsFile(dir, text, trace, file);
+    trace.line(
+      `${file}: ${hosts.length - 1} [host] entr${hosts.length === 2 ? "y" : "ies"} then the server entry`,
+    );
+    return hosts;
+  } catch (error) {
+    if (error instanceof TomlSyntaxError || error instanceof DecodeError) {
+      const at: TomlPosition | undefined = error instanceof TomlSyntaxError ? error : error.at;
+      trace.warn({
+        code: "HOSTS_TOML_IGNORED",
+        file,
+        ...(at !== undefined && at.line > 0 ? { line: at.line, column: at.column } : {}),
+        ...(error instanceof DecodeError ? { key: error.key } : {}),
+        message: `containerd logs "failed to decode ${file}" (${error.message}) and ignores the whole file, using the directory's certificate files instead`,
+      });
+      trace.line(`${file} does not parse: ignored (containerd logs the error)`);
+      return loadCertFiles(files, dir, trace);
+    }
+    throw error;
+  }
+}
+
+function checkReadable(
+  files: NodeFiles,
+  path: string,
+  what: string,
+  mode: "check" | "assume-present",
+): void {
+  const stat = files.stat(path);
+  if (stat === "file") return;
+  if (stat === "missing" && mode === "assume-present") return;
+  const reason =
+    stat === "dir"
+      ? "is a directory"
+      : stat === "missing"
+        ? "no such file or directory"
+        : "not a directory";
+  throw new NodeMirrorsError(
+    "LOAD_ERROR",
+    `unable to read ${what} ${JSON.stringify(path)}: read ${path}: ${reason}`,
+    {
+      file: path,
+    },
+  );
+}
+
+/**
+ * Resolves the endpoints containerd tries for `host` (the registry host of
+ * the normalized image: `docker.io`, `localhost:5000`), from the node's
+ * files. Throws {@link NodeMirrorsError} `HOST_DIR_ERROR` or `LOAD_ERROR`
+ * where containerd fails the pull.
+ *
+ * @example
+ * ```ts
+ * const r = resolveContainerdHosts("docker.io", {
+ *   "/etc/containerd/certs.d/docker.io/hosts.toml": 'server = "https://mirror.example"',
+ * });
+ * r.hosts.map((h) => `${h.scheme}://${h.host}${h.path}`); // ["https://mirror.example/v2"]
+ * ```
+ */
+export function resolveContainerdHosts(
+  host: string,
+  fileMap: NodeFileMap | NodeFiles,
+  options: ContainerdHostsOptions = {},
+): ContainerdHostsResult {
+  const files = fileMap instanceof NodeFiles ? fileMap : new NodeFiles(fileMap);
+  const trace = new Trace();
+  const configPath = options.configPath ?? CONTAINERD_CERTS_DIR;
+  const lookup = options.lookup ?? "roots";
+  const roots =
+    lookup === "single" ? (configPath === "" ? [] : [configPath]) : splitList(configPath);
+  if (roots.length === 0) trace.line("no host directory configured: defaults only");
+  if (lookup === "single" && configPath.includes(":")) {
+    trace.warn({
+      code: "TRANSFER_SERVICE_IGNORES_HOSTS",
+      message: `the transfer service looks for host directories under the single literal path ${JSON.stringify(configPath)}, so the hosts.toml files under its parts are ignored`,
+    });
+  }
+  const dir = roots.length === 0 ? null : findHostDir(files, roots, host, trace);
+  let hosts: HostConfig[] | undefined;
+  if (dir !== null) hosts = loadHostDir(files, dir, trace);
+  else if (roots.length > 0) trace.line("no host directory found: defaults only");
+  if (hosts === undefined) hosts = [emptyHost()];
+  const last = hosts[hosts.length - 1] as HostConfig;
+  if (hosts.length > 0 && last.host === "") {
+    if (host === "docker.io") {
+      last.scheme = "https";
+      last.host = "registry-1.docker.io";
+      trace.line("last entry: the upstream docker.io, as https://registry-1.docker.io");
+    } else if (isLocalhost(host)) {
+      last.host = host;
+      if ((options.defaultScheme ?? "") === "") {
+        const port = portOf(host);
+        last.scheme = port === "" || port === "443" ? "https" : "http";
+        if (port !== "80") last.skipVerify = true;
+        trace.line(
+          `last entry: the local upstream ${host} over ${last.scheme}${port !== "80" ? ", TLS verification off (localhost)" : ""}`,
+        );
+      } else {
+        last.scheme = options.defaultScheme as string;
+        trace.line(`last entry: the local upstream ${host} over ${last.scheme}`);
+      }
+    } else {
+      last.host = host;
+      last.scheme =
+        (options.defaultScheme ?? "") !== "" ? (options.defaultScheme as string) : "https";
+      trace.line(`last entry: the upstream ${host} over ${last.scheme}`);
+    }
+    last.path = "/v2";
+    last.capabilities = [...ALL_CAPABILITIES];
+  } else if (hosts.length > 0) {
+    trace.warn({
+      code: "SERVER_HIDES_UPSTREAM",
+      ...(dir !== null ? { file: goPath.Join(dir, "hosts.toml") } : {}),
+      key: "server",
+      message: `server = ${JSON.stringify(last.host)} replaces the upstream ${host}: containerd never contacts ${host} itself (it is not a fallback)`,
+    });
+    trace.line(`last entry: server ${last.host} (the upstream ${host} is never contacted)`);
+  }
+
+  const tlsConfigured = options.defaultTLS !== undefined;
+  const certMode = options.certificateFiles ?? "check";
+  let sharedSwitched = false;
+  const own: (boolean | undefined)[] = [];
+  for (const h of hosts) {
+    const explicitTLSFromHost =
+      h.caCerts !== undefined || h.clientPairs !== undefined || h.skipVerify !== undefined;
+    const explicitTLS = tlsConfigured || explicitTLSFromHost;
+    const hasHeader = h.header !== undefined && h.header.size > 0;
+    let ownFallback: boolean | undefined;
+    if (explicitTLSFromHost || h.dialTimeoutNs !== undefined || hasHeader) {
+      ownFallback = explicitTLSFromHost || h.dialTimeoutNs !== undefined ? false : sharedSwitched;
+      if (explicitTLSFromHost) {
+        for (const ca of h.caCerts ?? []) checkReadable(files, ca, "CA cert", certMode);
+        for (const [cert, key] of h.clientPairs ?? []) {
+          checkReadable(files, cert, "CERT file", certMode);
+          if (key !== "") checkReadable(files, key, "CERT file", certMode);
+        }
+      }
+    }
+    if (h.scheme === "http" && explicitTLS && portOf(h.host) !== "80") {
+      h.scheme = "https";
+      if (ownFallback !== undefined) ownFallback = true;
+      else sharedSwitched = true;
+      trace.line(
+        `${h.host}: http with TLS settings: https first, then plain http on a TLS failure`,
+      );
+    }
+    own.push(ownFallback);
+  }
+
+  const endpoints = hosts.map((h, i): ContainerdEndpoint => {
+    const skipVerify = h.skipVerify ?? options.defaultTLS?.insecureSkipVerify ?? false;
+    const header: Record<string, readonly string[]> = Object.fromEntries(h.header ?? []);
+    return {
+      scheme: h.scheme,
+      host: h.host,
+      path: h.path,
+      capabilities: h.capabilities,
+      header,
+      skipVerify,
+      httpFallback: own[i] ?? sharedSwitched,
+      ca: h.caCerts ?? [],
+      client: h.clientPairs ?? [],
+      ...(h.dialTimeoutNs !== undefined ? { dialTimeout: formatGoDuration(h.dialTimeoutNs) } : {}),
+    };
+  });
+  return { dir, hosts: endpoints, warnings: trace.warnings, explain: trace.explain };
+}
+
+/** Exposed for tests and the emitter: the names of hosts.toml host tables, in containerd's order. */
+export function hostsTomlOrder(text: string): string[] {
+  return sortedHostNames(parseToml(text).headers);
+}

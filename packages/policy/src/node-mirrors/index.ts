@@ -1,0 +1,45 @@
+export {
+  CONTAINERD_CERTS_DIR,
+  type ContainerdEndpoint,
+  type ContainerdHostsOptions,
+  type ContainerdHostsResult,
+  CRI_DEFAULT_CONFIG_PATH,
+  type HostCapability,
+  hostDirectoryName,
+  hostPaths,
+  resolveContainerdHosts,
+} from "./containerd-hosts.js";
+export {
+  isNodeMirrorsError,
+  type NodeFileLocation,
+  NodeMirrorsError,
+  type NodeMirrorsErrorCode,
+  type NodeMirrorsWarning,
+} from "./errors.js";
+export { type DirEntry, type NodeFileMap, NodeFiles, type StatResult } from "./node-files.js";
+export {
+  findRegistry,
+  loadRegistriesConf,
+  normalizeImage,
+  type PullFromMirror,
+  type PullSource,
+  type PullSourcesResult,
+  pullSources,
+  REGISTRIES_CONF_DIR,
+  REGISTRIES_CONF_PATH,
+  type RegistriesConf,
+  type RegistriesConfInput,
+  type RegistryEndpoint,
+  type RegistryEntry,
+  refMatchingPrefix,
+  rewriteReference,
+  type ShortNameAlias,
+  type ShortNameMode,
+} from "./registries-conf.js";
+export {
+  type ConfSource,
+  resolveShortName,
+  resolveShortNameLocally,
+  type ShortNameOptions,
+  type ShortNameResolution,
+} from "./short-names.js";

@@ -1,0 +1,95 @@
+/**
+ * A node's files as a plain map of absolute path → text, so the readers run
+ * without a filesystem (browsers, tests). A key ending in `/` is an empty
+ * directory; every parent of a key is a directory. The questions asked of
+ * it are the ones the runtimes ask of the real filesystem: does this path
+ * exist (and as what), what does this file hold, what is in this directory.
+ */
+
+import { path as goPath, strings } from "@kubeimg/core/internal";
+
+/** File contents by absolute path; a key ending in `/` is an empty directory. */
+export type NodeFileMap = Readonly<Record<string, string>> | ReadonlyMap<string, string>;
+
+export type StatResult = "file" | "dir" | "missing" | "not-a-directory";
+
+export interface DirEntry {
+  readonly name: string;
+  readonly isDir: boolean;
+}
+
+/** An in-memory view of a node's files. */
+export class NodeFiles {
+  private readonly files = new Map<string, string>();
+  private readonly dirs = new Set<string>(["/"]);
+
+  constructor(input: NodeFileMap) {
+    const entries = input instanceof Map ? [...input.entries()] : Object.entries(input);
+    for (const [rawPath, text] of entries) {
+      if (!rawPath.startsWith("/")) {
+        throw new TypeError(`node file path ${JSON.stringify(rawPath)} is not absolute`);
+      }
+      const isDir = rawPath.endsWith("/") && rawPath !== "/";
+      const path = goPath.Clean(rawPath);
+      if (isDir) this.dirs.add(path);
+      else this.files.set(path, text);
+      let parent = parentOf(path);
+      while (parent !== undefined) {
+        this.dirs.add(parent);
+        parent = parentOf(parent);
+      }
+    }
+  }
+
+  /** What `os.Stat` would find: a file, a directory, nothing, or a path through a file (`ENOTDIR`). */
+  stat(rawPath: string): StatResult {
+    const path = goPath.Clean(rawPath);
+    if (this.files.has(path)) return "file";
+    if (this.dirs.has(path)) return "dir";
+    let parent = parentOf(path);
+    while (parent !== undefined) {
+      if (this.files.has(parent)) return "not-a-directory";
+      parent = parentOf(parent);
+    }
+    return "missing";
+  }
+
+  /** The text of a regular file, or the stat result explaining why there is none. */
+  read(rawPath: string): { text: string } | { error: Exclude<StatResult, "file"> } {
+    const path = goPath.Clean(rawPath);
+    const text = this.files.get(path);
+    if (text !== undefined) return { text };
+    return { error: this.stat(path) as Exclude<StatResult, "file"> };
+  }
+
+  /** Direct children of a directory, in Go's byte order of names (`os.ReadDir`). */
+  readDir(rawPath: string): DirEntry[] {
+    const path = goPath.Clean(rawPath);
+    const prefix = path === "/" ? "/" : `${path}/`;
+    const names = new Map<string, boolean>();
+    for (const file of this.files.keys()) {
+      if (file.startsWith(prefix)) {
+        const rest = file.slice(prefix.length);
+        const slash = rest.indexOf("/");
+        if (slash < 0) names.set(rest, false);
+        else names.set(rest.slice(0, slash), true);
+      }
+    }
+    for (const dir of this.dirs) {
+      if (dir.startsWith(prefix) && dir !== path) {
+        const rest = dir.slice(prefix.length);
+        const slash = rest.indexOf("/");
+        names.set(slash < 0 ? rest : rest.slice(0, slash), true);
+      }
+    }
+    return [...names.entries()]
+      .map(([name, isDir]) => ({ name, isDir }))
+      .sort((a, b) => strings.Compare(a.name, b.name));
+  }
+}
+
+function parentOf(path: string): string | undefined {
+  if (path === "/") return undefined;
+  const i = path.lastIndexOf("/");
+  return i <= 0 ? "/" : path.slice(0, i);
+}

@@ -1,0 +1,114 @@
+/**
+ * What routing a container gives back: the gates' skip reasons, the reasons
+ * an entry is in the list, and the route itself. Apart from the steps
+ * (`route-container.ts`) so that file holds kuik's algorithm only.
+ */
+import type { CredentialSecretRef } from "./availability.js";
+import type { RoutingPodMeta, RoutingResourceRef } from "./compile-resource.js";
+import type { AlternativeSortKey } from "./sort-key.js";
+
+/** The container fields routing reads. */
+export interface RoutingContainer {
+  readonly name: string;
+  readonly image: string;
+  /**
+   * As the webhook sees it, i.e. after API-server defaulting (`Always` for
+   * `:latest` or untagged images, else `IfNotPresent`; see
+   * `defaultPullPolicy` in `@kubeimg/core/reference`). Empty or absent is
+   * neither `Always` nor `Never`.
+   */
+  readonly imagePullPolicy?: string;
+}
+
+/** What {@link routeContainer} needs. */
+export interface RouteContainerInput {
+  readonly pod: RoutingPodMeta;
+  readonly container: RoutingContainer;
+  /** True for an init container (never recorded in the annotation). */
+  readonly init?: boolean;
+}
+
+/** Why kuik leaves a container alone without building a list. */
+export type RoutingSkipReason =
+  /** The Pod is a kubelet static-pod mirror (annotation `kubernetes.io/config.mirror`). */
+  | "MIRROR_POD"
+  /** A `skipLabels` selector matched the Pod's labels. */
+  | "SKIP_LABELS"
+  /** A `skipAnnotations` selector matched the Pod's annotations. */
+  | "SKIP_ANNOTATIONS"
+  /** The container is already listed in `kuik.enix.io/original-images`. */
+  | "ALREADY_PROCESSED"
+  /** The image does not parse as a Docker reference. */
+  | "INVALID_IMAGE"
+  /** The image contains `@` (digest, or tag and digest). */
+  | "DIGEST"
+  /** `imagePullPolicy: Never` and `routing.rewriteOnNeverImagePullPolicy` is false. */
+  | "PULL_POLICY_NEVER";
+
+/** Why an alternative is in the list. */
+export type AlternativeReason =
+  | {
+      readonly source: "original";
+      readonly key: AlternativeSortKey;
+      /** True when `Always` pinned it first (honor flag off). */
+      readonly pinnedFirst: boolean;
+    }
+  | {
+      readonly source: "upstream";
+      readonly key: AlternativeSortKey;
+      readonly resource: RoutingResourceRef;
+      readonly upstreamIndex: number;
+      /** True for the upstream whose filter matched the image. */
+      readonly matched: boolean;
+    }
+  | {
+      readonly source: "mirror";
+      readonly key: AlternativeSortKey;
+      readonly resource: RoutingResourceRef;
+      readonly mirrorIndex: number;
+      /** The list entry this mirror entry was built from. */
+      readonly mirrorOf: string;
+    };
+
+/** One entry of a container's ordered list. */
+export interface RoutedAlternative {
+  readonly image: string;
+  /** The secret kuik attaches to this entry, if any. */
+  readonly credentialSecret: CredentialSecretRef | undefined;
+  readonly reason: AlternativeReason;
+}
+
+/** A container kuik does not consider. */
+export interface SkippedContainerRoute {
+  readonly status: "skipped";
+  readonly container: string;
+  readonly init: boolean;
+  /** The image as written (unchanged). */
+  readonly image: string;
+  readonly skipReason: RoutingSkipReason;
+}
+
+/** A container with its ordered, de-duplicated alternatives. */
+export interface RoutedContainerRoute {
+  readonly status: "routed";
+  readonly container: string;
+  readonly init: boolean;
+  /** The image as written. */
+  readonly image: string;
+  /** The normalised original (`docker.io/library/nginx:1.25`), tag as written. */
+  readonly normalized: string;
+  /** The exact list kuik would probe, in order; may be empty. */
+  readonly alternatives: readonly RoutedAlternative[];
+  /** True when kuik would probe the list (two entries or more). */
+  readonly probed: boolean;
+  /** True when a matched `discardAlternative` upstream removed the original. */
+  readonly originalDiscarded: boolean;
+  /**
+   * Only with `discardAlternativeMode: "docs"`: the single remaining entry the
+   * container is routed to without probing.
+   */
+  readonly direct: RoutedAlternative | undefined;
+}
+
+/** The outcome of {@link routeContainer}. */
+export type ContainerRoute = SkippedContainerRoute | RoutedContainerRoute;

@@ -1,0 +1,19 @@
+/**
+ * A short run of the hostile-registry fuzzer (`pnpm fuzz registry` runs the
+ * long one): typed errors only, no unhandled rejection, no secret in an
+ * error or a log line, every call within its deadline, bounded memory.
+ */
+import { describe, expect, it } from "vitest";
+import { runHostileRegistry } from "../integration/hostile-registry.js";
+
+describe("the client against a hostile registry", () => {
+  it.each([1, 2, 3])("keeps its promises (seed %i)", async (seed) => {
+    const report = await runHostileRegistry({
+      seed,
+      calls: 150,
+      maxRssBytes: 1024 * 1024 * 1024,
+    });
+    expect(report.violations).toEqual([]);
+    expect(Object.keys(report.codes).length).toBeGreaterThan(3);
+  });
+});
