@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SplitHostPortLoose } from "./net.js";
+import { SplitHostPort, SplitHostPortLoose } from "./net.js";
 import { Parse } from "./url.js";
 
 describe("Parse (Go net/url.Parse)", () => {
@@ -51,5 +51,19 @@ describe("SplitHostPortLoose", () => {
     { in: "a.io:", host: "a.io", port: "" },
   ])("$in", ({ in: input, host, port }) => {
     expect(SplitHostPortLoose(input)).toEqual({ host, port });
+  });
+});
+
+describe("SplitHostPort (Go net.SplitHostPort)", () => {
+  it.each([
+    ["a:80", { host: "a", port: "80" }],
+    ["[::1]:80", { host: "::1", port: "80" }],
+    ["a", undefined],
+    ["[::1]", undefined],
+    ["a:b:80", undefined],
+    ["[a]b:80", undefined],
+    ["a]:80", undefined],
+  ])("%s", (hostport, want) => {
+    expect(SplitHostPort(hostport)).toEqual(want);
   });
 });

@@ -10,7 +10,7 @@
  * as one literal directory. Each of these is reproduced and reported as a
  * warning or an explain line, so a user sees what the node will really do.
  */
-import { path as goPath } from "@kubeimg/core/internal";
+import { path as goPath, time } from "@kubeimg/core/internal";
 import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
 import {
   DecodeError,
@@ -21,7 +21,6 @@ import {
   StructView,
 } from "./go-decode.js";
 import { isLocalhost, parseGoUrl, portOf } from "./go-net.js";
-import { formatGoDuration, GoDurationError, parseGoDurationNs } from "./go-time.js";
 import { type NodeFileMap, NodeFiles } from "./node-files.js";
 import { parseToml, type TomlPosition, TomlSyntaxError, type TomlValue } from "./toml.js";
 
@@ -324,13 +323,9 @@ function parseHostConfig(
     const key = view.keyPath(dial.key);
     const text = expectString(dial.entry.value, key);
     if (text !== "") {
-      try {
-        result.dialTimeoutNs = parseGoDurationNs(text);
-      } catch (error) {
-        if (error instanceof GoDurationError)
-          throw new DecodeError(error.message, key, dial.entry.value.at);
-        throw error;
-      }
+      const parsed = time.ParseDuration(text);
+      if (!parsed.ok) throw new DecodeError(parsed.message, key, dial.entry.value.at);
+      result.dialTimeoutNs = parsed.nanoseconds;
     }
   }
   for (const unknown of view.unknown()) {
@@ -637,7 +632,9 @@ export function resolveContainerdHosts(
       httpFallback: own[i] ?? sharedSwitched,
       ca: h.caCerts ?? [],
       client: h.clientPairs ?? [],
-      ...(h.dialTimeoutNs !== undefined ? { dialTimeout: formatGoDuration(h.dialTimeoutNs) } : {}),
+      ...(h.dialTimeoutNs !== undefined
+        ? { dialTimeout: time.DurationString(h.dialTimeoutNs) }
+        : {}),
     };
   });
   return { dir, hosts: endpoints, warnings: trace.warnings, explain: trace.explain };

@@ -4,34 +4,14 @@
  * fallback), `ParseIP(...).IsLoopback()` (what counts as local) and the
  * scheme/host/path split `url.Parse` gives a hosts.toml server name. Pinned
  * to Go 1.19, which the runtime's behaviour is measured with: a bracketed
- * host is not checked to be an IPv6 address.
+ * host is not checked to be an IPv6 address. (`SplitHostPort` itself lives in
+ * `@kubeimg/core/internal`.)
  */
-
-/** Go's `net.SplitHostPort`; `undefined` where Go returns an error. */
-export function splitHostPort(hostport: string): { host: string; port: string } | undefined {
-  const i = hostport.lastIndexOf(":");
-  if (i < 0) return undefined;
-  let host: string;
-  let j = 0;
-  let k = 0;
-  if (hostport[0] === "[") {
-    const end = hostport.indexOf("]");
-    if (end < 0) return undefined;
-    if (end + 1 === hostport.length || end + 1 !== i) return undefined;
-    host = hostport.slice(1, end);
-    j = 1;
-    k = end + 1;
-  } else {
-    host = hostport.slice(0, i);
-    if (host.includes(":")) return undefined;
-  }
-  if (hostport.slice(j).includes("[") || hostport.slice(k).includes("]")) return undefined;
-  return { host, port: hostport.slice(i + 1) };
-}
+import { net } from "@kubeimg/core/internal";
 
 /** The port `net.SplitHostPort` finds, or `""` when it fails (as containerd ignores the error). */
 export function portOf(hostport: string): string {
-  return splitHostPort(hostport)?.port ?? "";
+  return net.SplitHostPort(hostport)?.port ?? "";
 }
 
 function parseIPv4(s: string): number[] | undefined {
@@ -99,7 +79,7 @@ function parseIP(s: string): number[] | undefined {
 
 /** containerd's `docker.IsLocalhost`: `localhost` or a loopback IP, with or without a port. */
 export function isLocalhost(hostport: string): boolean {
-  const host = splitHostPort(hostport)?.host ?? hostport;
+  const host = net.SplitHostPort(hostport)?.host ?? hostport;
   if (host === "localhost") return true;
   const ip = parseIP(host);
   if (ip === undefined) return false;
