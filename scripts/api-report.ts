@@ -79,11 +79,14 @@ function strip(node: ts.Node, checker: ts.TypeChecker): ts.Node {
       node.name,
       node.typeParameters,
       node.parameters,
-      node.type ?? checker.typeToTypeNode(
-        checker.getReturnTypeOfSignature(checker.getSignatureFromDeclaration(node) as ts.Signature),
-        undefined,
-        ts.NodeBuilderFlags.NoTruncation,
-      ),
+      node.type ??
+        checker.typeToTypeNode(
+          checker.getReturnTypeOfSignature(
+            checker.getSignatureFromDeclaration(node) as ts.Signature,
+          ),
+          undefined,
+          ts.NodeBuilderFlags.NoTruncation,
+        ),
       undefined,
     );
   }
@@ -138,7 +141,9 @@ function strip(node: ts.Node, checker: ts.TypeChecker): ts.Node {
           f.updateGetAccessorDeclaration(m, m.modifiers, m.name, m.parameters, m.type, undefined),
         );
       } else if (ts.isSetAccessorDeclaration(m)) {
-        members.push(f.updateSetAccessorDeclaration(m, m.modifiers, m.name, m.parameters, undefined));
+        members.push(
+          f.updateSetAccessorDeclaration(m, m.modifiers, m.name, m.parameters, undefined),
+        );
       } else {
         members.push(m);
       }
@@ -228,7 +233,14 @@ function reports(): Report[] {
       "",
     ];
     for (const symbol of sorted) {
-      lines.push(`## ${symbol.name}`, "", "```ts", ...render(symbol, checker, sourceFile), "```", "");
+      lines.push(
+        `## ${symbol.name}`,
+        "",
+        "```ts",
+        ...render(symbol, checker, sourceFile),
+        "```",
+        "",
+      );
     }
     return { entry, names: sorted.map((s) => s.name), text: `${lines.join("\n").trimEnd()}\n` };
   });

@@ -10,7 +10,7 @@ import {
   type RoutingTimers,
   resolveFirstAvailable,
 } from "@kubeimg/policy/routing";
-import type { ImageAvailabilityChecker } from "@kubeimg/registry";
+import type { ImageAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { describe, expect, it } from "vitest";
 
 describe("registry availability checker in routing", () => {

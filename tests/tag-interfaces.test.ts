@@ -4,7 +4,7 @@
  * into `resolveImagePolicy` as they are.
  */
 import type { DigestResolver, TagLister } from "@kubeimg/policy/tags";
-import type { ImageDigestResolver, RepositoryTagLister } from "@kubeimg/registry";
+import type { ImageDigestResolver, RepositoryTagLister } from "@kubeimg/registry/adapters";
 import { describe, expectTypeOf, it } from "vitest";
 
 describe("registry adapters and policy interfaces", () => {

@@ -17,7 +17,8 @@ import {
   loadKuikConfig,
   loadRoutingResources,
 } from "@kubeimg/policy/routing";
-import { createAvailabilityChecker, createRegistryClient } from "@kubeimg/registry";
+import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
+import { createRegistryClient } from "@kubeimg/registry/client";
 import { parseAllDocuments } from "yaml";
 import { createPodMutator } from "./mutator.js";
 import { startWebhookServer } from "./server.js";

@@ -7,14 +7,18 @@
  * It fails open, as kuik is deployed (`failurePolicy: Ignore`): an internal
  * error, a malformed Pod, or a decision that would outlast the deadline
  * admits the Pod unchanged, with a warning, well before the API server's
- * webhook timeout.
+ * webhook timeout. The deadline is a timer, and timers only fire when the
+ * event loop is free: planning hands the loop back every few hundred
+ * containers and probing resolves a few containers at a time, so one huge
+ * Pod can neither miss its own deadline nor stall everybody else's. At the
+ * deadline the admission's planning and probes are aborted, not abandoned.
  */
 import {
   type AvailabilityChecker,
   type CompiledRouting,
   type CredentialSecretRef,
   type PullSecretToEnsure,
-  planPodRouting,
+  planPodRoutingAsync,
   type RoutedAlternative,
   type RoutingTimers,
   resolvePodRouting,
@@ -39,6 +43,8 @@ export interface PodMutatorOptions {
   readonly deadlineMs?: number;
   /** Makes a chosen alternative's secret available in the Pod's namespace (kuik copies it). */
   readonly ensurePullSecret?: (secret: PullSecretToEnsure, namespace: string) => Promise<void>;
+  /** Containers of one Pod resolved at once (default 16). */
+  readonly maxConcurrentContainers?: number;
   /** The name a copied secret gets in the Pod's namespace (default: the source's name). */
   readonly pullSecretName?: (secret: CredentialSecretRef, alternative: RoutedAlternative) => string;
   readonly log?: (line: string) => void;
@@ -61,27 +67,31 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
   return async (body) => {
     const request = readAdmissionRequest(body);
     const started = options.timers.now();
+    const controller = new AbortController();
     let timer: NodeTimerHandle | undefined;
     const deadline = new Promise<AdmissionResponse>((resolve) => {
-      timer = options.timers.setTimeout(
-        () =>
-          resolve(
-            admitUnchanged(
-              request.uid,
-              `kubeimg: no decision within ${deadlineMs} ms; pod admitted unchanged`,
-            ),
+      timer = options.timers.setTimeout(() => {
+        controller.abort(new Error("admission deadline"));
+        resolve(
+          admitUnchanged(
+            request.uid,
+            `kubeimg: no decision within ${deadlineMs} ms; pod admitted unchanged`,
           ),
-        deadlineMs,
-      );
+        );
+      }, deadlineMs);
     });
+    const decision = decide(request, options, started, deadlineMs, controller.signal);
     try {
-      return await Promise.race([decide(request, options, started, deadlineMs), deadline]);
+      // The race observes `decision` even when the deadline wins, so a late
+      // failure of an abandoned decision is no unhandled rejection.
+      return await Promise.race([decision, deadline]);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log(`admission ${request.uid}: ${message}; admitted unchanged`);
       return admitUnchanged(request.uid, `kubeimg: ${message}; pod admitted unchanged`);
     } finally {
       if (timer !== undefined) options.timers.clearTimeout(timer);
+      controller.abort(new Error("admission answered"));
     }
   };
 }
@@ -91,12 +101,15 @@ async function decide(
   options: PodMutatorOptions,
   started: number,
   deadlineMs: number,
+  signal: AbortSignal,
 ): Promise<AdmissionResponse> {
   const { uid } = request;
   if (request.kind.kind !== "Pod" || request.kind.group !== "" || request.operation !== "CREATE") {
     return admitUnchanged(uid);
   }
-  const plan = planPodRouting(options.routing, request.object, {
+  const plan = await planPodRoutingAsync(options.routing, request.object, {
+    timers: options.timers,
+    signal,
     ...(request.namespace ? { namespace: request.namespace } : {}),
   });
   if (plan.error) {
@@ -107,8 +120,13 @@ async function decide(
   const { patch, pullSecrets } = await resolvePodRouting(plan, options.checker, {
     timers: options.timers,
     deadlineMs: probeBudget,
+    signal,
+    ...(options.maxConcurrentContainers
+      ? { maxConcurrentContainers: options.maxConcurrentContainers }
+      : {}),
     ...(options.pullSecretName ? { pullSecretName: options.pullSecretName } : {}),
   });
+  if (signal.aborted) return admitUnchanged(uid);
   if (patch.length === 0) return admitUnchanged(uid);
   for (const secret of pullSecrets.filter((s) => s.copy)) {
     if (!options.ensurePullSecret) {

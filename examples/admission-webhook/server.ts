@@ -1,11 +1,13 @@
 /**
  * The HTTPS endpoint: `POST /mutate-pods` takes an AdmissionReview and
  * answers one; `GET /healthz` answers `ok`. Bodies are capped (the API
- * server sends at most a few MB) and must be JSON.
+ * server sends at most a few MB) and must be JSON. A client that goes away
+ * mid-request is an ordinary event, never a process-killing one: request and
+ * response errors are logged, and an answer for a closed socket is dropped.
  */
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
-import { BadAdmissionReview, reviewReply } from "./admission-review.js";
+import { type AdmissionResponse, BadAdmissionReview, reviewReply } from "./admission-review.js";
 import type { PodMutator } from "./mutator.js";
 
 /** Largest request body accepted, in bytes. */
@@ -31,13 +33,21 @@ export async function startWebhookServer(options: {
   const path = options.path ?? "/mutate-pods";
   const log = options.log ?? (() => {});
   const server = createServer({ cert: options.cert, key: options.key }, (req, res) => {
+    req.on("error", (error) => log(`request error: ${error.message}`));
+    res.on("error", (error) => log(`response error: ${error.message}`));
     const send = (status: number, body: unknown) => {
-      const text = typeof body === "string" ? body : JSON.stringify(body);
-      res.writeHead(status, {
-        "Content-Type": typeof body === "string" ? "text/plain" : "application/json",
-        "Content-Length": Buffer.byteLength(text),
-      });
-      res.end(text);
+      if (res.headersSent || res.destroyed) return;
+      try {
+        const text = typeof body === "string" ? body : JSON.stringify(body);
+        res.writeHead(status, {
+          "Content-Type": typeof body === "string" ? "text/plain" : "application/json",
+          "Content-Length": Buffer.byteLength(text),
+        });
+        res.end(text);
+      } catch (error) {
+        log(`cannot answer: ${error instanceof Error ? error.message : String(error)}`);
+        res.destroy();
+      }
     };
     const url = new URL(req.url ?? "/", "https://webhook.invalid");
     if (req.method === "GET" && url.pathname === "/healthz") return send(200, "ok");
@@ -61,7 +71,13 @@ export async function startWebhookServer(options: {
       } catch {
         return send(400, "request body is not JSON");
       }
-      options.mutator(body).then(
+      let answer: Promise<AdmissionResponse>;
+      try {
+        answer = options.mutator(body);
+      } catch (error) {
+        answer = Promise.reject(error);
+      }
+      answer.then(
         (response) => send(200, reviewReply(response)),
         (error: unknown) => {
           if (error instanceof BadAdmissionReview) return send(400, error.message);

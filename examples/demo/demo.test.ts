@@ -26,6 +26,17 @@ describe("pnpm demo", () => {
     expect(transcript).toMatch(
       /1 +fast-registry\.internal\/my-app-cache\/my-app\/api:v2 .*\n.*2 +harbor\.example\.com\/my-app-mirror\/my-app\/api:v2 .*\n.*3 +harbor\.example\.com\/global-mirror\/my-app\/api:v2 .*\n.*4 +docker-registry\.example\.com\/my-app\/api:v2 /,
     );
+    // The whole path on the node: the team cache over HTTPS-then-HTTP, Harbor's
+    // pull-only cache for content, the _default mirror before the original.
+    expect(transcript).toContain(
+      "a. https://fast-registry.internal:5000/v2 -> fast-registry.internal:5000/my-app-cache/my-app/api:v2",
+    );
+    expect(transcript).toContain(
+      "a. https://harbor-cache.internal/v2 -> harbor-cache.internal/my-app-mirror/my-app/api:v2",
+    );
+    expect(transcript).toMatch(
+      /a\. https:\/\/node-mirror\.internal\/v2 .*\n.*\n.*\n +b\. https:\/\/docker-registry\.example\.com\/v2 /,
+    );
     // Pull decisions, one per policy at least.
     const decisions = [...transcript.matchAll(/decision: +(.+)/g)].map((m) => m[1]);
     expect(decisions).toEqual([

@@ -115,6 +115,21 @@ const routing: DemoSection = {
       ],
       exit: 0,
     },
+    {
+      say: "The whole path: on a containerd node, which endpoints each alternative reaches (hosts.toml per registry, a _default mirror for the rest)",
+      args: [
+        "route",
+        "-f",
+        "routing/team-mirror.yaml",
+        "--namespace",
+        "my-app",
+        "--image",
+        "docker-registry.example.com/my-app/api:v2",
+        "--node-config",
+        "node/containerd/certs.d",
+      ],
+      exit: 0,
+    },
   ],
 };
 

@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createDockerKeyring, parseDockerConfigJson } from "@kubeimg/core/keyring";
-import { createRegistryClient } from "@kubeimg/registry";
+import { createRegistryClient } from "@kubeimg/registry/client";
 import { readFluxObjects } from "./objects.js";
 import { formatImagePolicies } from "./print.js";
 import { checkImagePolicies } from "./update.js";

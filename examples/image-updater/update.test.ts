@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRegistryClient } from "@kubeimg/registry";
+import { createRegistryClient } from "@kubeimg/registry/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildImage, pushImage } from "../../packages/registry/src/integration/image-fixtures.js";
 import {

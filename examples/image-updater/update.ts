@@ -14,7 +14,8 @@ import {
   resolveImagePolicy,
   type TagLister,
 } from "@kubeimg/policy/tags";
-import { createDigestResolver, createTagLister, type RegistryClient } from "@kubeimg/registry";
+import { createDigestResolver, createTagLister } from "@kubeimg/registry/adapters";
+import type { RegistryClient } from "@kubeimg/registry/client";
 import type { FluxObjects, ImageRepository } from "./objects.js";
 
 /** Flux's default `ImageRepository.spec.exclusionList`. */

@@ -8,12 +8,8 @@ import {
   type DockerKeyring,
   parseDockerConfigJson,
 } from "@kubeimg/core/keyring";
-import {
-  createAvailabilityChecker,
-  createRegistryClient,
-  type ImageAvailability,
-  type RegistryHostOptions,
-} from "@kubeimg/registry";
+import { createAvailabilityChecker, type ImageAvailability } from "@kubeimg/registry/adapters";
+import { createRegistryClient, type RegistryHostOptions } from "@kubeimg/registry/client";
 
 export interface AlternativeReport {
   readonly image: string;

@@ -5,13 +5,12 @@ import {
   parseDockerConfigJson,
   pullSecretSchema,
 } from "@kubeimg/core/keyring";
+import type { AdapterCredentials, PullSecretGetter } from "@kubeimg/registry/adapters";
 import {
-  type AdapterCredentials,
   createRegistryClient,
-  type PullSecretGetter,
   type RegistryClient,
   type RegistryHostOptions,
-} from "@kubeimg/registry";
+} from "@kubeimg/registry/client";
 import { parseDurationFlag } from "../args/duration.js";
 import { type CommandContext, stringOption, stringOptions } from "../commands/command.js";
 import { CliError } from "../errors/cli-error.js";
@@ -42,7 +41,7 @@ async function loadKeyring(name: string, context: CommandContext): Promise<Docke
   }
 }
 
-async function loadSecrets(
+export async function loadSecrets(
   names: readonly string[],
   context: CommandContext,
 ): Promise<Map<string, unknown>> {

@@ -578,7 +578,7 @@ export function resolveContainerdHosts(
     }
     last.path = "/v2";
     last.capabilities = [...ALL_CAPABILITIES];
-  } else if (hosts.length > 0) {
+  } else if (hosts.length > 0 && last.host !== host) {
     trace.warn({
       code: "SERVER_HIDES_UPSTREAM",
       ...(dir !== null ? { file: goPath.Join(dir, "hosts.toml") } : {}),
@@ -586,6 +586,8 @@ export function resolveContainerdHosts(
       message: `server = ${JSON.stringify(last.host)} replaces the upstream ${host}: containerd never contacts ${host} itself (it is not a fallback)`,
     });
     trace.line(`last entry: server ${last.host} (the upstream ${host} is never contacted)`);
+  } else if (hosts.length > 0) {
+    trace.line(`last entry: server ${last.host}, the upstream itself`);
   }
 
   const tlsConfigured = options.defaultTLS !== undefined;

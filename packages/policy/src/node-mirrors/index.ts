@@ -18,6 +18,15 @@ export {
 } from "./errors.js";
 export { type DirEntry, type NodeFileMap, NodeFiles, type StatResult } from "./node-files.js";
 export {
+  type EndpointCredentials,
+  type NodeRuntimeConfig,
+  type PlannedAlternative,
+  type PlannedEndpoint,
+  type PlanPullInput,
+  type PullPlan,
+  planPull,
+} from "./plan-pull.js";
+export {
   findRegistry,
   loadRegistriesConf,
   normalizeImage,

@@ -6,7 +6,7 @@
  * exist (and as what), what does this file hold, what is in this directory.
  */
 
-import { path as goPath, strings } from "@kubeimg/core/internal";
+import { path as goPath, strings as goStrings } from "@kubeimg/core/internal";
 
 /** File contents by absolute path; a key ending in `/` is an empty directory. */
 export type NodeFileMap = Readonly<Record<string, string>> | ReadonlyMap<string, string>;
@@ -84,7 +84,7 @@ export class NodeFiles {
     }
     return [...names.entries()]
       .map(([name, isDir]) => ({ name, isDir }))
-      .sort((a, b) => strings.Compare(a.name, b.name));
+      .sort((a, b) => goStrings.Compare(a.name, b.name));
   }
 }
 

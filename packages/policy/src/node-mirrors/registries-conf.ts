@@ -9,7 +9,7 @@
  * a blocked registry's mirrors are still used, and digest-only mirrors are
  * skipped for tags.
  */
-import { strings } from "@kubeimg/core/internal";
+import { strings as goStrings } from "@kubeimg/core/internal";
 import {
   anchoredDomainRegexp,
   type CiReference,
@@ -405,7 +405,7 @@ function postProcessRegistries(
     }
     unique.set(reg.prefix, reg);
   }
-  return [...unique.keys()].sort(strings.Compare).map((p) => unique.get(p) as MutableRegistry);
+  return [...unique.keys()].sort(goStrings.Compare).map((p) => unique.get(p) as MutableRegistry);
 }
 
 /** Why `name` is not a valid short name for an alias (containers/image `validateShortName`), or `undefined`. */
@@ -458,7 +458,7 @@ function loadFile(
 ): ParsedFile {
   let decoded: DecodedFile;
   try {
-    decoded = decodeFile(parseToml(text, { allowBom: true }).root, file, warnings);
+    decoded = decodeFile(parseToml(text, { flavor: "burntsushi" }).root, file, warnings);
   } catch (error) {
     if (error instanceof TomlSyntaxError) {
       throw new NodeMirrorsError("TOML_ERROR", `${file}: toml: ${error.message}`, {
@@ -600,7 +600,7 @@ export function loadRegistriesConf(input: RegistriesConfInput): RegistriesConf {
       }
       return direct && name.endsWith(".conf");
     })
-    .sort((a, b) => strings.Compare(a[0], b[0]));
+    .sort((a, b) => goStrings.Compare(a[0], b[0]));
   const registries = new Map<string, MutableRegistry>(main.registries.map((r) => [r.prefix, r]));
   let search = main.search;
   let searchOrigin = main.origin;
@@ -622,7 +622,7 @@ export function loadRegistriesConf(input: RegistriesConfInput): RegistriesConf {
     for (const [k, v] of dropIn.aliases) aliases.set(k, v);
   }
   const sorted = [...registries.keys()]
-    .sort(strings.Compare)
+    .sort(goStrings.Compare)
     .map((p) => registries.get(p) as MutableRegistry);
   return {
     registries: sorted.map(freezeRegistry),

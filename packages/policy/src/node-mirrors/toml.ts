@@ -84,9 +84,12 @@ export class TomlSyntaxError extends Error {
   }
 }
 
+/** Whose reading of TOML to follow: containerd's go-toml v2.3.0 or containers/image's BurntSushi/toml v1.5.0. */
+export type TomlFlavor = "go-toml" | "burntsushi";
+
 export interface TomlParseOptions {
-  /** Skip a leading U+FEFF (BurntSushi/toml does; go-toml v2 does not). */
-  readonly allowBom?: boolean;
+  /** Default `go-toml`. */
+  readonly flavor?: TomlFlavor;
 }
 
 const INT64_MAX = 2n ** 63n - 1n;
@@ -117,18 +120,39 @@ const floatPattern =
 const intPattern = /^[+-]?(?:0|[1-9](?:_?[0-9])*)/;
 const specialFloatPattern = /^[+-]?(?:inf|nan)/;
 
+interface KeyPart {
+  readonly name: string;
+  readonly at: TomlPosition;
+}
+
+/** A value as written, before a builder turns inline tables and arrays into tables. */
+type RawValue =
+  | Exclude<TomlValue, TomlArray | TomlTable>
+  | { readonly kind: "raw-array"; readonly items: RawValue[]; readonly at: TomlPosition }
+  | {
+      readonly kind: "raw-inline";
+      readonly pairs: { keys: KeyPart[]; value: RawValue }[];
+      readonly at: TomlPosition;
+    };
+
+/** Turns the parser's expressions into tables, by one library's definition rules. */
+interface TableBuilder {
+  header(keys: readonly KeyPart[], array: boolean, at: TomlPosition): void;
+  keyValue(keys: readonly KeyPart[], value: RawValue): void;
+  readonly root: TomlTable;
+}
+
 class Parser {
   private pos = 0;
   private line = 1;
   private lineStart = 0;
   private readonly headers: TomlHeader[] = [];
-  private readonly root: TomlTable;
-  private current: TomlTable;
 
-  constructor(private readonly src: string) {
-    this.root = { kind: "table", entries: new Map(), at: { line: 1, column: 1 }, origin: "root" };
-    this.current = this.root;
-  }
+  constructor(
+    private readonly src: string,
+    private readonly builder: TableBuilder,
+    private readonly flavor: TomlFlavor,
+  ) {}
 
   private here(): TomlPosition {
     return { line: this.line, column: this.pos - this.lineStart + 1 };
@@ -200,12 +224,12 @@ class Parser {
       } else if (c === "[") {
         this.header();
       } else {
-        this.keyValue(this.current, "dotted");
+        const keys = this.keyAndEquals();
+        this.builder.keyValue(keys, this.value());
         this.endOfLine();
       }
     }
-    markClosed(this.root, false);
-    return { root: this.root, headers: this.headers };
+    return { root: this.builder.root, headers: this.headers };
   }
 
   private header(): void {
@@ -214,7 +238,7 @@ class Parser {
     const array = this.peek() === "[";
     if (array) this.pos++;
     this.skipWhitespace();
-    const keys = this.key().map((k) => k.name);
+    const keys = this.key();
     this.skipWhitespace();
     if (this.peek() !== "]") this.fail(`expected "]" to close the table header`);
     this.pos++;
@@ -222,78 +246,13 @@ class Parser {
       if (this.peek() !== "]") this.fail(`expected "]]" to close the array-of-tables header`);
       this.pos++;
     }
-    this.headers.push({ keys, array, at });
-    this.current = array ? this.defineArrayTable(keys, at) : this.defineTable(keys, at);
+    this.headers.push({ keys: keys.map((k) => k.name), array, at });
+    this.builder.header(keys, array, at);
     this.endOfLine();
   }
 
-  /** Walks to the parent of the last header key, creating implicit tables. */
-  private walkHeader(keys: readonly string[], at: TomlPosition): TomlTable {
-    let table = this.root;
-    for (const key of keys.slice(0, -1)) {
-      const entry = table.entries.get(key);
-      if (entry === undefined) {
-        const created: TomlTable = { kind: "table", entries: new Map(), at, origin: "implicit" };
-        table.entries.set(key, { value: created, keyAt: at });
-        table = created;
-        continue;
-      }
-      const value = entry.value;
-      if (value.kind === "table") {
-        if (value.origin === "inline")
-          this.fail(`key ${quoteKey(key)} is an inline table, which is closed`, at);
-        table = value;
-      } else if (value.kind === "array" && value.ofTables) {
-        const last = value.items[value.items.length - 1];
-        if (last?.kind !== "table") this.fail(`key ${quoteKey(key)} is not a table`, at);
-        table = last;
-      } else {
-        this.fail(`key ${quoteKey(key)} is already defined as a ${kindName(value)}`, at);
-      }
-    }
-    return table;
-  }
-
-  private defineTable(keys: readonly string[], at: TomlPosition): TomlTable {
-    const parent = this.walkHeader(keys, at);
-    const last = keys[keys.length - 1] as string;
-    const entry = parent.entries.get(last);
-    if (entry === undefined) {
-      const created: TomlTable = { kind: "table", entries: new Map(), at, origin: "header" };
-      parent.entries.set(last, { value: created, keyAt: at });
-      return created;
-    }
-    const value = entry.value;
-    if (value.kind === "table" && value.origin === "implicit") {
-      value.origin = "header";
-      return value;
-    }
-    return this.fail(`table ${keys.map(quoteKey).join(".")} is already defined`, at);
-  }
-
-  private defineArrayTable(keys: readonly string[], at: TomlPosition): TomlTable {
-    const parent = this.walkHeader(keys, at);
-    const last = keys[keys.length - 1] as string;
-    const entry = parent.entries.get(last);
-    const created: TomlTable = { kind: "table", entries: new Map(), at, origin: "header" };
-    if (entry === undefined) {
-      const array: TomlArray = { kind: "array", items: [created], ofTables: true, at };
-      parent.entries.set(last, { value: array, keyAt: at });
-      return created;
-    }
-    const value = entry.value;
-    if (value.kind === "array" && value.ofTables) {
-      value.items.push(created);
-      return created;
-    }
-    return this.fail(
-      `key ${keys.map(quoteKey).join(".")} is already defined as a ${kindName(value)}`,
-      at,
-    );
-  }
-
-  private key(): { name: string; at: TomlPosition }[] {
-    const parts: { name: string; at: TomlPosition }[] = [];
+  private key(): KeyPart[] {
+    const parts: KeyPart[] = [];
     for (;;) {
       this.skipWhitespace();
       const at = this.here();
@@ -318,36 +277,17 @@ class Parser {
     }
   }
 
-  /** Parses `key = value` into `table`; dotted keys create tables of `origin`. */
-  private keyValue(table: TomlTable, origin: "dotted"): void {
+  private keyAndEquals(): KeyPart[] {
     const keys = this.key();
     this.skipWhitespace();
     if (this.peek() !== "=")
       this.fail(`expected "=" after the key, found ${describeChar(this.peek())}`);
     this.pos++;
     this.skipWhitespace();
-    let target = table;
-    for (const part of keys.slice(0, -1)) {
-      const entry = target.entries.get(part.name);
-      if (entry === undefined) {
-        const created: TomlTable = { kind: "table", entries: new Map(), at: part.at, origin };
-        target.entries.set(part.name, { value: created, keyAt: part.at });
-        target = created;
-        continue;
-      }
-      if (entry.value.kind !== "table" || entry.value.origin !== "dotted") {
-        this.fail(`key ${quoteKey(part.name)} is already defined and cannot be extended`, part.at);
-      }
-      target = entry.value;
-    }
-    const last = keys[keys.length - 1] as { name: string; at: TomlPosition };
-    if (target.entries.has(last.name))
-      this.fail(`key ${quoteKey(last.name)} is already defined`, last.at);
-    const value = this.value();
-    target.entries.set(last.name, { value, keyAt: last.at });
+    return keys;
   }
 
-  private value(): TomlValue {
+  private value(): RawValue {
     const at = this.here();
     const c = this.peek();
     if (c === '"') {
@@ -383,11 +323,12 @@ class Parser {
     return c === "" || " \t\r\n,]}#".includes(c);
   }
 
-  private dateTime(at: TomlPosition): TomlValue | undefined {
+  private dateTime(at: TomlPosition): RawValue | undefined {
     const rest = this.src.slice(this.pos, this.pos + 64);
     const full = dateTimePattern.exec(rest);
+    const burnt = this.flavor === "burntsushi";
     if (full !== null) {
-      const [text, y, mo, d, sep, h, mi, s, , offset] = full;
+      const [text, y, mo, d, sep, h, mi, s, fraction, offset] = full;
       const year = Number(y);
       const month = Number(mo);
       const day = Number(d);
@@ -395,8 +336,8 @@ class Parser {
         this.fail(`invalid date ${JSON.stringify(text.slice(0, 10))}`, at);
       }
       if (sep !== undefined) {
-        this.checkTime(Number(h), Number(mi), Number(s), at);
-        if (offset !== undefined && offset.length === 6) {
+        this.checkTime(Number(h), Number(mi), Number(s), fraction, at);
+        if (!burnt && offset !== undefined && offset.length === 6) {
           const oh = Number(offset.slice(1, 3));
           const om = Number(offset.slice(4, 6));
           if (oh > 23 || om > 59) this.fail(`invalid time offset ${JSON.stringify(offset)}`, at);
@@ -413,18 +354,28 @@ class Parser {
     }
     const time = localTimePattern.exec(rest);
     if (time !== null) {
-      this.checkTime(Number(time[1]), Number(time[2]), Number(time[3]), at);
+      this.checkTime(Number(time[1]), Number(time[2]), Number(time[3]), time[4], at);
       this.pos += time[0].length;
       return { kind: "datetime", value: time[0], type: "local-time", at };
     }
     return undefined;
   }
 
-  private checkTime(hour: number, minute: number, second: number, at: TomlPosition): void {
+  private checkTime(
+    hour: number,
+    minute: number,
+    second: number,
+    fraction: string | undefined,
+    at: TomlPosition,
+  ): void {
     if (hour > 23 || minute > 59 || second > 59) this.fail("invalid time of day", at);
+    // Go's time.Parse (BurntSushi) reads at most nine fractional digits.
+    if (this.flavor === "burntsushi" && fraction !== undefined && fraction.length > 10) {
+      this.fail("more than nine fractional digits of a second", at);
+    }
   }
 
-  private number(at: TomlPosition): TomlValue {
+  private number(at: TomlPosition): RawValue {
     const rest = this.src.slice(this.pos, this.pos + 4096);
     for (const [pattern, radix] of [
       [hexPattern, 16],
@@ -476,9 +427,9 @@ class Parser {
     }
   }
 
-  private array(at: TomlPosition): TomlArray {
+  private array(at: TomlPosition): RawValue {
     this.pos++;
-    const items: TomlValue[] = [];
+    const items: RawValue[] = [];
     for (;;) {
       this.arraySpace();
       if (this.peek() === "]") {
@@ -498,18 +449,19 @@ class Parser {
       }
       this.fail(`expected "," or "]" in an array, found ${describeChar(this.peek())}`);
     }
-    return { kind: "array", items, ofTables: false, at };
+    return { kind: "raw-array", items, at };
   }
 
-  private inlineTable(at: TomlPosition): TomlTable {
+  private inlineTable(at: TomlPosition): RawValue {
     this.pos++;
-    const table: TomlTable = { kind: "table", entries: new Map(), at, origin: "dotted" };
+    const pairs: { keys: KeyPart[]; value: RawValue }[] = [];
     this.skipWhitespace();
     if (this.peek() === "}") {
       this.pos++;
     } else {
       for (;;) {
-        this.keyValue(table, "dotted");
+        const keys = this.keyAndEquals();
+        pairs.push({ keys, value: this.value() });
         this.skipWhitespace();
         if (this.peek() === ",") {
           this.pos++;
@@ -524,8 +476,7 @@ class Parser {
         this.fail(`expected "," or "}" in an inline table, found ${describeChar(this.peek())}`);
       }
     }
-    markClosed(table, true);
-    return table;
+    return { kind: "raw-inline", pairs, at };
   }
 
   private escape(): string {
@@ -548,6 +499,10 @@ class Parser {
         return '"';
       case "\\":
         return "\\";
+      case "e":
+        // go-toml v2.3.0 already reads TOML 1.1's escape for ESC.
+        if (this.flavor === "go-toml") return "\u001b";
+        return this.fail(`invalid escape sequence \\${c}`, at);
       case "u":
       case "U": {
         const length = c === "u" ? 4 : 8;
@@ -688,14 +643,323 @@ class Parser {
   }
 }
 
-/** Closes a finished inline table (and every table inside it) to later extension. */
-function markClosed(table: TomlTable, inline: boolean): void {
-  if (inline) table.origin = "inline";
-  for (const { value } of table.entries.values()) {
-    if (value.kind === "table" && inline) markClosed(value, true);
-    if (value.kind === "array" && inline) {
-      for (const item of value.items) if (item.kind === "table") markClosed(item, true);
+function fail(message: string, at: TomlPosition): never {
+  throw new TomlSyntaxError(message, at);
+}
+
+function newTable(at: TomlPosition, origin: TableOrigin): TomlTable {
+  return { kind: "table", entries: new Map(), at, origin };
+}
+
+/** TOML 1.0's table rules, as go-toml v2 enforces them. */
+class StrictBuilder implements TableBuilder {
+  readonly root = newTable({ line: 1, column: 1 }, "root");
+  private current = this.root;
+
+  header(keys: readonly KeyPart[], array: boolean, at: TomlPosition): void {
+    const names = keys.map((k) => k.name);
+    this.current = array ? this.defineArrayTable(names, at) : this.defineTable(names, at);
+  }
+
+  keyValue(keys: readonly KeyPart[], value: RawValue): void {
+    this.assign(this.current, keys, value);
+  }
+
+  /** Walks to the parent of the last header key, creating implicit tables. */
+  private walkHeader(keys: readonly string[], at: TomlPosition): TomlTable {
+    let table = this.root;
+    for (const key of keys.slice(0, -1)) {
+      const entry = table.entries.get(key);
+      if (entry === undefined) {
+        const created = newTable(at, "implicit");
+        table.entries.set(key, { value: created, keyAt: at });
+        table = created;
+        continue;
+      }
+      const value = entry.value;
+      if (value.kind === "table") {
+        if (value.origin === "inline")
+          fail(`key ${quoteKey(key)} is an inline table, which is closed`, at);
+        table = value;
+      } else if (value.kind === "array" && value.ofTables) {
+        const last = value.items[value.items.length - 1];
+        if (last?.kind !== "table") fail(`key ${quoteKey(key)} is not a table`, at);
+        table = last;
+      } else {
+        fail(`key ${quoteKey(key)} is already defined as a ${kindName(value)}`, at);
+      }
     }
+    return table;
+  }
+
+  private defineTable(keys: readonly string[], at: TomlPosition): TomlTable {
+    const parent = this.walkHeader(keys, at);
+    const last = keys[keys.length - 1] as string;
+    const entry = parent.entries.get(last);
+    if (entry === undefined) {
+      const created = newTable(at, "header");
+      parent.entries.set(last, { value: created, keyAt: at });
+      return created;
+    }
+    const value = entry.value;
+    if (value.kind === "table" && value.origin === "implicit") {
+      value.origin = "header";
+      return value;
+    }
+    return fail(`table ${keys.map(quoteKey).join(".")} is already defined`, at);
+  }
+
+  private defineArrayTable(keys: readonly string[], at: TomlPosition): TomlTable {
+    const parent = this.walkHeader(keys, at);
+    const last = keys[keys.length - 1] as string;
+    const entry = parent.entries.get(last);
+    const created = newTable(at, "header");
+    if (entry === undefined) {
+      const array: TomlArray = { kind: "array", items: [created], ofTables: true, at };
+      parent.entries.set(last, { value: array, keyAt: at });
+      return created;
+    }
+    const value = entry.value;
+    if (value.kind === "array" && value.ofTables) {
+      value.items.push(created);
+      return created;
+    }
+    return fail(
+      `key ${keys.map(quoteKey).join(".")} is already defined as a ${kindName(value)}`,
+      at,
+    );
+  }
+
+  private assign(table: TomlTable, keys: readonly KeyPart[], raw: RawValue): void {
+    let target = table;
+    for (const part of keys.slice(0, -1)) {
+      const entry = target.entries.get(part.name);
+      if (entry === undefined) {
+        const created = newTable(part.at, "dotted");
+        target.entries.set(part.name, { value: created, keyAt: part.at });
+        target = created;
+        continue;
+      }
+      if (entry.value.kind !== "table" || entry.value.origin !== "dotted") {
+        fail(`key ${quoteKey(part.name)} is already defined and cannot be extended`, part.at);
+      }
+      target = entry.value;
+    }
+    const last = keys[keys.length - 1] as KeyPart;
+    if (target.entries.has(last.name))
+      fail(`key ${quoteKey(last.name)} is already defined`, last.at);
+    target.entries.set(last.name, { value: this.convert(raw), keyAt: last.at });
+  }
+
+  private convert(raw: RawValue): TomlValue {
+    if (raw.kind === "raw-array") {
+      return {
+        kind: "array",
+        items: raw.items.map((item) => this.convert(item)),
+        ofTables: false,
+        at: raw.at,
+      };
+    }
+    if (raw.kind === "raw-inline") {
+      const table = newTable(raw.at, "dotted");
+      for (const pair of raw.pairs) this.assign(table, pair.keys, pair.value);
+      closeInline(table);
+      return table;
+    }
+    return raw;
+  }
+}
+
+/** Closes a finished inline table (and every table inside it) to later extension. */
+function closeInline(table: TomlTable): void {
+  table.origin = "inline";
+  for (const { value } of table.entries.values()) {
+    if (value.kind === "table") closeInline(value);
+    if (value.kind === "array") {
+      for (const item of value.items) if (item.kind === "table") closeInline(item);
+    }
+  }
+}
+
+type BurntType = "hash" | "array-hash" | "array" | "primitive";
+
+/**
+ * BurntSushi/toml v1.5.0's table rules, which are looser than TOML 1.0: a
+ * table created implicitly (by a dotted key or a longer header) may be
+ * "defined" once more by a header or even a plain key (whose value is then
+ * dropped), dotted keys may extend a table defined by a header, and a key
+ * whose last recorded type is an array may be assigned again. The
+ * bookkeeping (implicit keys and recorded types, by full key path) follows
+ * the library's parser step by step, so exactly the same files are accepted.
+ */
+class BurntSushiBuilder implements TableBuilder {
+  readonly root = newTable({ line: 1, column: 1 }, "root");
+  private context: string[] = [];
+  private currentKey = "";
+  private readonly implicits = new Set<string>();
+  private readonly types = new Map<string, BurntType>();
+
+  private static id(key: readonly string[]): string {
+    return JSON.stringify(key);
+  }
+
+  header(keys: readonly KeyPart[], array: boolean, at: TomlPosition): void {
+    this.addContext(
+      keys.map((k) => k.name),
+      array,
+      at,
+    );
+    this.setType("", array ? "array-hash" : "hash");
+  }
+
+  keyValue(keys: readonly KeyPart[], raw: RawValue): void {
+    const outer = this.context;
+    this.pair(keys, raw);
+    this.context = outer;
+    this.currentKey = "";
+  }
+
+  private pair(keys: readonly KeyPart[], raw: RawValue): void {
+    const last = keys[keys.length - 1] as KeyPart;
+    this.currentKey = last.name;
+    for (const part of keys.slice(0, -1)) {
+      const key = [...this.context, part.name];
+      this.implicits.add(BurntSushiBuilder.id(key));
+      this.addContext(key, false, part.at);
+    }
+    const [value, type] = this.value(raw, false);
+    this.setValue(this.currentKey, value, last.at);
+    this.setType(this.currentKey, type);
+  }
+
+  private value(raw: RawValue, parentIsArray: boolean): [TomlValue, BurntType] {
+    if (raw.kind === "raw-array") {
+      this.setType(this.currentKey, "array");
+      const items = raw.items.map((item) => this.value(item, true)[0]);
+      return [{ kind: "array", items, ofTables: false, at: raw.at }, "array"];
+    }
+    if (raw.kind === "raw-inline") return [this.inlineTable(raw, parentIsArray), "hash"];
+    return [raw, "primitive"];
+  }
+
+  private inlineTable(
+    raw: Extract<RawValue, { kind: "raw-inline" }>,
+    parentIsArray: boolean,
+  ): TomlTable {
+    const top = newTable(raw.at, "inline");
+    const outerContext = this.context;
+    const outerKey = this.currentKey;
+    this.context = [...this.context, this.currentKey];
+    const prevContext = this.context;
+    this.currentKey = "";
+    this.implicits.add(BurntSushiBuilder.id(this.context));
+    this.addContext(this.context, parentIsArray, raw.at);
+    for (const pair of raw.pairs) {
+      this.pair(pair.keys, pair.value);
+      const parents = pair.keys.slice(0, -1);
+      let hash = top;
+      for (const part of parents) {
+        let h: TomlValue | undefined = hash.entries.get(part.name)?.value;
+        if (h === undefined) {
+          h = newTable(part.at, "inline");
+          hash.entries.set(part.name, { value: h, keyAt: part.at });
+        }
+        if (h.kind !== "table") fail(`${JSON.stringify(this.context)} is not a table`, part.at);
+        hash = h;
+      }
+      const last = pair.keys[pair.keys.length - 1] as KeyPart;
+      const stored = this.lookup([...this.context, ...parents.map((p) => p.name), last.name]);
+      hash.entries.set(last.name, { value: stored ?? top, keyAt: last.at });
+      this.context = prevContext;
+    }
+    this.context = outerContext;
+    this.currentKey = outerKey;
+    return top;
+  }
+
+  /** The value now stored at a full key path (following arrays of tables to their last table). */
+  private lookup(path: readonly string[]): TomlValue | undefined {
+    let node: TomlValue = this.root;
+    for (const k of path) {
+      let table: TomlTable | undefined;
+      if (node.kind === "table") table = node;
+      else if (node.kind === "array" && node.ofTables) {
+        const last: TomlValue | undefined = node.items[node.items.length - 1];
+        if (last?.kind === "table") table = last;
+      }
+      const next: TomlValue | undefined = table?.entries.get(k)?.value;
+      if (next === undefined) return undefined;
+      node = next;
+    }
+    return node;
+  }
+
+  private addContext(key: readonly string[], array: boolean, at: TomlPosition): void {
+    let hash = this.root;
+    const keyContext: string[] = [];
+    for (const k of key.slice(0, -1)) {
+      keyContext.push(k);
+      if (!hash.entries.has(k)) {
+        this.implicits.add(BurntSushiBuilder.id(keyContext));
+        hash.entries.set(k, { value: newTable(at, "implicit"), keyAt: at });
+      }
+      const node = hash.entries.get(k)?.value as TomlValue;
+      if (node.kind === "array" && node.ofTables)
+        hash = node.items[node.items.length - 1] as TomlTable;
+      else if (node.kind === "table") hash = node;
+      else fail(`key ${keyContext.map(quoteKey).join(".")} was already created as a value`, at);
+    }
+    this.context = keyContext;
+    const last = key[key.length - 1] as string;
+    if (array) {
+      let node = hash.entries.get(last)?.value;
+      if (node === undefined) {
+        node = { kind: "array", items: [], ofTables: true, at };
+        hash.entries.set(last, { value: node, keyAt: at });
+      }
+      if (node.kind === "array" && node.ofTables) node.items.push(newTable(at, "header"));
+      else
+        fail(
+          `key ${key.map(quoteKey).join(".")} was already created and cannot be used as an array`,
+          at,
+        );
+    } else {
+      this.setValue(last, newTable(at, "header"), at);
+    }
+    this.context = [...keyContext, last];
+  }
+
+  private setValue(key: string, value: TomlValue, at: TomlPosition): void {
+    let hash = this.root;
+    const keyContext: string[] = [];
+    for (const k of this.context) {
+      keyContext.push(k);
+      const node = hash.entries.get(k)?.value;
+      if (node?.kind === "array" && node.ofTables)
+        hash = node.items[node.items.length - 1] as TomlTable;
+      else if (node?.kind === "table") hash = node;
+      else fail(`key ${keyContext.map(quoteKey).join(".")} is already defined`, at);
+    }
+    keyContext.push(key);
+    const id = BurntSushiBuilder.id(keyContext);
+    if (hash.entries.has(key)) {
+      if (this.types.get(id) === "array") {
+        this.implicits.delete(id);
+        hash.entries.set(key, { value, keyAt: at });
+        return;
+      }
+      if (this.implicits.has(id)) {
+        this.implicits.delete(id);
+        return;
+      }
+      fail(`key ${keyContext.map(quoteKey).join(".")} is already defined`, at);
+    }
+    hash.entries.set(key, { value, keyAt: at });
+  }
+
+  private setType(key: string, type: BurntType): void {
+    const keyContext = key === "" ? [...this.context] : [...this.context, key];
+    this.types.set(BurntSushiBuilder.id(keyContext.length === 0 ? [""] : keyContext), type);
   }
 }
 
@@ -725,7 +989,10 @@ export function kindName(value: TomlValue): string {
  * column) on anything TOML 1.0 rejects.
  */
 export function parseToml(text: string, options: TomlParseOptions = {}): TomlDocument {
+  const flavor = options.flavor ?? "go-toml";
   let src = text;
-  if (options.allowBom === true && src.startsWith("\uFEFF")) src = src.slice(1);
-  return new Parser(src).parse();
+  // BurntSushi skips a UTF-8 byte-order mark; go-toml does not.
+  if (flavor === "burntsushi" && src.startsWith("\uFEFF")) src = src.slice(1);
+  const builder = flavor === "burntsushi" ? new BurntSushiBuilder() : new StrictBuilder();
+  return new Parser(src, builder, flavor).parse();
 }

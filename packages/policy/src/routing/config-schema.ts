@@ -8,8 +8,15 @@
  * bounds each availability probe. The other keys are validated so a config
  * file can be checked as a whole.
  */
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import {
+  describeUnknownField,
+  findUnknownFields,
+  type UnknownField,
+  type UnknownFieldPolicy,
+} from "../objects/unknown-fields.js";
+import { copyUserValue, MAX_OBJECT_DEPTH } from "../objects/user-object.js";
+import { describeYamlProblem, readYamlDocuments } from "../objects/yaml-documents.js";
 import { parseGoDuration } from "./duration.js";
 import { RoutingError } from "./errors.js";
 import { describeValue, formatFieldPath, valueAtPath } from "./field-path.js";
@@ -157,10 +164,27 @@ export type KuikConfig = z.output<ReturnType<typeof buildConfigSchema>>;
 /** What a configuration file may hold (every key optional). */
 export type KuikConfigInput = z.input<ReturnType<typeof buildConfigSchema>>;
 
+/** Options of {@link parseKuikConfig} and {@link loadKuikConfig}. */
+export interface KuikConfigOptions {
+  /**
+   * What to do with keys kuik's configuration does not have (a typo such as
+   * `skipLabel:`): `"strict"` (default) refuses the file with `UNKNOWN_FIELD`
+   * naming the key and the closest known one; `"warn"` calls `onWarning`
+   * for each; `"ignore"` drops them quietly, as kuik itself does.
+   */
+  readonly unknownFields?: UnknownFieldPolicy;
+  /** Called with one line per unknown key under `unknownFields: "warn"`. */
+  readonly onWarning?: (message: string) => void;
+  /** Most YAML nodes once aliases are expanded (default 1,000,000); more is `YAML_TOO_LARGE`. */
+  readonly maxExpandedNodes?: number;
+}
+
 /**
  * Returns the validated configuration with kuik's defaults filled in. Throws
  * a {@link RoutingError} `INVALID_CONFIG` naming the key and the value (a bad
- * `skipLabels` selector stops kuik at start, and is refused here too).
+ * `skipLabels` selector stops kuik at start, and is refused here too), or
+ * `UNKNOWN_FIELD` for a key kuik does not have (see
+ * {@link KuikConfigOptions.unknownFields}).
  *
  * @example
  * ```ts
@@ -168,8 +192,36 @@ export type KuikConfigInput = z.input<ReturnType<typeof buildConfigSchema>>;
  * config.routing.activeCheck.timeout // "1s"
  * ```
  */
-export function parseKuikConfig(value: unknown = {}): KuikConfig {
-  const input = value === null || value === undefined ? {} : value;
+export function parseKuikConfig(value: unknown = {}, options: KuikConfigOptions = {}): KuikConfig {
+  const copied = copyUserValue(value === null || value === undefined ? {} : value, {
+    dropNulls: false,
+  });
+  if (copied.tooDeep !== undefined) {
+    const where = formatFieldPath(copied.tooDeep);
+    throw new RoutingError(
+      "INVALID_CONFIG",
+      `config: ${where}: nested deeper than ${MAX_OBJECT_DEPTH} levels`,
+      { path: where },
+    );
+  }
+  const input = copied.value;
+  const policy = options.unknownFields ?? "strict";
+  if (policy !== "ignore") {
+    const unknown: UnknownField[] = [
+      ...copied.prototypeKeys.map((path) => ({ path })),
+      ...findUnknownFields(kuikConfigSchema(), input),
+    ];
+    for (const field of unknown) {
+      const message = `config: ${describeUnknownField(field)}`;
+      if (policy === "strict") {
+        throw new RoutingError("UNKNOWN_FIELD", message, {
+          path: formatFieldPath(field.path),
+          value: field.suggestion,
+        });
+      }
+      options.onWarning?.(message);
+    }
+  }
   const result = kuikConfigSchema().safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
@@ -185,25 +237,36 @@ export function parseKuikConfig(value: unknown = {}): KuikConfig {
 
 /**
  * Returns the configuration read from YAML text; an empty text gives the
- * defaults, as a missing file does for kuik. Throws `INVALID_YAML` or
- * `INVALID_CONFIG`.
+ * defaults, as a missing file does for kuik. Throws `INVALID_YAML`,
+ * `YAML_TOO_LARGE`, `UNKNOWN_FIELD` or `INVALID_CONFIG`.
  *
  * @example
  * ```ts
  * loadKuikConfig("routing:\n  activeCheck:\n    timeout: 2s\n").routing.activeCheck.timeout // "2s"
  * ```
  */
-export function loadKuikConfig(text: string): KuikConfig {
-  let value: unknown;
-  try {
-    value = parseYaml(text);
-  } catch (e) {
-    throw new RoutingError("INVALID_YAML", `config: ${(e as Error).message}`, {
-      input: text,
-      cause: e,
-    });
+export function loadKuikConfig(text: string, options: KuikConfigOptions = {}): KuikConfig {
+  const read = readYamlDocuments(text, {
+    ...(options.maxExpandedNodes === undefined
+      ? {}
+      : { maxExpandedNodes: options.maxExpandedNodes }),
+  });
+  if (!read.ok) {
+    const { problem } = read;
+    throw new RoutingError(
+      problem.kind === "too-large" ? "YAML_TOO_LARGE" : "INVALID_YAML",
+      `config: ${problem.kind === "syntax" ? problem.message : describeYamlProblem(problem)}`,
+      { input: text, document: problem.document },
+    );
   }
-  return parseKuikConfig(value);
+  if (read.values.length > 1) {
+    throw new RoutingError(
+      "INVALID_YAML",
+      `config: expected one YAML document, found ${read.values.length}`,
+      { input: text },
+    );
+  }
+  return parseKuikConfig(read.values[0], options);
 }
 
 /**

@@ -6,6 +6,17 @@ export type RoutingErrorCode =
   | "INVALID_YAML"
   /** A kuik object failed its schema (field path and value on the error). */
   | "INVALID_RESOURCE"
+  /**
+   * An object holds a field its schema does not know (`path` names it), under
+   * the default strict validation; the message suggests the closest known
+   * field when one is close.
+   */
+  | "UNKNOWN_FIELD"
+  /**
+   * A YAML text expands (through its aliases) beyond the size a reader
+   * accepts, or nests too deep: refused before it is built.
+   */
+  | "YAML_TOO_LARGE"
   /** The operator configuration failed its schema. */
   | "INVALID_CONFIG"
   /** A Kubernetes label selector string did not parse. */
@@ -25,7 +36,9 @@ export type RoutingErrorCode =
    * mirror CR mirrors every entry before it). kuik has no such limit and would
    * exhaust memory or time out; either way the Pod is admitted unchanged.
    */
-  | "TOO_MANY_ALTERNATIVES";
+  | "TOO_MANY_ALTERNATIVES"
+  /** The caller's signal aborted a long-running step (planning a large Pod). */
+  | "ABORTED";
 
 /**
  * The error every routing function throws for malformed input.
@@ -78,12 +91,15 @@ export class RoutingError extends KubeimgError {
 const routingCodes: ReadonlySet<string> = new Set<RoutingErrorCode>([
   "INVALID_YAML",
   "INVALID_RESOURCE",
+  "UNKNOWN_FIELD",
+  "YAML_TOO_LARGE",
   "INVALID_CONFIG",
   "INVALID_LABEL_SELECTOR",
   "INVALID_DURATION",
   "INVALID_POD",
   "INVALID_ALTERNATIVE_REFERENCE",
   "TOO_MANY_ALTERNATIVES",
+  "ABORTED",
 ]);
 
 /**

@@ -1,3 +1,4 @@
+export type { UnknownField, UnknownFieldPolicy } from "../objects/unknown-fields.js";
 export type {
   Availability,
   AvailabilityChecker,
@@ -43,6 +44,7 @@ export {
   activeCheckTimeoutMs,
   type KuikConfig,
   type KuikConfigInput,
+  type KuikConfigOptions,
   kuikConfigSchema,
   loadKuikConfig,
   parseKuikConfig,
@@ -64,6 +66,7 @@ export {
   loadRoutingResources,
   type ParseRoutingResourceOptions,
   parseRoutingResource,
+  type RoutingWarning,
   safeParseRoutingResource,
 } from "./load.js";
 export {
@@ -72,7 +75,13 @@ export {
   originalImagesKey,
   readOriginalImages,
 } from "./original-images.js";
-export { type PlanPodRoutingOptions, type PodRoutingPlan, planPodRouting } from "./plan-pod.js";
+export {
+  type PlanPodRoutingAsyncOptions,
+  type PlanPodRoutingOptions,
+  type PodRoutingPlan,
+  planPodRouting,
+  planPodRoutingAsync,
+} from "./plan-pod.js";
 export {
   type BuildPodPatchOptions,
   buildPodPatch,

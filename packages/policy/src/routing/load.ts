@@ -3,8 +3,16 @@
  * from YAML text as users write it, several documents per file
  * (`loadRoutingResources`).
  */
-import { parseAllDocuments } from "yaml";
 import type { z } from "zod";
+import { findUnknownMetadataFields } from "../objects/object-meta.js";
+import {
+  describeUnknownField,
+  findUnknownFields,
+  type UnknownField,
+  type UnknownFieldPolicy,
+} from "../objects/unknown-fields.js";
+import { copyUserValue, MAX_OBJECT_DEPTH } from "../objects/user-object.js";
+import { describeYamlProblem, readYamlDocuments } from "../objects/yaml-documents.js";
 import { crdViolations } from "./crd-validation.js";
 import { RoutingError } from "./errors.js";
 import { describeValue, formatFieldPath, valueAtPath } from "./field-path.js";
@@ -29,6 +37,32 @@ export interface ParseRoutingResourceOptions {
    * `kubectl apply -n` would. Without it such objects are refused.
    */
   readonly defaultNamespace?: string;
+  /**
+   * What to do with fields kuik's CRD does not know (a typo such as
+   * `registy:` or `imageFilters:`, which kuik would silently drop):
+   * `"strict"` (default) refuses the object with an `UNKNOWN_FIELD` error
+   * naming the field and the closest known one, as `kubectl
+   * --validate=strict` does; `"warn"` accepts it and reports each field
+   * (`warnings` of the safe result, `onWarning` when loading); `"ignore"`
+   * drops them quietly. `__proto__`, `constructor` and `prototype` are
+   * unknown fields like any other, and never reach the result. Under
+   * `validation: "lenient"` the default is `"warn"`: kuik's webhook decodes
+   * objects without strict field checks.
+   */
+  readonly unknownFields?: UnknownFieldPolicy;
+}
+
+/** A field kuik's CRD does not know, accepted under `unknownFields: "warn"`. */
+export interface RoutingWarning {
+  readonly code: "UNKNOWN_FIELD";
+  /** `Kind "name": unknown field "spec.filterTag" (did you mean …?)`. */
+  readonly message: string;
+  /** Dotted path of the field. */
+  readonly path: string;
+  /** The known field whose name is closest, when one is close. */
+  readonly suggestion?: string;
+  /** 0-based YAML document index, when loading YAML. */
+  readonly document?: number;
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
@@ -44,22 +78,13 @@ function describeObject(value: unknown): string {
   return typeof name === "string" ? `${kind} "${name}"` : kind;
 }
 
-/** Drops `null` members, as the API server does for fields that are not nullable. */
-function dropNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(dropNulls);
-  const record = asRecord(value);
-  if (!record) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(record)) if (v !== null) out[key] = dropNulls(v);
-  return out;
-}
-
 function withDefaultNamespace(value: unknown, namespace: string | undefined): unknown {
   const record = asRecord(value);
   if (namespace === undefined || !record) return value;
   if (record.kind !== "ImageSetMirror" && record.kind !== "ReplicatedImageSet") return value;
   const metadata = asRecord(record.metadata);
   if (!metadata || metadata.namespace !== undefined) return value;
+  // Spread copies keys as data properties; the record has no prototype keys left.
   return { ...record, metadata: { ...metadata, namespace } };
 }
 
@@ -96,69 +121,126 @@ function issueError(value: unknown, issue: z.core.$ZodIssue): RoutingError {
 export function safeParseRoutingResource(
   value: unknown,
   options: ParseRoutingResourceOptions = {},
-): { success: true; resource: RoutingResource } | { success: false; error: RoutingError } {
-  const input = withDefaultNamespace(dropNulls(value), options.defaultNamespace);
+):
+  | { success: true; resource: RoutingResource; warnings: readonly RoutingWarning[] }
+  | { success: false; error: RoutingError } {
+  const fail = (error: RoutingError) => ({ success: false as const, error });
+  // A copy without prototypes, `null` members dropped as the API server does;
+  // `__proto__`, `constructor` and `prototype` come out as unknown fields.
+  const copied = copyUserValue(value, { dropNulls: true });
+  if (copied.tooDeep !== undefined) {
+    const where = formatFieldPath(copied.tooDeep);
+    return fail(
+      new RoutingError(
+        "INVALID_RESOURCE",
+        `${describeObject(copied.value)}: ${where}: nested deeper than ${MAX_OBJECT_DEPTH} levels`,
+        { path: where },
+      ),
+    );
+  }
+  const input = withDefaultNamespace(copied.value, options.defaultNamespace);
   const record = asRecord(input);
   if (!record) {
-    return {
-      success: false,
-      error: new RoutingError(
-        "INVALID_RESOURCE",
-        `expected an object, found ${describeValue(input)}`,
-        {
-          path: "",
-          value: input,
-        },
-      ),
-    };
+    return fail(
+      new RoutingError("INVALID_RESOURCE", `expected an object, found ${describeValue(input)}`, {
+        path: "",
+        value: input,
+      }),
+    );
   }
   if (record.apiVersion !== KUIK_API_VERSION) {
-    return {
-      success: false,
-      error: new RoutingError(
+    return fail(
+      new RoutingError(
         "INVALID_RESOURCE",
         `${describeObject(input)}: apiVersion: must be "${KUIK_API_VERSION}" (found ${describeValue(record.apiVersion)})`,
         { path: "apiVersion", value: record.apiVersion },
       ),
-    };
+    );
   }
   if (!ROUTING_KINDS.includes(record.kind as (typeof ROUTING_KINDS)[number])) {
-    return {
-      success: false,
-      error: new RoutingError(
+    return fail(
+      new RoutingError(
         "INVALID_RESOURCE",
         `${describeObject(input)}: kind: must be one of ${ROUTING_KINDS.join(", ")} (found ${describeValue(record.kind)})`,
         { path: "kind", value: record.kind },
       ),
-    };
+    );
   }
-  const parsed = routingResourceSchema().safeParse(input);
+  const policy =
+    options.unknownFields ?? ((options.validation ?? "crd") === "lenient" ? "warn" : "strict");
+  const warnings: RoutingWarning[] = [];
+  if (policy !== "ignore") {
+    const unknown = unknownFieldsOf(record, copied.prototypeKeys);
+    if (unknown.length > 0 && policy === "strict") {
+      return fail(unknownFieldError(input, unknown));
+    }
+    for (const field of unknown) {
+      warnings.push({
+        code: "UNKNOWN_FIELD",
+        message: `${describeObject(input)}: ${describeUnknownField(field)}`,
+        path: formatFieldPath(field.path),
+        ...(field.suggestion === undefined ? {} : { suggestion: field.suggestion }),
+      });
+    }
+  }
+  // The status subresource is kuik's to write; a manifest read back from the
+  // cluster carries one, and it plays no part in routing.
+  const { status: _status, ...withoutStatus } = record;
+  const parsed = routingResourceSchema().safeParse(withoutStatus);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    return {
-      success: false,
-      error: first
+    return fail(
+      first
         ? issueError(input, first)
         : new RoutingError("INVALID_RESOURCE", `${describeObject(input)}: invalid`, {
             value: input,
           }),
-    };
+    );
   }
   if ((options.validation ?? "crd") === "crd") {
     const [violation] = crdViolations(input, parsed.data);
     if (violation) {
       const where = formatFieldPath(violation.path);
-      return {
-        success: false,
-        error: new RoutingError(
+      return fail(
+        new RoutingError(
           "INVALID_RESOURCE",
           `${describeObject(input)}: ${where}: ${violation.message} (found ${describeValue(violation.value)})`,
           { path: where, value: violation.value },
         ),
-      };
+      );
     }
   }
-  return { success: true, resource: parsed.data };
+  return { success: true, resource: parsed.data, warnings };
+}
+
+/** Every unknown field of a routing object: the schema's, metadata's, and the prototype keys. */
+function unknownFieldsOf(
+  record: Record<string, unknown>,
+  prototypeKeys: readonly (readonly (string | number)[])[],
+): UnknownField[] {
+  const { metadata, status: _status, ...rest } = record;
+  const fields = [
+    ...prototypeKeys.map((path) => ({ path })),
+    ...findUnknownMetadataFields(metadata, ["metadata"]),
+    ...findUnknownFields(routingResourceSchema(), { ...rest, metadata: {} }),
+  ];
+  return fields;
+}
+
+function unknownFieldError(input: unknown, fields: readonly UnknownField[]): RoutingError {
+  const [first] = fields as [UnknownField];
+  const more =
+    fields.length > 1
+      ? ` (and ${fields.length - 1} more: ${fields
+          .slice(1, 4)
+          .map((f) => formatFieldPath(f.path))
+          .join(", ")}${fields.length > 4 ? ", …" : ""})`
+      : "";
+  return new RoutingError(
+    "UNKNOWN_FIELD",
+    `${describeObject(input)}: ${describeUnknownField(first)}${more}`,
+    { path: formatFieldPath(first.path), value: first.suggestion },
+  );
 }
 
 /**
@@ -187,9 +269,24 @@ export function parseRoutingResource(
 export interface LoadRoutingResourcesOptions extends ParseRoutingResourceOptions {
   /**
    * What to do with documents of other kinds (a Deployment in the same file):
-   * `"error"` (default) refuses them, `"ignore"` skips them.
+   * `"error"` (default) refuses them, `"ignore"` skips them (`onSkipped`
+   * hears of each).
    */
   readonly otherKinds?: "error" | "ignore";
+  /**
+   * Most nodes one YAML document may hold once its aliases are expanded
+   * (default 1,000,000): an alias bomb is refused with `YAML_TOO_LARGE`
+   * before any object is built.
+   */
+  readonly maxExpandedNodes?: number;
+  /** Called for each unknown field under `unknownFields: "warn"`. */
+  readonly onWarning?: (warning: RoutingWarning) => void;
+  /** Called for each document of another kind skipped under `otherKinds: "ignore"`. */
+  readonly onSkipped?: (skipped: {
+    readonly document: number;
+    readonly apiVersion: unknown;
+    readonly kind: unknown;
+  }) => void;
 }
 
 /**
@@ -197,8 +294,9 @@ export interface LoadRoutingResourcesOptions extends ParseRoutingResourceOptions
  * separated by `---`, empty documents skipped, `kind: List` expanded, scalars
  * read as YAML 1.1 as kubectl does (`discardAlternative: yes` is true). Throws
  * a {@link RoutingError}: `INVALID_YAML` (with the document index and
- * position) or `INVALID_RESOURCE` (with the document index, field path and
- * value).
+ * position), `YAML_TOO_LARGE` (aliases expanding past the bound),
+ * `UNKNOWN_FIELD` (under the default strict validation) or
+ * `INVALID_RESOURCE` (with the document index, field path and value).
  *
  * @example
  * ```ts
@@ -218,21 +316,28 @@ export function loadRoutingResources(
 ): RoutingResource[] {
   const out: RoutingResource[] = [];
   // YAML 1.1, as kubectl reads manifests (sigs.k8s.io/yaml): `yes`/`on` are booleans.
-  const documents = parseAllDocuments(text, { version: "1.1" });
-  const list = Array.isArray(documents) ? documents : [documents];
-  // Syntax first, for the whole file: a typo anywhere is reported before any schema problem.
-  list.forEach((document, index) => {
-    const [problem] = document.errors;
-    if (problem) {
-      throw new RoutingError("INVALID_YAML", `document ${index}: ${problem.message}`, {
-        document: index,
-        input: text,
-        cause: problem,
-      });
-    }
+  const read = readYamlDocuments(text, {
+    version: "1.1",
+    ...(options.maxExpandedNodes === undefined
+      ? {}
+      : { maxExpandedNodes: options.maxExpandedNodes }),
   });
-  list.forEach((document, index) => {
-    const value: unknown = document.toJS({ maxAliasCount: 100 });
+  if (!read.ok) {
+    const { problem } = read;
+    // Syntax first, for the whole file: a typo anywhere is reported before any schema problem.
+    const where = problem.kind !== "too-large" ? problem.position : undefined;
+    const detail = problem.kind === "syntax" ? problem.message : describeYamlProblem(problem);
+    throw new RoutingError(
+      problem.kind === "too-large" ? "YAML_TOO_LARGE" : "INVALID_YAML",
+      problem.kind === "syntax" ? `document ${problem.document}: ${detail}` : detail,
+      {
+        document: problem.document,
+        input: text,
+        ...(where === undefined ? {} : { value: where }),
+      },
+    );
+  }
+  read.values.forEach((value, index) => {
     if (value === null || value === undefined) return;
     const items =
       asRecord(value)?.kind === "List" && Array.isArray(asRecord(value)?.items)
@@ -245,6 +350,11 @@ export function loadRoutingResources(
         (record?.apiVersion !== KUIK_API_VERSION ||
           !ROUTING_KINDS.includes(record.kind as (typeof ROUTING_KINDS)[number]))
       ) {
+        options.onSkipped?.({
+          document: index,
+          apiVersion: record?.apiVersion,
+          kind: record?.kind,
+        });
         continue;
       }
       const result = safeParseRoutingResource(item, options);
@@ -253,6 +363,13 @@ export function loadRoutingResources(
         throw new RoutingError(e.code, `document ${index}: ${e.message}`, {
           ...(e.path === undefined ? {} : { path: e.path }),
           value: e.value,
+          document: index,
+        });
+      }
+      for (const warning of result.warnings) {
+        options.onWarning?.({
+          ...warning,
+          message: `document ${index}: ${warning.message}`,
           document: index,
         });
       }

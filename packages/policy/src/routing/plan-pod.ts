@@ -4,9 +4,10 @@
  * container (ephemeral containers are never routed, as in kuik).
  */
 import { json } from "@kubeimg/core/internal";
+import type { RoutingTimers } from "./availability.js";
 import type { CompiledRouting } from "./compile.js";
 import type { RoutingPodMeta } from "./compile-resource.js";
-import { isRoutingError, type RoutingError } from "./errors.js";
+import { isRoutingError, RoutingError } from "./errors.js";
 import {
   ORIGINAL_IMAGES_ANNOTATION,
   originalImagesKey,
@@ -20,6 +21,16 @@ import type { ContainerRoute, RoutingSkipReason } from "./route-types.js";
 export interface PlanPodRoutingOptions {
   /** The Pod's namespace when the object carries none (admission requests give it apart). */
   readonly namespace?: string;
+}
+
+/** Options of {@link planPodRoutingAsync}. */
+export interface PlanPodRoutingAsyncOptions<Handle> extends PlanPodRoutingOptions {
+  /** Timers whose zero-delay timeout hands the event loop back between chunks. */
+  readonly timers: RoutingTimers<Handle>;
+  /** Containers routed between two turns of the event loop (default 128). */
+  readonly yieldEvery?: number;
+  /** Stops planning at the next chunk boundary; rejects with `ABORTED`. */
+  readonly signal?: AbortSignal;
 }
 
 /** What kuik would do with a Pod before probing. */
@@ -67,7 +78,54 @@ export function planPodRouting(
   value: unknown,
   options: PlanPodRoutingOptions = {},
 ): PodRoutingPlan {
+  const steps = planSteps(routing, value, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * Resolves to the same plan as {@link planPodRouting}, handing the event
+ * loop back every `yieldEvery` containers: a Pod with ten thousand
+ * containers would otherwise hold a webhook's loop for seconds, so that no
+ * deadline timer of any admission could fire. Rejects like
+ * `planPodRouting` throws, and with `ABORTED` when `signal` aborts.
+ *
+ * @example
+ * ```ts
+ * const plan = await planPodRoutingAsync(routing, request.object, { timers, signal, namespace });
+ * ```
+ */
+export async function planPodRoutingAsync<Handle>(
+  routing: CompiledRouting,
+  value: unknown,
+  options: PlanPodRoutingAsyncOptions<Handle>,
+): Promise<PodRoutingPlan> {
+  const { timers, signal } = options;
+  const yieldEvery = Math.max(1, options.yieldEvery ?? 128);
+  const steps = planSteps(routing, value, options);
+  let routed = 0;
+  for (;;) {
+    if (signal?.aborted) throw new RoutingError("ABORTED", "planning aborted by the caller");
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (++routed % yieldEvery === 0) {
+      await new Promise<void>((resolve) => {
+        timers.setTimeout(resolve, 0);
+      });
+    }
+  }
+}
+
+/** The planning itself, yielding after each container (and after parsing the Pod). */
+function* planSteps(
+  routing: CompiledRouting,
+  value: unknown,
+  options: PlanPodRoutingOptions,
+): Generator<void, PodRoutingPlan, void> {
   const pod = parseRoutingPod(value);
+  yield;
   const namespace = pod.metadata.namespace || options.namespace || "";
   const meta = podMeta(pod, namespace);
   const base = { pod, namespace };
@@ -113,6 +171,7 @@ export function planPodRouting(
       }
       if (!init) recorded[key] = container.image;
       containers.push(orderContainer(routing, { pod: meta, container, init }));
+      yield;
     }
   } catch (e) {
     if (!isRoutingError(e)) throw e;

@@ -1,6 +1,9 @@
 /**
  * The whole admission decision for a Pod: probe every container that kuik
- * would probe, in parallel, then build the patch.
+ * would probe, in parallel, then build the patch. A few containers at a
+ * time, under one deadline for the Pod, handing the event loop back now and
+ * then: a Pod with thousands of containers must neither open thousands of
+ * probes at once nor keep other admissions' deadline timers from firing.
  */
 import type { AvailabilityChecker } from "./availability.js";
 import type { PodRoutingPlan } from "./plan-pod.js";
@@ -15,7 +18,19 @@ import type { RoutedAlternative } from "./route-types.js";
 /** Options of {@link resolvePodRouting}. */
 export interface ResolvePodRoutingOptions<Handle>
   extends ResolveFirstAvailableOptions<Handle>,
-    BuildPodPatchOptions {}
+    BuildPodPatchOptions {
+  /**
+   * Containers resolved at once (default 16); each probes its alternatives
+   * in parallel, through the checker's own cap on probes in flight.
+   */
+  readonly maxConcurrentContainers?: number;
+  /**
+   * Containers started between two turns of the event loop (default 64;
+   * needs `timers`): answers from a cache settle in microtasks, which would
+   * otherwise starve every timer of the process.
+   */
+  readonly yieldEvery?: number;
+}
 
 /** The patch plus each container's probe outcome (undefined where nothing was probed). */
 export interface PodResolution extends PodPatch {
@@ -25,7 +40,9 @@ export interface PodResolution extends PodPatch {
 /**
  * Returns the patch for `plan` after probing, with `checker`, every
  * container list kuik would probe (two entries or more). Containers are
- * resolved in parallel under the same deadline and signal. Never rejects.
+ * resolved `maxConcurrentContainers` at a time under one deadline
+ * (`deadlineMs` from the call) and signal; a container not started when
+ * either ends keeps its image, as one whose probes all failed. Never rejects.
  *
  * @example
  * ```ts
@@ -38,13 +55,46 @@ export async function resolvePodRouting<Handle>(
   checker: AvailabilityChecker,
   options: ResolvePodRoutingOptions<Handle> = {},
 ): Promise<PodResolution> {
-  const resolutions = await Promise.all(
-    plan.containers.map((route) =>
-      route.status === "routed" && route.probed && route.direct === undefined && !plan.error
-        ? resolveFirstAvailable(route.alternatives, checker, options)
-        : Promise.resolve(undefined),
-    ),
+  const { timers, signal, deadlineMs } = options;
+  if (deadlineMs !== undefined && timers === undefined) {
+    throw new TypeError("resolvePodRouting: deadlineMs needs timers");
+  }
+  const deadlineAt = deadlineMs !== undefined && timers ? timers.now() + deadlineMs : undefined;
+  const concurrency = Math.max(1, options.maxConcurrentContainers ?? 16);
+  const yieldEvery = Math.max(1, options.yieldEvery ?? 64);
+  const resolutions: (FirstAvailableResult<RoutedAlternative> | undefined)[] = plan.containers.map(
+    () => undefined,
   );
+  const todo: number[] = [];
+  plan.containers.forEach((route, i) => {
+    if (route.status === "routed" && route.probed && route.direct === undefined && !plan.error) {
+      todo.push(i);
+    }
+  });
+  let next = 0;
+  let started = 0;
+  const worker = async (): Promise<void> => {
+    while (next < todo.length) {
+      if (signal?.aborted) return;
+      if (timers && ++started % yieldEvery === 0) {
+        await new Promise<void>((resolve) => {
+          timers.setTimeout(resolve, 0);
+        });
+        if (signal?.aborted) return;
+      }
+      const left = deadlineAt === undefined || !timers ? undefined : deadlineAt - timers.now();
+      if (left !== undefined && left <= 0) return;
+      const i = todo[next++] as number;
+      const route = plan.containers[i];
+      if (route?.status !== "routed") continue;
+      resolutions[i] = await resolveFirstAvailable(route.alternatives, checker, {
+        ...(signal ? { signal } : {}),
+        ...(timers ? { timers } : {}),
+        ...(left !== undefined ? { deadlineMs: left } : {}),
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, todo.length) }, worker));
   const patch = buildPodPatch(
     plan,
     resolutions.map((r) => r?.winner),

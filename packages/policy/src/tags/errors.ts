@@ -3,7 +3,8 @@ import { errorGuard, KubeimgError } from "@kubeimg/core";
 /**
  * The codes a {@link TagPolicyError} can carry: the failures of Flux's
  * `applyPolicy` (see the tagpolicy conformance suite), plus
- * `INVALID_IMAGE_POLICY` for an `ImagePolicy` object that fails the schema.
+ * `INVALID_IMAGE_POLICY` / `INVALID_IMAGE_REPOSITORY` for an object that
+ * fails its schema and `UNKNOWN_FIELD` for a field its CRD does not know.
  */
 export type TagPolicyErrorCode =
   | "INVALID_POLICY"
@@ -12,7 +13,14 @@ export type TagPolicyErrorCode =
   | "ALL_TAGS_FILTERED"
   | "NO_MATCHING_VERSION"
   | "INVALID_NUMBER"
-  | "INVALID_IMAGE_POLICY";
+  | "INVALID_IMAGE_POLICY"
+  /** An `ImageRepository` object that fails the schema (`issues` name each field). */
+  | "INVALID_IMAGE_REPOSITORY"
+  /**
+   * A Flux object holds fields its CRD does not know (under the default
+   * strict validation); `issues` name each, with the closest known field.
+   */
+  | "UNKNOWN_FIELD";
 
 /**
  * Thrown when a tag policy cannot be built or cannot select a tag. `message`
@@ -59,6 +67,8 @@ export interface PolicyIssue {
 const codes: ReadonlySet<string> = new Set<TagPolicyErrorCode>([
   "INVALID_POLICY",
   "NO_TAGS",
+  "INVALID_IMAGE_REPOSITORY",
+  "UNKNOWN_FIELD",
   "INVALID_PATTERN",
   "ALL_TAGS_FILTERED",
   "NO_MATCHING_VERSION",

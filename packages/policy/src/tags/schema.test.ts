@@ -148,7 +148,7 @@ spec:
   it("checks apiVersion and kind", () => {
     const r = safeParseImagePolicy({
       ...base,
-      apiVersion: "image.toolkit.fluxcd.io/v1beta2",
+      apiVersion: "image.toolkit.fluxcd.io/v1alpha1",
       spec: {},
     });
     expect(r.success).toBe(false);

@@ -5,6 +5,7 @@
 import { type DockerKeyring, makeDockerKeyring } from "@kubeimg/core/keyring";
 import { keyringCredentials } from "../client/credentials.js";
 import type { CredentialProvider } from "../client/index.js";
+import { RegistryError } from "../errors/index.js";
 import type { PullSecretRef } from "./types.js";
 
 /** Returns the Secret object a reference names, or `undefined` when it does not exist. */
@@ -29,7 +30,8 @@ export async function credentialsFor(
 ): Promise<CredentialProvider | undefined> {
   if (!secretRef) return source.keyring ? keyringCredentials(source.keyring) : undefined;
   if (!source.getSecret) {
-    throw new TypeError(
+    throw new RegistryError(
+      "INVALID_OPTION",
       `a pull secret (${secretRef.namespace}/${secretRef.name}) was named but no getSecret was configured`,
     );
   }

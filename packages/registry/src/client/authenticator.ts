@@ -63,15 +63,55 @@ export interface AuthenticatorOptions {
  */
 const HEADER_SAFE_TOKEN = /^[\x21-\x7e]+$/;
 
+/** Most secrets remembered for redaction; the oldest go first. */
+const MAX_SECRETS = 2000;
+/** Shorter strings are not redacted: they would blank out ordinary words. */
+const MIN_SECRET_LENGTH = 6;
+
 /** The authentication state of one client: challenges seen and tokens obtained. */
 export class Authenticator {
   readonly #deps: AuthenticatorOptions;
   readonly #tokens: TokenCache;
   readonly #challenges = new Map<string, AuthChallenge>();
+  /** Passwords, Basic values and tokens this client has sent, to scrub from registry texts. */
+  readonly #secrets = new Set<string>();
 
   constructor(deps: AuthenticatorOptions) {
     this.#deps = deps;
     this.#tokens = new TokenCache(deps.now);
+  }
+
+  /**
+   * Returns `text` with every secret this client has sent replaced by
+   * `REDACTED`. Registry texts (error messages, warnings) go into errors
+   * and logs; a registry that echoes the `Authorization` header it got must
+   * not put a credential there.
+   */
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.#secrets) {
+      if (out.includes(secret)) out = out.split(secret).join("REDACTED");
+    }
+    return out;
+  }
+
+  #remember(...secrets: string[]): void {
+    for (const secret of secrets) {
+      if (secret.length < MIN_SECRET_LENGTH) continue;
+      this.#secrets.delete(secret);
+      this.#secrets.add(secret);
+    }
+    while (this.#secrets.size > MAX_SECRETS) {
+      const oldest = this.#secrets.values().next().value;
+      if (oldest === undefined) break;
+      this.#secrets.delete(oldest);
+    }
+  }
+
+  #rememberCredential(credential: RegistryCredential | undefined): void {
+    if (!credential) return;
+    const basic = basicAuthorization(credential);
+    this.#remember(credential.password, basic.slice("Basic ".length));
   }
 
   /** Remembers the challenge a registry's `/v2/` answered with, for later resource 401s. */
@@ -103,14 +143,19 @@ export class Authenticator {
     }
     const candidates: (RegistryCredential | undefined)[] =
       credentials.length > 0 ? [...credentials] : [undefined];
+    for (const credential of credentials) this.#rememberCredential(credential);
     const baseScope = `repository:${target.repository}:pull`;
     const allowRedirect = hosts.redirectRule(target.registry);
-    const sendWith = (authorization: string | undefined) =>
-      send(
+    // Every answer is shown to the rate-limit and warning hooks, the authenticated ones too.
+    const sendWith = async (authorization: string | undefined) => {
+      const sent = await send(
         url,
         { method, headers: { accept }, ...(authorization ? { authorization } : {}), allowRedirect },
         ctx,
       );
+      this.#deps.onResponse(sent.response, target.registry);
+      return sent;
+    };
     for (let i = 0; ; i++) {
       const credential = candidates[i];
       const last = i >= candidates.length - 1;
@@ -148,7 +193,6 @@ export class Authenticator {
     const known = this.#challenges.get(target.registry);
     let authorization = this.#cachedAuthorization(target.registry, known, [baseScope], credential);
     let sent = await send(authorization);
-    this.#deps.onResponse(sent.response, target.registry);
     if (sent.response.status !== 401) return sent;
     const offered = pickChallenge(
       parseWwwAuthenticate(sent.response.headers.get("www-authenticate") ?? ""),
@@ -263,6 +307,7 @@ export class Authenticator {
     }
     const body = await readBody(response, this.#deps.tokenBytes, finalUrl, target, ctx);
     const parsed = parseTokenResponse(body, now());
+    if (parsed) this.#remember(parsed.token);
     if (!parsed) {
       throw new RegistryError(
         "TOKEN_ERROR",

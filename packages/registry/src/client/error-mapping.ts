@@ -47,10 +47,7 @@ async function registryErrorOf(
     const first = Array.isArray(body?.errors) ? body.errors[0] : undefined;
     return {
       code: typeof first?.code === "string" ? first.code.slice(0, 64).toUpperCase() : undefined,
-      message:
-        typeof first?.message === "string"
-          ? first.message.slice(0, REGISTRY_MESSAGE_MAX)
-          : undefined,
+      message: typeof first?.message === "string" ? first.message : undefined,
     };
   } catch {
     await cancelBody(response);
@@ -63,9 +60,23 @@ export async function errorFromResponse(
   response: Response,
   url: string,
   reference: string,
-  { errorBytes, now }: { readonly errorBytes: number; readonly now: number },
+  {
+    errorBytes,
+    now,
+    redact = (text) => text,
+  }: {
+    readonly errorBytes: number;
+    readonly now: number;
+    /** Removes secrets the client sent from the registry's own text. */
+    readonly redact?: (text: string) => string;
+  },
 ): Promise<RegistryError> {
-  const registry = await registryErrorOf(response, errorBytes);
+  const read = await registryErrorOf(response, errorBytes);
+  const registry = {
+    code: read.code === undefined ? undefined : redact(read.code),
+    message:
+      read.message === undefined ? undefined : redact(read.message).slice(0, REGISTRY_MESSAGE_MAX),
+  };
   const status = response.status;
   const code: RegistryErrorCode =
     registry.code && isDistributionCode(registry.code)

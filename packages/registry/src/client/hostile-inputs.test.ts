@@ -246,6 +246,36 @@ describe("tokens and error texts (issue 12 item 3)", () => {
     expect(calls).toHaveLength(2); // the 401 and the token: the token never reached a request
   });
 
+  it("scrubs a credential or token the registry echoes back from errors and warnings", async () => {
+    const warnings: string[] = [];
+    const { client } = clientWith(
+      (url, init) => {
+        if (url.pathname === "/token") return Response.json({ token: SECRET });
+        const sent = new Headers(init.headers).get("authorization");
+        if (!sent) {
+          return new Response(null, {
+            status: 401,
+            headers: { "www-authenticate": 'Bearer realm="https://registry.example/token"' },
+          });
+        }
+        return Response.json(
+          { errors: [{ code: sent, message: `you sent ${sent}` }] },
+          { status: 403, headers: { warning: `299 - "echo ${sent}"` } },
+        );
+      },
+      {
+        credentials: () => [{ username: "alice", password: "pa55word-secret" }],
+        onWarning: (text) => warnings.push(text),
+      },
+    );
+    const error = await rejection(client.headManifest(image));
+    const text = `${error.message} ${JSON.stringify(error)} ${warnings.join(" ")}`;
+    expect(text).toContain("REDACTED");
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain("pa55word-secret");
+    expect(warnings).toHaveLength(1);
+  });
+
   it("never copies a fetch failure's text into an error", async () => {
     const { client } = clientWith(() => {
       throw new TypeError(`Headers.append: "Bearer ${SECRET}" is an invalid header value`);

@@ -1,4 +1,13 @@
 export {
+  DISTRIBUTION_ERROR_CODES,
+  isRegistryError,
+  RegistryError,
+  type RegistryErrorCode,
+  type RegistryErrorDetails,
+} from "../errors/index.js";
+export type { AuthChallenge } from "../http/challenge.js";
+export type { RegistryImage } from "../image/index.js";
+export {
   basicAuthorization,
   type CredentialProvider,
   keyringCredentials,

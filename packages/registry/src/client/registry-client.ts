@@ -348,6 +348,7 @@ class Client implements RegistryClient {
     return errorFromResponse(response, url, target.reference, {
       errorBytes: this.#limits.errorBytes,
       now: this.#now(),
+      redact: (text) => this.#auth.redact(text),
     });
   }
 
@@ -359,7 +360,7 @@ class Client implements RegistryClient {
     const header = response.headers.get("warning");
     if (!header || !this.#options.onWarning) return;
     for (const match of header.matchAll(/299\s+\S+\s+"((?:[^"\\]|\\.)*)"/g)) {
-      const text = match[1] ?? "";
+      const text = this.#auth.redact(match[1] ?? "");
       if (this.#warnings.has(text) || this.#warnings.size >= MAX_WARNINGS) continue;
       this.#warnings.add(text);
       this.#options.onWarning(text, registry);

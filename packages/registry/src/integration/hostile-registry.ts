@@ -73,6 +73,8 @@ export async function runHostileRegistry(options: HostileRunOptions): Promise<Ho
       "",
       `http://${host}/token"garbage`,
     ]);
+  // What the client sent, echoed back: a registry may quote a request header in its answers.
+  let echo = "";
   const header = (): Record<string, string> => {
     const h: Record<string, string> = {};
     if (rnd() < 0.5) {
@@ -158,6 +160,8 @@ export async function runHostileRegistry(options: HostileRunOptions): Promise<Ho
       '{"tags":[1,2]}',
       '{"errors":[{"code":"MANIFEST_UNKNOWN","message":"no such manifest"}]}',
       '{"errors":[{"code":"DENIED","message":"\\u001b[2Jfake"}]}',
+      JSON.stringify({ errors: [{ code: "UNAUTHORIZED", message: `bad credentials: ${echo}` }] }),
+      JSON.stringify({ errors: [{ code: echo, message: echo }] }),
       '{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json"}',
       "<html>not json</html>",
       "{",
@@ -165,6 +169,7 @@ export async function runHostileRegistry(options: HostileRunOptions): Promise<Ho
     ]);
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    echo = req.headers.authorization ?? "";
     const delay = rnd() < 0.2 ? Math.floor(rnd() * 100) : 0;
     const mode = rnd();
     setTimeout(() => {

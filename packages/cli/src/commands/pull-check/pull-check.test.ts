@@ -1,10 +1,12 @@
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   createVerificationPolicy,
   hashCredential,
   PullManager,
+  verificationPolicyNames,
 } from "@kubeimg/policy/pull-credentials";
 import { FileSystemPullRecordStore, storageFileName } from "@kubeimg/policy/pull-credentials/fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -361,5 +363,49 @@ describe("kubeimg pull-check (built program)", () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(stderrLines(run)).toHaveLength(1);
+  });
+});
+
+describe("kubeimg pull-check on a hostile kubelet directory (built program)", () => {
+  let hostile: TempFiles;
+  beforeAll(async () => {
+    hostile = tempFiles({});
+    await FileSystemPullRecordStore.open(hostile.dir);
+    const pulled = join(hostile.dir, "image_manager", "pulled");
+    const pulling = join(hostile.dir, "image_manager", "pulling");
+    // A FIFO under the record's name used to block the read forever; /dev/zero to fill memory.
+    execFileSync("mkfifo", [join(pulled, storageFileName(PRIVATE.ref))]);
+    execFileSync("mkfifo", [join(pulling, storageFileName(PRIVATE.image))]);
+    symlinkSync("/dev/zero", join(pulled, storageFileName(PUBLIC.ref)));
+  });
+  afterAll(() => hostile.remove());
+
+  it.each(
+    verificationPolicyNames.flatMap((policy) => [
+      { policy, img: PRIVATE },
+      { policy, img: PUBLIC },
+    ]),
+  )("$policy, $img.image: must pull, promptly", async ({ policy, img }) => {
+    const run = await runKubeimg(
+      [
+        "pull-check",
+        "-o",
+        "json",
+        "--kubelet-dir",
+        hostile.dir,
+        "--image",
+        img.image,
+        "--image-ref",
+        img.ref,
+        "--policy",
+        policy,
+        ...(policy === "NeverVerifyAllowlistedImages" ? ["--allowlist", "registry.k8s.io/*"] : []),
+        "--secret",
+        teamA,
+      ],
+      { timeoutMs: 10_000 },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ mustPull: true, reason: "error" });
   });
 });

@@ -1,17 +1,16 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { makeDockerKeyring } from "@kubeimg/core/keyring";
 import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import {
   createVerificationPolicy,
-  decodePulledRecordFile,
   type ImagePullSecret,
   type ImagePullServiceAccount,
   type MustPullReason,
   PullManager,
   verificationPolicyNames,
 } from "@kubeimg/policy/pull-credentials";
-import { FileSystemPullRecordStore, storageFileName } from "@kubeimg/policy/pull-credentials/fs";
+import { FileSystemPullRecordStore } from "@kubeimg/policy/pull-credentials/fs";
 import { requireOption } from "../../args/parse-command-args.js";
 import { CliError } from "../../errors/cli-error.js";
 import { describeError } from "../../errors/describe.js";
@@ -233,10 +232,10 @@ export const pullCheckCommand: Command = {
     const manager = await PullManager.open({ store, policy, clock: { now: Date.now } });
 
     const readProblems: string[] = [];
-    let record: Awaited<ReturnType<typeof store.getPulledRecord>>;
+    let found: Awaited<ReturnType<typeof store.getPulledRecordFile>>;
     let intent = false;
     if (imageRef !== "") {
-      record = await store.getPulledRecord(imageRef).catch((e: unknown) => {
+      found = await store.getPulledRecordFile(imageRef).catch((e: unknown) => {
         readProblems.push(describeError(e));
         return undefined;
       });
@@ -249,14 +248,10 @@ export const pullCheckCommand: Command = {
       secrets,
       serviceAccount: serviceAccount ?? null,
     }));
+    const record = found?.record;
     const name = parsed.reference.name;
     const entry = record?.credentialMapping.get(name);
-    let source: { path: string; apiVersion: string } | undefined;
-    if (record !== undefined) {
-      const path = join(store.pulledDir, storageFileName(imageRef));
-      const apiVersion = decodePulledRecordFile(await readFile(path)).apiVersion;
-      source = { path, apiVersion };
-    }
+    const source = found && { path: found.path, apiVersion: found.apiVersion };
     const shownPath = source && relative(io.cwd, source.path);
     const recordFile =
       shownPath === undefined || shownPath.startsWith("..") ? source?.path : shownPath;

@@ -8,18 +8,19 @@ import {
   resolveFirstAvailable,
   routeContainer,
 } from "@kubeimg/policy/routing";
-import { createAvailabilityChecker } from "@kubeimg/registry";
+import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { requireOption } from "../../args/parse-command-args.js";
 import { CliError } from "../../errors/cli-error.js";
 import { EXIT_CODES } from "../../errors/exit-codes.js";
 import type { Colors } from "../../output/color.js";
 import { type Cell, renderFields, renderTable } from "../../output/table.js";
 import { writeResult } from "../../output/write.js";
-import { registryAccess } from "../../registry/registry-access.js";
+import { loadSecrets, registryAccess } from "../../registry/registry-access.js";
 import { REGISTRY_OPTIONS } from "../../registry/registry-options.js";
 import { type Command, requireFileOptions, stringOption, stringOptions } from "../command.js";
 import { keyText, resourceLabel, whyText } from "./describe.js";
 import { loadConfigFile, loadRoutingFiles } from "./load.js";
+import { loadNodeConfig, nodePlan, renderNodePlan } from "./node-config.js";
 
 const PULL_POLICIES = ["Always", "IfNotPresent", "Never"] as const;
 
@@ -82,7 +83,7 @@ export const routeCommand: Command = {
   name: "route",
   summary: "order a container's alternative images as kube-image-keeper does",
   usage:
-    "kubeimg route -f CRS.yaml [-f more.yaml] --namespace NS --image IMG [--pull-policy P] [--config kuik-config.yaml] [--check]",
+    "kubeimg route -f CRS.yaml [-f more.yaml] --namespace NS --image IMG [--pull-policy P] [--config kuik-config.yaml] [--check] [--node-config DIR|FILE]",
   description: [
     "Reads kube-image-keeper routing objects (ClusterImageSetMirror, ImageSetMirror,",
     "ClusterReplicatedImageSet, ReplicatedImageSet; kuik.enix.io/v1alpha1) and lists, in",
@@ -94,6 +95,12 @@ export const routeCommand: Command = {
     "credentials from --docker-config and --secret-file) and the winner is shown, with",
     "the image the container would end up with; exit 1 when none is available.",
     "Without --pull-policy the policy Kubernetes defaults to for the image is used.",
+    "",
+    "With --node-config the whole path is shown: for every alternative, the registry",
+    "endpoints the node's runtime tries, in order, with scheme, TLS and credential. A",
+    "directory is a containerd hosts root (hosts.toml per host); a file is a",
+    "registries.conf (CRI-O, podman), its drop-ins read from FILE.d. Credentials are the",
+    "alternative's kuik credential secret, found in --secret-file.",
   ].join("\n"),
   options: {
     file: {
@@ -129,6 +136,11 @@ export const routeCommand: Command = {
       help: "kuik (default: as kuik's code) | docs (as kuik's bitnami example)",
     },
     check: { type: "boolean", help: "probe the alternatives against their registries" },
+    "node-config": {
+      type: "string",
+      value: "DIR|FILE",
+      help: "a node's containerd hosts root or registries.conf: show the endpoints each alternative uses",
+    },
     ...REGISTRY_OPTIONS,
   },
   positionals: false,
@@ -136,6 +148,10 @@ export const routeCommand: Command = {
     [
       "where does this pod's image go, with these mirrors?",
       "kubeimg route -f mirrors.yaml --namespace my-app --image docker-registry.example.com/my-app/api:v2",
+    ],
+    [
+      "which endpoints does the node then contact?",
+      "kubeimg route -f mirrors.yaml -n my-app --image docker-registry.example.com/my-app/api:v2 --node-config certs.d",
     ],
     [
       "probe the alternatives and show the winner",
@@ -185,10 +201,30 @@ export const routeCommand: Command = {
     }
     const container = { name: stringOption(values, "container") ?? "app", image, imagePullPolicy };
     const route = routeContainer(routing, { pod, container });
+    const nodeConfigName = stringOption(values, "node-config");
+    const plan =
+      nodeConfigName === undefined
+        ? undefined
+        : nodePlan(
+            routing,
+            { pod, container },
+            await loadNodeConfig(nodeConfigName, io),
+            await loadSecrets(stringOptions(values, "secret-file"), context),
+          );
+    const planData =
+      plan === undefined
+        ? {}
+        : { node: { explain: plan.explain, alternatives: plan.alternatives } };
 
     const base = { namespace, container: container.name, image, imagePullPolicy };
     if (route.status === "skipped") {
-      const data = { ...base, status: "skipped", skipReason: route.skipReason, finalImage: image };
+      const data = {
+        ...base,
+        status: "skipped",
+        skipReason: route.skipReason,
+        finalImage: image,
+        ...planData,
+      };
       writeResult(
         io,
         format,
@@ -201,7 +237,7 @@ export const routeCommand: Command = {
               ["final image", image],
             ],
             c,
-          ),
+          ) + (plan === undefined ? "" : renderNodePlan(plan, c)),
         colors,
       );
       return EXIT_CODES.OK;
@@ -231,6 +267,7 @@ export const routeCommand: Command = {
       originalDiscarded: route.originalDiscarded,
       alternatives: rows,
       ...(check ? { winner: winner?.image ?? null, finalImage } : {}),
+      ...planData,
     };
     writeResult(
       io,
@@ -287,7 +324,7 @@ export const routeCommand: Command = {
                 ],
                 c,
               )}`;
-        return `${header}\n${table}${footer}`;
+        return `${header}\n${table}${footer}${plan === undefined ? "" : renderNodePlan(plan, c)}`;
       },
       colors,
     );

@@ -2,7 +2,7 @@ import { makeDockerKeyring } from "@kubeimg/core/keyring";
 import { parseNormalizedNamed } from "@kubeimg/core/reference";
 import { compileRegexp } from "@kubeimg/core/regexp";
 import { composeReadyMessage, explainTagSelection, type TagVerdict } from "@kubeimg/policy/tags";
-import { createTagLister } from "@kubeimg/registry";
+import { createTagLister } from "@kubeimg/registry/adapters";
 import { CliError } from "../../errors/cli-error.js";
 import { EXIT_CODES } from "../../errors/exit-codes.js";
 import type { CliIo } from "../../io/io.js";

@@ -53,11 +53,15 @@ export function crashPullFails(i: number): boolean {
 export async function runCrashWorkload(root: string, journalPath: string): Promise<never> {
   const journalFd = openSync(journalPath, "a");
   const journal = (line: string) => writeSync(journalFd, `${line}\n`);
+  let errors = 0;
   const store = await CachedPullRecordStore.create(await FileSystemPullRecordStore.open(root));
   const manager = await PullManager.open({
     store,
     policy: createVerificationPolicy({ policy: "NeverVerifyPreloadedImages" }),
     clock: { now: Date.now },
+    // Every store error the manager swallows is journaled: with no hostile file in the
+    // directory there must be none, even with another process writing the same records.
+    onError: () => journal(`error ${errors++}`),
   });
   journal("ready");
   const worker = async (first: number) => {
@@ -72,8 +76,10 @@ export async function runCrashWorkload(root: string, journalPath: string): Promi
         continue;
       }
       journal(`pulled ${i}`);
-      await manager.recordImagePulled(image, ref, { kubernetesSecrets: [crashSecret(i)] });
-      journal(`recorded ${i}`);
+      const outcome = await manager.recordImagePulled(image, ref, {
+        kubernetesSecrets: [crashSecret(i)],
+      });
+      journal(outcome.recorded ? `recorded ${i}` : `unrecorded ${i}`);
       if (i % 3 === 0) {
         journal(`alias ${i}`);
         await manager.mustAttemptImagePull(image, ref, () => ({ secrets: [crashAliasSecret(i)] }));

@@ -1,22 +1,44 @@
 /**
  * Crash safety of the filesystem store: a child process records pulls in a
  * loop and is killed with SIGKILL at a random moment; then the storage it
- * left is checked. `KUBEIMG_CRASH_TRIALS` sets the number of trials (a few
- * by default; `pnpm test:crash` runs 200).
+ * left is checked. Three modes: one writer; two writers (two child
+ * processes on one directory, writing the same records, each killed at its
+ * own random moment); a hostile directory (FIFOs, symlinks to /dev/zero and
+ * out of the directory, huge sparse files, directories, garbage and an
+ * abandoned temporary planted under record names before the writer starts).
+ * `KUBEIMG_CRASH_TRIALS` sets the number of trials per mode (a few by
+ * default; `pnpm test:crash` runs 200).
  *
  * After every kill: no record grants access to a secret whose pull did not
  * complete (failed, or never reached RecordImagePulled); every completed
- * record is there; every undecodable file means "must pull"; and the store
+ * record is there (one writer: two writers each land whole records, the
+ * last one wins); no record is undecodable except the files a trial broke
+ * or planted on purpose, and each of those means "must pull"; and the store
  * keeps working.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, truncate } from "node:fs/promises";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { lstatSync, mkdirSync, readFileSync } from "node:fs";
+import {
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  symlink,
+  truncate,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createVerificationPolicy, type ImagePulledRecord, PullManager } from "../index.js";
+import {
+  createVerificationPolicy,
+  encodePulledRecordFile,
+  type ImagePulledRecord,
+  PullManager,
+} from "../index.js";
 import {
   crashAliasSecret,
   crashImage,
@@ -25,7 +47,12 @@ import {
   crashPullFails,
   crashSecret,
 } from "./crash-workload.testkit.js";
-import { FileSystemPullRecordStore, storageFileName } from "./index.js";
+import {
+  FileSystemPullRecordStore,
+  maxRecordFileBytes,
+  staleTemporaryMs,
+  storageFileName,
+} from "./index.js";
 
 const trials = Number(process.env.KUBEIMG_CRASH_TRIALS ?? 3);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -68,8 +95,10 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-async function readJournal(path: string): Promise<Map<string, Set<number>>> {
-  const events = new Map<string, Set<number>>();
+async function readJournal(
+  path: string,
+  events = new Map<string, Set<number>>(),
+): Promise<Map<string, Set<number>>> {
   const text = await readFile(path, "utf8").catch(() => "");
   for (const line of text.split("\n")) {
     const [event, n] = line.split(" ");
@@ -94,9 +123,13 @@ async function runUntilKilled(root: string, journal: string, delayMs: number): P
   );
   // Wait until the workload runs, then a random while longer.
   const started = Date.now();
-  while (!(await readFile(journal, "utf8").catch(() => "")).startsWith("ready")) {
+  while (!/^ready$/m.test(await readFile(journal, "utf8").catch(() => ""))) {
     if (gone) throw new Error("crash child exited before it started");
-    if (Date.now() - started > 20_000) throw new Error("crash child did not start");
+    if (Date.now() - started > 20_000) {
+      child.kill("SIGKILL");
+      await exited;
+      throw new Error("crash child did not start");
+    }
     await new Promise((r) => setTimeout(r, 5));
   }
   await new Promise((r) => setTimeout(r, delayMs));
@@ -106,21 +139,173 @@ async function runUntilKilled(root: string, journal: string, delayMs: number): P
 
 const clock = { now: Date.now };
 
-async function trial(seed: number): Promise<number> {
+type Mode = "one writer" | "two writers" | "hostile directory";
+
+/** A file planted in the directory, and how to tell it is still there as planted. */
+interface Planted {
+  readonly path: string;
+  readonly kind: string;
+  /** The workload's imageRef it shadows, if any. */
+  readonly ref?: string;
+  stillPlanted(): boolean;
+}
+
+const hostileKinds = [
+  "fifo",
+  "symlink to /dev/zero",
+  "symlink to a record outside",
+  "huge sparse file",
+  "garbage",
+  "directory",
+] as const;
+
+/**
+ * Plants hostile files under some of the workload's record names, under
+ * intent names the workload never uses (a directory there would only make
+ * its pulls fail), and under foreign record names; plus an abandoned
+ * temporary, which the next writable open must remove.
+ */
+async function plantHostileFiles(root: string, random: () => number): Promise<Planted[]> {
+  const pulled = join(root, "image_manager", "pulled");
+  const pulling = join(root, "image_manager", "pulling");
+  mkdirSync(pulled, { recursive: true, mode: 0o700 });
+  mkdirSync(pulling, { recursive: true, mode: 0o700 });
+  const outside = join(root, "outside-record");
+  await writeFile(
+    outside,
+    encodePulledRecordFile({
+      lastUpdatedTime: new Date(0),
+      imageRef: crashImageRef(0),
+      credentialMapping: new Map([
+        [
+          crashImageKey(0),
+          {
+            kubernetesSecrets: [
+              { uid: "planted-0", namespace: "x", name: "y", credentialHash: "z" },
+            ],
+            kubernetesServiceAccounts: [],
+            nodePodsAccessible: true,
+          },
+        ],
+      ]),
+    }),
+  );
+  const garbage = "\u0000{ not a record";
+  const plant = async (path: string, kind: string, ref?: string): Promise<Planted> => {
+    switch (kind) {
+      case "fifo":
+        execFileSync("mkfifo", [path]);
+        return {
+          path,
+          kind,
+          ref,
+          stillPlanted: () => lstatSync(path, { throwIfNoEntry: false })?.isFIFO() === true,
+        };
+      case "symlink to /dev/zero":
+      case "symlink to a record outside":
+        await symlink(kind === "symlink to /dev/zero" ? "/dev/zero" : outside, path);
+        return {
+          path,
+          kind,
+          ref,
+          stillPlanted: () => lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true,
+        };
+      case "huge sparse file":
+        await writeFile(path, "");
+        await truncate(path, maxRecordFileBytes + 1 + Math.floor(random() * 1e9));
+        return {
+          path,
+          kind,
+          ref,
+          stillPlanted: () =>
+            (lstatSync(path, { throwIfNoEntry: false })?.size ?? 0) > maxRecordFileBytes,
+        };
+      case "garbage":
+        await writeFile(path, garbage);
+        return {
+          path,
+          kind,
+          ref,
+          stillPlanted: () => {
+            try {
+              return readFileSync(path, "utf8") === garbage;
+            } catch {
+              return false;
+            }
+          },
+        };
+      case "directory":
+        mkdirSync(path);
+        return {
+          path,
+          kind,
+          ref,
+          stillPlanted: () => lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true,
+        };
+      default:
+        throw new Error(`unknown kind ${kind}`);
+    }
+  };
+  const pick = () => hostileKinds[Math.floor(random() * hostileKinds.length)] as string;
+  const planted: Planted[] = [];
+  for (let i = 0; i < 5; i++) {
+    if (random() < 0.6)
+      planted.push(
+        await plant(join(pulled, storageFileName(crashImageRef(i))), pick(), crashImageRef(i)),
+      );
+  }
+  for (let k = 0; k < 3; k++) {
+    planted.push(await plant(join(pulled, storageFileName(`foreign-${k}`)), pick()));
+    planted.push(await plant(join(pulling, storageFileName(`foreign-${k}`)), pick()));
+  }
+  const stale = join(pulled, `${storageFileName(crashImageRef(1))}.999999999-0123456789ab.tmp`);
+  await writeFile(stale, "half a rec");
+  const old = new Date(Date.now() - staleTemporaryMs.anyWriterMs - 1000);
+  await utimes(stale, old, old);
+  planted.push({
+    path: stale,
+    kind: "abandoned temporary",
+    stillPlanted: () => lstatSync(stale, { throwIfNoEntry: false }) !== undefined,
+  });
+  return planted;
+}
+
+async function trial(seed: number, mode: Mode): Promise<number> {
   const random = mulberry32(seed);
-  const root = join(workDir, `trial-${seed}`);
-  const journalPath = join(workDir, `journal-${seed}`);
-  await runUntilKilled(root, journalPath, Math.floor(random() * 250));
-  const events = await readJournal(journalPath);
+  const tag = `${mode.replace(" ", "-")}-${seed}`;
+  const root = join(workDir, `trial-${tag}`);
+  const planted = mode === "hostile directory" ? await plantHostileFiles(root, random) : [];
+  const journals = mode === "two writers" ? ["a", "b"] : ["a"];
+  await Promise.all(
+    journals.map((j) =>
+      runUntilKilled(root, join(workDir, `journal-${tag}-${j}`), Math.floor(random() * 250)),
+    ),
+  );
+  const events = new Map<string, Set<number>>();
+  for (const j of journals) await readJournal(join(workDir, `journal-${tag}-${j}`), events);
   const has = (event: string, i: number) => events.get(event)?.has(i) ?? false;
 
-  // Sometimes tear one record file as a non-atomic filesystem could; it must then mean "must pull".
+  // Without planted files no write may fail, whoever else writes the same records.
+  if (mode !== "hostile directory") {
+    expect(events.get("error")?.size ?? 0, "store errors in the writers").toBe(0);
+    expect([...(events.get("unrecorded") ?? [])], "pulls not recorded").toEqual([]);
+  }
+
+  // Every planted file was either replaced by a record or still means "unreadable".
+  for (const p of planted) {
+    if (p.kind === "abandoned temporary") expect(p.stillPlanted(), p.path).toBe(false);
+  }
+  const stillHostile = planted.filter((p) => p.kind !== "abandoned temporary" && p.stillPlanted());
+
+  // One writer: sometimes tear one record file as a non-atomic filesystem could;
+  // it must then mean "must pull".
   const pulledDir = join(root, "image_manager", "pulled");
-  const files = (await readdir(pulledDir)).filter(
-    (n) => n.startsWith("sha256-") && !n.endsWith(".tmp"),
-  );
+  const files = (await readdir(pulledDir, { withFileTypes: true }))
+    .filter((d) => d.isFile() && d.name.startsWith("sha256-") && !d.name.endsWith(".tmp"))
+    .map((d) => d.name)
+    .filter((n) => !planted.some((p) => p.path === join(pulledDir, n)));
   let torn: string | undefined;
-  if (files.length > 0 && random() < 0.5) {
+  if (mode === "one writer" && files.length > 0 && random() < 0.5) {
     torn = files[Math.floor(random() * files.length)];
     await truncate(join(pulledDir, torn as string), 1 + Math.floor(random() * 40));
   }
@@ -152,10 +337,14 @@ async function trial(seed: number): Promise<number> {
     }
   }
 
-  // 2. Every pull journaled as recorded is in its record (unless that file was torn on purpose).
+  // 2. One writer: every pull journaled as recorded is in its record (unless that file was
+  //    torn or is still a planted file). Two writers merge into one record by reading it and
+  //    writing it back whole, so the last writer's merge wins and the other's may be gone.
   const byRef = new Map<string, ImagePulledRecord>(listed.items.map((r) => [r.imageRef, r]));
-  for (const i of events.get("recorded") ?? []) {
+  const blocked = new Set(stillHostile.map((p) => p.ref).filter((r) => r !== undefined));
+  for (const i of mode === "two writers" ? [] : (events.get("recorded") ?? [])) {
     if (torn !== undefined && refsByFile.get(torn) === crashImageRef(i)) continue;
+    if (blocked.has(crashImageRef(i))) continue;
     const entry = byRef.get(crashImageRef(i))?.credentialMapping.get(crashImageKey(i));
     expect(
       entry?.kubernetesSecrets.some((s) => s.uid === `uid-${i}`),
@@ -163,8 +352,15 @@ async function trial(seed: number): Promise<number> {
     ).toBe(true);
   }
 
-  // 3. Undecodable files are reported, and mean "must pull" with reason `error`.
-  expect(listed.errors.length).toBe(torn === undefined ? 0 : 1);
+  // 3. Undecodable files are only those broken or planted on purpose (the listing skips
+  //    directories, as the kubelet does); each is reported and means "must pull", reason `error`.
+  const expectedErrors = [
+    ...(torn === undefined ? [] : [join(pulledDir, torn)]),
+    ...stillHostile
+      .filter((p) => p.kind !== "directory" && p.path.startsWith(pulledDir))
+      .map((p) => p.path),
+  ].sort();
+  expect(listed.errors.map((e) => e.path).sort()).toEqual(expectedErrors);
   const strict = await PullManager.open({
     store: fs,
     policy: createVerificationPolicy({ policy: "AlwaysVerify" }),
@@ -176,6 +372,12 @@ async function trial(seed: number): Promise<number> {
       secrets: [crashSecret(0)],
     }));
     expect(decision).toEqual({ mustPull: true, reason: "error" });
+  }
+  for (const ref of blocked) {
+    const decision = await strict.mustAttemptImagePull(crashImage(0), ref, () => ({
+      secrets: [crashSecret(0)],
+    }));
+    expect(decision, `planted ${ref}`).toEqual({ mustPull: true, reason: "error" });
   }
 
   // 4. A failed pull's credentials never grant access.
@@ -219,29 +421,42 @@ async function trial(seed: number): Promise<number> {
     await after.recordImagePulled(crashImage(0), ref, { nodePodsAccessible: true });
     expect((await again.listPulledRecords()).errors).toEqual([]);
   }
+  for (const p of stillHostile) {
+    if (p.ref === undefined || p.kind === "directory") continue;
+    // Recording over a planted file replaces it (rename), never writes through it.
+    expect(
+      await after.recordImagePulled(crashImage(0), p.ref, { nodePodsAccessible: true }),
+    ).toEqual({ recorded: true });
+    expect((await again.getPulledRecord(p.ref))?.imageRef).toBe(p.ref);
+  }
   await rm(root, { recursive: true, force: true });
   return events.get("intent")?.size ?? 0;
 }
 
-describe("filesystem store crash safety (SIGKILL)", () => {
-  const base = Number(process.env.KUBEIMG_CRASH_SEED ?? Date.now() % 1_000_000);
-  it(`${trials} trials from seed ${base}`, { timeout: 30_000 + trials * 5_000 }, async () => {
-    const queue = Array.from({ length: trials }, (_, k) => base + k);
-    const failures: string[] = [];
-    let pulls = 0;
-    const workers = Array.from({ length: trials >= 20 ? 2 : 1 }, async () => {
-      for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
-        try {
-          pulls += await trial(seed);
-        } catch (error) {
-          failures.push(`seed ${seed}: ${(error as Error).message}`);
+describe.each<Mode>(["one writer", "two writers", "hostile directory"])(
+  "filesystem store crash safety (SIGKILL), %s",
+  (mode) => {
+    const base = Number(process.env.KUBEIMG_CRASH_SEED ?? Date.now() % 1_000_000);
+    it(`${trials} trials from seed ${base}`, { timeout: 30_000 + trials * 5_000 }, async () => {
+      const queue = Array.from({ length: trials }, (_, k) => base + k);
+      const failures: string[] = [];
+      let pulls = 0;
+      const workers = Array.from({ length: trials >= 20 ? 2 : 1 }, async () => {
+        for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
+          try {
+            pulls += await trial(seed, mode);
+          } catch (error) {
+            failures.push(`seed ${seed}: ${(error as Error).message}`);
+          }
         }
-      }
+      });
+      await Promise.all(workers);
+      expect(failures).toEqual([]);
+      // The kills landed while the workload was running, not before it.
+      expect(pulls).toBeGreaterThan(0);
+      console.info(
+        `crash test (${mode}): ${trials} trials, ${pulls} pull intents journaled before the kills`,
+      );
     });
-    await Promise.all(workers);
-    expect(failures).toEqual([]);
-    // The kills landed while the workload was running, not before it.
-    expect(pulls).toBeGreaterThan(0);
-    console.info(`crash test: ${trials} kills, ${pulls} pull intents journaled before them`);
-  });
-});
+  },
+);

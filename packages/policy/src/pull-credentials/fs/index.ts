@@ -3,4 +3,6 @@ export {
   type FileSystemOpenReport,
   FileSystemPullRecordStore,
   type FileSystemPullRecordStoreOptions,
+  maxRecordFileBytes,
+  staleTemporaryMs,
 } from "./fs-store.js";

@@ -11,7 +11,8 @@ import {
   createAvailabilityGate,
   loadRoutingResources,
 } from "@kubeimg/policy/routing";
-import { createAvailabilityChecker, createRegistryClient } from "@kubeimg/registry";
+import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
+import { createRegistryClient } from "@kubeimg/registry/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildImage, pushImage } from "../../packages/registry/src/integration/image-fixtures.js";
 import {

@@ -1,0 +1,82 @@
+import { stat } from "node:fs/promises";
+import { isAbsolute, join } from "node:path";
+import { makeDockerKeyring } from "@kubeimg/core/keyring";
+import {
+  loadRegistriesConf,
+  type NodeRuntimeConfig,
+  type PullPlan,
+  planPull,
+} from "@kubeimg/policy/node-mirrors";
+import { readContainerdHostDirs, readRegistriesConf } from "@kubeimg/policy/node-mirrors/fs";
+import type { CompiledRouting, RouteContainerInput } from "@kubeimg/policy/routing";
+import { CliError } from "../../errors/cli-error.js";
+import type { CliIo } from "../../io/io.js";
+import type { Colors } from "../../output/color.js";
+
+/**
+ * Reads `--node-config`: a directory is a containerd hosts root (CRI
+ * `config_path`), a file is a registries.conf (drop-ins from `FILE.d`).
+ */
+export async function loadNodeConfig(name: string, io: CliIo): Promise<NodeRuntimeConfig> {
+  const path = isAbsolute(name) ? name : join(io.cwd, name);
+  let isDir: boolean;
+  try {
+    isDir = (await stat(path)).isDirectory();
+  } catch (error) {
+    throw new CliError("FILE_NOT_FOUND", `--node-config ${name}: no such file or directory`, name, {
+      cause: error,
+    });
+  }
+  if (isDir) {
+    const node = await readContainerdHostDirs(path);
+    return { runtime: "containerd", files: node.files, options: { configPath: path } };
+  }
+  const input = await readRegistriesConf(path, `${path}.d`);
+  return { runtime: "containers-image", conf: loadRegistriesConf(input) };
+}
+
+/** The pull plan for the container, each alternative's keyring holding its kuik credential secret. */
+export function nodePlan(
+  routing: CompiledRouting,
+  input: RouteContainerInput,
+  node: NodeRuntimeConfig,
+  secrets: ReadonlyMap<string, unknown>,
+): PullPlan {
+  return planPull({
+    ...input,
+    routing,
+    node,
+    keyring: ({ credentialSecret }) => {
+      const secret =
+        credentialSecret === undefined
+          ? undefined
+          : secrets.get(`${credentialSecret.namespace}/${credentialSecret.name}`);
+      return secret === undefined ? undefined : makeDockerKeyring([secret]);
+    },
+  });
+}
+
+/** The whole-path view as text: each alternative, then its endpoints in order with their explain lines. */
+export function renderNodePlan(plan: PullPlan, c: Colors): string {
+  const out: string[] = ["", c.bold("on the node:")];
+  for (const line of plan.explain) out.push(`  ${line}`);
+  plan.alternatives.forEach((alt, i) => {
+    out.push(`${i + 1}. ${alt.image}  ${c.dim(alt.webhook)}`);
+    for (const line of alt.explain) out.push(`     ${c.dim(line)}`);
+    if (alt.error !== undefined)
+      out.push(`     ${c.red(`fails: ${alt.error.code}: ${alt.error.message}`)}`);
+    alt.endpoints.forEach((e, j) => {
+      const blocked = e.blocked ? ` ${c.red("(blocked)")}` : "";
+      const creds =
+        e.credentials.source === "none"
+          ? "anonymous"
+          : `credential for ${e.credentials.matchedKey}`;
+      out.push(
+        `   ${String.fromCharCode(97 + (j % 26))}. ${e.endpoint} -> ${e.reference}${blocked}; ${creds}`,
+      );
+      for (const line of e.explain) out.push(`      ${c.dim(line)}`);
+    });
+    for (const w of alt.warnings) out.push(`     ${c.yellow(`warning: ${w.message}`)}`);
+  });
+  return out.join("\n");
+}

@@ -1,0 +1,469 @@
+/**
+ * The availability gate's state shared through Redis (or a Redis-protocol
+ * server such as Valkey), so that every replica of a webhook learns from one
+ * probe: verdicts expire by Redis TTL, the single-flight marker is a `SET`
+ * with a TTL that only its holder's token can delete, and a breaker opened by
+ * one replica is open for all.
+ *
+ * It is built to fail safe and bounded: each command gets a small budget
+ * (50 ms by default) and the client never queues commands while
+ * disconnected, so an unreachable, slow or restarting Redis costs an
+ * admission at most that budget per step. After a failure the state answers
+ * from this replica's memory (kept warm by writing every verdict and breaker
+ * event there too), logs the transition once, tries Redis again after
+ * `retryMs`, and logs once more when sharing resumes.
+ */
+import { randomUUID } from "node:crypto";
+import {
+  type Availability,
+  type AvailabilityState,
+  type BreakerPolicy,
+  type CircuitState,
+  createMemoryAvailabilityState,
+  type ProbePeek,
+  type RoutingTimers,
+} from "@kubeimg/policy/routing";
+import { createClient } from "@redis/client";
+import { RedisStateError } from "./errors.js";
+import { checkPrefix, imageKeys, registryKeys } from "./keys.js";
+import { CLAIM_SCRIPT, FAILURE_SCRIPT, RELEASE_SCRIPT } from "./scripts.js";
+import { decodeVerdict, encodeVerdict, isToken } from "./values.js";
+
+/**
+ * One Redis command on the wire. Every command the state sends names its
+ * keys, and all keys of one command share a hash tag, so a cluster client
+ * can route it by `firstKey`.
+ */
+export interface RedisCommandSender {
+  /** Sends `args` (command name first) and resolves with the reply; rejects on any failure. */
+  send(firstKey: string, args: readonly string[], timeoutMs: number): Promise<unknown>;
+  /** Closes the connection. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link createRedisAvailabilityState}. */
+export interface RedisAvailabilityStateOptions<Handle = NodeTimerHandle> {
+  /**
+   * `redis://[user:password@]host:port[/db]` or `rediss://…` for TLS. Either
+   * this or `sender`. The URL is never logged nor put on an error.
+   */
+  readonly url?: string;
+  /** A connection of your own (a cluster client, a test double). */
+  readonly sender?: RedisCommandSender;
+  /**
+   * Put before every key, one per deployment sharing a server (for example
+   * `prod:kuik-webhook:`): 1-64 of `[A-Za-z0-9:._-]`, no braces.
+   */
+  readonly prefix: string;
+  /** Most time one command may take before this replica falls back to its memory (default 50 ms). */
+  readonly budgetMs?: number;
+  /** How long to stay on local state after a failure before trying Redis again (default 1000 ms). */
+  readonly retryMs?: number;
+  /** Clock and timers (default: `performance.now` and Node's timers). */
+  readonly timers?: RoutingTimers<Handle>;
+  /** Where transitions are reported, one line each (default: nowhere). */
+  readonly log?: (line: string) => void;
+  /** Most verdicts kept in the local fallback (default 1000). */
+  readonly maxLocalVerdicts?: number;
+}
+
+/** Counters of a {@link RedisAvailabilityState}. */
+export interface RedisAvailabilityStateStats {
+  /** Commands Redis answered. */
+  readonly commands: number;
+  /** Commands that failed or outran the budget. */
+  readonly failures: number;
+  /** Operations answered from local memory. */
+  readonly localAnswers: number;
+  /** Values under our keys that this layout did not write (ignored). */
+  readonly foreignValues: number;
+}
+
+/** The Redis-backed {@link AvailabilityState}. */
+export interface RedisAvailabilityState extends AvailabilityState {
+  /** `shared` while Redis answers, `local` while this replica runs on its own memory. */
+  readonly mode: "shared" | "local";
+  stats(): RedisAvailabilityStateStats;
+  /** Closes the connection this state opened (not a `sender` passed in). */
+  close(): Promise<void>;
+}
+
+/** What Node's `setTimeout` returns (this package runs on Node only). */
+export type NodeTimerHandle = ReturnType<typeof setTimeout>;
+
+const nodeTimers: RoutingTimers<NodeTimerHandle> = {
+  now: () => performance.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle),
+};
+
+/** Removes `user:password@` from anything that might quote a URL. */
+function redact(text: string): string {
+  return text.replace(/\/\/[^/\s@]*@/g, "//[redacted]@");
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return redact(typeof code === "string" ? `${code}: ${error.message}` : error.message);
+  }
+  return redact(String(error));
+}
+
+/**
+ * Returns a {@link RedisCommandSender} over `@redis/client` for `url`. The
+ * client never queues commands while disconnected (they fail at once) and
+ * reconnects by itself, backing off up to one second.
+ *
+ * @example
+ * ```ts
+ * const sender = createRedisSender("rediss://webhook:s3cret@redis.kuik-system:6380");
+ * ```
+ */
+export function createRedisSender(url: string): RedisCommandSender {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new RedisStateError("INVALID_OPTION", "url is not a URL", {
+      field: "url",
+      value: redact(url),
+    });
+  }
+  if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:") {
+    throw new RedisStateError(
+      "INVALID_OPTION",
+      `url must use redis: or rediss:, not ${parsed.protocol}`,
+      { field: "url", value: redact(url) },
+    );
+  }
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: 1000,
+      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 5), 1000),
+    },
+  });
+  // Failures reach the caller through the commands; an unheard 'error' event would kill the process.
+  client.on("error", () => {});
+  // The first commands wait for the first connection (within their budget);
+  // after that, commands sent while reconnecting fail at once.
+  let connected = false;
+  const ready = client.connect().then(
+    () => {
+      connected = true;
+    },
+    () => {},
+  );
+  return {
+    async send(_firstKey, args, timeoutMs) {
+      if (!connected) await ready;
+      return client.sendCommand<unknown>([...args], { timeout: timeoutMs });
+    },
+    async close() {
+      try {
+        await client.close();
+      } catch {
+        client.destroy();
+      }
+    },
+  };
+}
+
+/**
+ * Returns the shared {@link AvailabilityState} over Redis, for
+ * `createAvailabilityGate(checker, { timers, state })`.
+ *
+ * @example
+ * ```ts
+ * const state = createRedisAvailabilityState({
+ *   url: process.env.REDIS_URL, prefix: "prod:kuik-webhook:", log: console.error,
+ * });
+ * const gate = createAvailabilityGate(checker, { timers, state });
+ * ```
+ */
+export function createRedisAvailabilityState<Handle = NodeTimerHandle>(
+  options: RedisAvailabilityStateOptions<Handle>,
+): RedisAvailabilityState {
+  return options.timers === undefined
+    ? createWithTimers(options, nodeTimers)
+    : createWithTimers(options, options.timers);
+}
+
+function createWithTimers<Handle>(
+  options: Omit<RedisAvailabilityStateOptions<unknown>, "timers">,
+  timers: RoutingTimers<Handle>,
+): RedisAvailabilityState {
+  const prefix = checkPrefix(options.prefix);
+  const budgetMs = options.budgetMs ?? 50;
+  const retryMs = options.retryMs ?? 1000;
+  const log = options.log ?? (() => {});
+  for (const [field, value] of [
+    ["budgetMs", budgetMs],
+    ["retryMs", retryMs],
+  ] as const) {
+    if (!Number.isFinite(value) || value <= 0) {
+      throw new RedisStateError("INVALID_OPTION", `${field} must be a positive number of ms`, {
+        field,
+        value,
+      });
+    }
+  }
+  if ((options.url === undefined) === (options.sender === undefined)) {
+    throw new RedisStateError("INVALID_OPTION", "give exactly one of url and sender", {
+      field: options.url === undefined ? "url" : "sender",
+      value: undefined,
+    });
+  }
+  const ownsSender = options.sender === undefined;
+  const sender = options.sender ?? createRedisSender(options.url as string);
+  const local = createMemoryAvailabilityState({
+    now: () => timers.now(),
+    ...(options.maxLocalVerdicts !== undefined ? { maxVerdicts: options.maxLocalVerdicts } : {}),
+  });
+  const counters = { commands: 0, failures: 0, localAnswers: 0, foreignValues: 0 };
+  let mode: "shared" | "local" = "shared";
+  let retryAt = 0;
+  const trials = new Map<string, string>();
+
+  /** One command under the budget; the command's own promise is always observed. */
+  const send = (firstKey: string, args: readonly string[]): Promise<unknown> =>
+    new Promise<unknown>((resolve, reject) => {
+      let done = false;
+      const timer = timers.setTimeout(() => {
+        if (done) return;
+        done = true;
+        reject(new Error(`no answer within ${budgetMs} ms`));
+      }, budgetMs);
+      let pending: Promise<unknown>;
+      try {
+        pending = sender.send(firstKey, args, budgetMs);
+      } catch (error) {
+        pending = Promise.reject(error);
+      }
+      pending.then(
+        (value) => {
+          if (done) return;
+          done = true;
+          timers.clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (done) return;
+          done = true;
+          timers.clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+
+  /** Runs `shared` against Redis unless it is known down; falls back to `fallback`. */
+  const run = async <T>(shared: () => Promise<T>, fallback: () => Promise<T>): Promise<T> => {
+    if (mode === "local" && timers.now() < retryAt) {
+      counters.localAnswers++;
+      return fallback();
+    }
+    try {
+      const value = await shared();
+      counters.commands++;
+      if (mode === "local") {
+        mode = "shared";
+        log("kubeimg availability state: Redis answers again; sharing verdicts and breakers");
+      }
+      return value;
+    } catch (error) {
+      counters.failures++;
+      retryAt = timers.now() + retryMs;
+      if (mode === "shared") {
+        mode = "local";
+        log(
+          `kubeimg availability state: Redis unavailable (${describeFailure(error)}); using this replica's memory, retrying every ${retryMs} ms`,
+        );
+      }
+      counters.localAnswers++;
+      return fallback();
+    }
+  };
+
+  const verdictOf = (raw: unknown): Availability | undefined => {
+    if (raw === null || raw === undefined) return undefined;
+    const verdict = decodeVerdict(raw);
+    if (!verdict) counters.foreignValues++;
+    return verdict;
+  };
+
+  const newToken = () => `v1:${randomUUID()}`;
+
+  return {
+    get mode() {
+      return mode;
+    },
+    stats: () => ({ ...counters }),
+    getVerdict: (key) =>
+      run(
+        async () =>
+          verdictOf(
+            await send(imageKeys(prefix, key).verdict, ["GET", imageKeys(prefix, key).verdict]),
+          ),
+        () => local.getVerdict(key),
+      ),
+    async setVerdict(key, answer, ttlMs) {
+      await local.setVerdict(key, answer, ttlMs);
+      const ttl = Math.max(1, Math.round(ttlMs));
+      const k = imageKeys(prefix, key).verdict;
+      await run(
+        async () => {
+          await send(k, ["SET", k, encodeVerdict(answer), "PX", String(ttl)]);
+        },
+        async () => {},
+      );
+    },
+    claimProbe(key, ttlMs) {
+      const k = imageKeys(prefix, key).probe;
+      const token = newToken();
+      return run(
+        async () => {
+          const taken = await send(k, [
+            "EVAL",
+            CLAIM_SCRIPT,
+            "1",
+            k,
+            token,
+            String(Math.max(1, Math.round(ttlMs))),
+          ]);
+          return Number(taken) === 1 ? token : undefined;
+        },
+        () => local.claimProbe(key, ttlMs),
+      );
+    },
+    async releaseProbe(key, token) {
+      if (!isToken(token)) return local.releaseProbe(key, token);
+      const k = imageKeys(prefix, key).probe;
+      await run(
+        async () => {
+          await send(k, ["EVAL", RELEASE_SCRIPT, "1", k, token]);
+        },
+        async () => {},
+      );
+    },
+    peekProbe(key): Promise<ProbePeek> {
+      const keys = imageKeys(prefix, key);
+      return run(
+        async () => {
+          const reply = await send(keys.verdict, ["MGET", keys.verdict, keys.probe]);
+          const [verdict, marker] = Array.isArray(reply) ? reply : [];
+          if (marker !== null && marker !== undefined && !isToken(marker)) counters.foreignValues++;
+          return { verdict: verdictOf(verdict), claimed: isToken(marker) };
+        },
+        () => local.peekProbe(key),
+      );
+    },
+    circuitState(registry): Promise<CircuitState> {
+      const keys = registryKeys(prefix, registry);
+      return run(
+        async () => {
+          const reply = await send(keys.open, ["MGET", keys.open, keys.tripped]);
+          const [open, tripped] = Array.isArray(reply) ? reply : [];
+          if (open === "v1:open") return "open";
+          if (tripped === "v1:tripped") return "half-open";
+          if ((open ?? null) !== null || (tripped ?? null) !== null) counters.foreignValues++;
+          return "closed";
+        },
+        () => local.circuitState(registry),
+      );
+    },
+    async recordFailure(registry, policy: BreakerPolicy) {
+      await local.recordFailure(registry, policy);
+      const keys = registryKeys(prefix, registry);
+      const keep = Math.max(1, Math.round(policy.coolDownMs)) * 10;
+      await run(
+        async () => {
+          await send(keys.failures, [
+            "EVAL",
+            FAILURE_SCRIPT,
+            "3",
+            keys.failures,
+            keys.open,
+            keys.tripped,
+            String(policy.failureThreshold),
+            String(Math.max(1, Math.round(policy.coolDownMs))),
+            String(keep),
+          ]);
+        },
+        async () => {},
+      );
+    },
+    async recordSuccess(registry) {
+      await local.recordSuccess(registry);
+      const keys = registryKeys(prefix, registry);
+      await run(
+        async () => {
+          await send(keys.failures, ["DEL", keys.failures, keys.open, keys.tripped]);
+        },
+        async () => {},
+      );
+    },
+    claimTrial(registry, ttlMs) {
+      const keys = registryKeys(prefix, registry);
+      const token = newToken();
+      return run(
+        async () => {
+          const taken = await send(keys.trial, [
+            "EVAL",
+            CLAIM_SCRIPT,
+            "1",
+            keys.trial,
+            token,
+            String(Math.max(1, Math.round(ttlMs))),
+          ]);
+          if (Number(taken) !== 1) return false;
+          trials.set(registry, token);
+          return true;
+        },
+        () => local.claimTrial(registry, ttlMs),
+      );
+    },
+    async releaseTrial(registry) {
+      await local.releaseTrial(registry);
+      const token = trials.get(registry);
+      if (token === undefined) return;
+      trials.delete(registry);
+      const keys = registryKeys(prefix, registry);
+      await run(
+        async () => {
+          await send(keys.trial, ["EVAL", RELEASE_SCRIPT, "1", keys.trial, token]);
+        },
+        async () => {},
+      );
+    },
+    async clear() {
+      await local.clear();
+      trials.clear();
+      await run(
+        async () => {
+          let cursor = "0";
+          do {
+            const reply = await send(prefix, [
+              "SCAN",
+              cursor,
+              "MATCH",
+              `${prefix}*`,
+              "COUNT",
+              "500",
+            ]);
+            const [next, keys] = Array.isArray(reply) ? reply : ["0", []];
+            cursor = String(next);
+            for (const key of Array.isArray(keys) ? keys : []) {
+              await send(String(key), ["DEL", String(key)]);
+            }
+          } while (cursor !== "0");
+        },
+        async () => {},
+      );
+    },
+    async close() {
+      if (ownsSender) await sender.close();
+    },
+  };
+}

@@ -1,7 +1,0 @@
-export {
-  type BackoffOptions,
-  type BackoffSchedule,
-  type BackoffTracker,
-  createBackoffSchedule,
-  createBackoffTracker,
-} from "./backoff.js";
