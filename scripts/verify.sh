@@ -1,24 +1,36 @@
 #!/usr/bin/env bash
 # Every check the project has, in the order a failure is cheapest to find:
-# types, lint, the packed packages, the API docs (warnings are errors), then
-# the test suite (which runs every conformance suite that has a handler).
-# Ends with one summary line.
+# types, lint, the packed packages, the API report (every change to the public
+# surface is reviewed), the API docs (warnings are errors), then the two test
+# projects: `unit` (which runs every conformance suite that has a handler)
+# and `integration` (real registry and redis servers, the built program).
+# Ends with one summary line over both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pnpm -s typecheck
 pnpm -s lint
 pnpm -s check:packages
+pnpm -s api:check
 pnpm -s docs --logLevel Warn
 
-results=.vitest-results.json
-rm -f "$results"
 status=0
-pnpm -s exec vitest run --reporter=default --reporter=json --outputFile.json="$results" || status=$?
-if [ -f "$results" ]; then
-  node -e '
-    const r = require(process.argv[1]);
-    console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
-  ' "$(pwd)/$results"
-fi
+for project in unit integration; do
+  results=".vitest-results.$project.json"
+  rm -f "$results"
+  pnpm -s exec vitest run --project "$project" --reporter=default --reporter=json \
+    --outputFile.json="$results" || status=1
+done
+node -e '
+  const fs = require("node:fs");
+  let passed = 0, failed = 0, skipped = 0;
+  for (const file of process.argv.slice(1)) {
+    if (!fs.existsSync(file)) { failed++; continue; }
+    const r = JSON.parse(fs.readFileSync(file, "utf8"));
+    passed += r.numPassedTests;
+    failed += r.numFailedTests;
+    skipped += r.numPendingTests + r.numTodoTests;
+  }
+  console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+' "$(pwd)/.vitest-results.unit.json" "$(pwd)/.vitest-results.integration.json"
 exit "$status"

@@ -36,7 +36,6 @@ export {
   type CompiledResource,
   type CompiledUpstream,
   compileRoutingResource,
-  KIND_RANK,
   type RoutingPodMeta,
   type RoutingResourceRef,
 } from "./compile-resource.js";
