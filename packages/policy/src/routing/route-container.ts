@@ -2,7 +2,7 @@
  * The ordering of one container's alternatives, exactly as kuik's mutating
  * webhook computes it (`buildAlternativesList` and the gates of `defaultPod`
  * in `internal/webhook/core/v1/pod_webhook.go`, main at db2d839). Steps are
- * numbered as in the project's routing anchor note.
+ * numbered as in ARCHITECTURE.md ("kuik's routing steps").
  */
 import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import type { CompiledRouting } from "./compile.js";
