@@ -3,14 +3,19 @@
  * it, and runs publint and `attw --profile node16` on the tarball.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "./conformance/runner.js";
 
 const bin = (name: string) => join(repoRoot, "node_modules", ".bin", name);
 const packagesDir = join(repoRoot, "packages");
-const packages = readdirSync(packagesDir).sort();
+// Private workspace packages (the test kit) are never packed or published.
+const packages = readdirSync(packagesDir)
+  .filter(
+    (name) => !JSON.parse(readFileSync(join(packagesDir, name, "package.json"), "utf8")).private,
+  )
+  .sort();
 const out = mkdtempSync(join(tmpdir(), "kubeimg-pack-"));
 const failedPackages = new Set<string>();
 
