@@ -7,10 +7,15 @@
  * Rows: the same image again (a rollout's replicas: served from the compiled
  * routing's memo); a new tag of an image that 58 entries route (every
  * filter answer recomputed); a new image few CRs match (the common uncached
- * case); and the one-off cost of compiling 1,000 CRs.
+ * case); compiling 1,000 CRs from scratch then routing `nginx` or a new
+ * `quay.io` image (what kuik pays on every admission, since it compiles its
+ * filters per call); one CR of 1,000 changed, recompiled with a
+ * `RoutingCompileCache`, then a new image routed (a controller reacting to an
+ * edit); and 8,000 CRs compiled and routed (the scale of issue 17).
  */
 import {
   compileRouting,
+  createRoutingCompileCache,
   parseRoutingResource,
   type RoutingResource,
   routeContainer,
@@ -153,6 +158,24 @@ console.log(
     `nginx:1.25 in team-3 gets ${first.alternatives.length} alternatives`,
 );
 
+const cache = createRoutingCompileCache();
+compileRouting(resources, { config, cache });
+let generation = 1;
+/** The CR list with one object replaced by its next generation (same spec: the cache cannot know). */
+function withOneChanged(): RoutingResource[] {
+  generation++;
+  const changed = resources.slice();
+  const old = changed[7] as RoutingResource;
+  changed[7] = { ...old, metadata: { ...old.metadata, generation } } as RoutingResource;
+  return changed;
+}
+const large = makeResources(8000);
+const heapBefore = process.memoryUsage().heapUsed;
+const held = Array.from({ length: 5 }, () => compileRouting(resources, { config }));
+console.log(
+  `memory: ${((process.memoryUsage().heapUsed - heapBefore) / 5 / 1e6).toFixed(2)} MB per 1,000 compiled CRs (heap, ${held.length} copies held)`,
+);
+
 let tag = 0;
 await runBenchmarks("routing: one container against 1,000 CRs", [
   {
@@ -179,5 +202,29 @@ await runBenchmarks("routing: one container against 1,000 CRs", [
   {
     name: "compileRouting (1,000 CRs, cold) + first routeContainer",
     fn: () => routeContainer(compileRouting(resources, { config }), { pod, container }),
+  },
+  {
+    name: "compileRouting (1,000 CRs, cold) + route a new quay.io image, every call",
+    fn: () => {
+      tag++;
+      return routeContainer(compileRouting(resources, { config }), {
+        pod,
+        container: { ...container, image: `quay.io/team-${tag % 100}/svc:${tag}` },
+      });
+    },
+  },
+  {
+    name: "one CR of 1,000 changed: compileRouting with a cache + route a new quay.io image",
+    fn: () => {
+      tag++;
+      return routeContainer(compileRouting(withOneChanged(), { config, cache }), {
+        pod,
+        container: { ...container, image: `quay.io/team-${tag % 100}/svc:${tag}` },
+      });
+    },
+  },
+  {
+    name: "compileRouting (8,000 CRs, cold) + route nginx:1.25",
+    fn: () => routeContainer(compileRouting(large, { config }), { pod, container }),
   },
 ]);

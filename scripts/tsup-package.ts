@@ -33,6 +33,8 @@ export function packageBuild(packageJsonUrl: URL): Options {
     treeshake: true,
     target: "es2022",
     platform: "node",
+    // Keep `node:fs`, not `fs`: Deno and some bundlers need the prefix.
+    removeNodeProtocol: false,
     outDir: "dist",
   }) as Options;
 }

@@ -1,13 +1,19 @@
 /**
  * `pnpm --filter @kubeimg/example-admission-webhook start -- --cert tls.crt --key tls.key
  *   -f routing.yaml [-f more.yaml] [--config kuik-config.yaml] [--secrets secrets.yaml]
- *   [--port 8443] [--insecure-registry HOST]...`
+ *   [--port 8443] [--host 0.0.0.0] [--insecure-registry HOST]... [--deadline-ms 8000]
+ *   [--probe-timeout-ms MS] [--redis-url rediss://user:pass@redis:6380] [--redis-prefix P]`
  *
  * Serves the mutating webhook of `manifests/mutating-webhook-configuration.yaml`.
  * Routing objects and pull Secrets are read from files at start (a real
- * deployment would watch them through the Kubernetes API).
+ * deployment would watch them through the Kubernetes API). With
+ * `--redis-url` (or `REDIS_URL`), every replica shares registry verdicts,
+ * circuit breakers and single-flight probing through Redis; without it each
+ * replica keeps its own, in memory. TLS and credentials go in the URL
+ * (`rediss://`, `user:password@`); the URL is never logged.
  */
 import { readFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { pullSecretSchema } from "@kubeimg/core/keyring";
 import {
@@ -17,6 +23,7 @@ import {
   loadKuikConfig,
   loadRoutingResources,
 } from "@kubeimg/policy/routing";
+import { createRedisAvailabilityState } from "@kubeimg/redis";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";
 import { parseAllDocuments } from "yaml";
@@ -35,9 +42,25 @@ const { values } = parseArgs({
     config: { type: "string" },
     secrets: { type: "string" },
     port: { type: "string", default: "8443" },
+    host: { type: "string", default: "0.0.0.0" },
     "insecure-registry": { type: "string", multiple: true },
+    "deadline-ms": { type: "string", default: "8000" },
+    "probe-timeout-ms": { type: "string" },
+    "redis-url": { type: "string" },
+    "redis-prefix": { type: "string", default: "kubeimg-webhook:" },
   },
 });
+const positiveMs = (name: string, text: string | undefined): number | undefined => {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n <= 0 || n > 600_000) {
+    console.error(
+      `--${name} must be a whole number of milliseconds in 1..600000, not ${JSON.stringify(text)}`,
+    );
+    process.exit(2);
+  }
+  return n;
+};
 if (!values.cert || !values.key || !values.file?.length) {
   console.error("usage: main.ts --cert tls.crt --key tls.key -f routing.yaml [--config kuik.yaml]");
   process.exit(2);
@@ -52,7 +75,19 @@ if (values.secrets) {
     secrets.set(`${secret.metadata?.namespace ?? "default"}/${secret.metadata?.name}`, doc.toJS());
   }
 }
-const probeTimeoutMs = activeCheckTimeoutMs(config);
+const probeTimeoutMs =
+  positiveMs("probe-timeout-ms", values["probe-timeout-ms"]) ?? activeCheckTimeoutMs(config);
+const deadlineMs = positiveMs("deadline-ms", values["deadline-ms"]) ?? 8000;
+const log = (line: string) => console.error(`${new Date().toISOString()} ${line}`);
+const redisUrl = values["redis-url"] ?? process.env.REDIS_URL;
+const state = redisUrl
+  ? createRedisAvailabilityState({
+      url: redisUrl,
+      prefix: values["redis-prefix"] ?? "kubeimg-webhook:",
+      timers: nodeTimers,
+      log,
+    })
+  : undefined;
 const client = createRegistryClient({
   registries: Object.fromEntries(
     (values["insecure-registry"] ?? []).map((h) => [
@@ -67,17 +102,39 @@ const checker = createAvailabilityGate(
     timeoutMs: probeTimeoutMs,
     getSecret: async (ref) => secrets.get(`${ref.namespace}/${ref.name}`),
   }),
-  { timers: nodeTimers, probeTimeoutMs },
+  { timers: nodeTimers, probeTimeoutMs, ...(state ? { state } : {}) },
 );
-const log = (line: string) => console.error(`${new Date().toISOString()} ${line}`);
+// How late timers fire: the figure that says whether deadlines can be kept.
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
 const server = await startWebhookServer({
   cert: readFileSync(values.cert),
   key: readFileSync(values.key),
   port: Number(values.port),
-  mutator: createPodMutator({ routing, checker, timers: nodeTimers, log }),
+  host: values.host ?? "0.0.0.0",
+  mutator: createPodMutator({ routing, checker, timers: nodeTimers, log, deadlineMs }),
   log,
+  // Counters for operators and the tests: the gate's, the shared state's, and memory.
+  get: {
+    "/stats": () => ({
+      gate: checker.stats(),
+      state: state?.stats(),
+      mode: state?.mode ?? "local",
+      rss: process.memoryUsage.rss(),
+      eventLoopDelayMs: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
+    }),
+  },
 });
-log(`kubeimg admission webhook listening on :${server.port} (POST /mutate-pods, GET /healthz)`);
+log(
+  `kubeimg admission webhook listening on :${server.port} (POST /mutate-pods, GET /healthz, GET /stats); availability state: ${state ? "shared through Redis" : "this process"}`,
+);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => void server.close().then(() => process.exit(0)));
+  process.once(
+    signal,
+    () =>
+      void server
+        .close()
+        .then(() => state?.close())
+        .then(() => process.exit(0)),
+  );
 }

@@ -29,64 +29,72 @@ export async function startWebhookServer(options: {
   readonly host?: string;
   readonly path?: string;
   readonly log?: (line: string) => void;
+  /** More `GET` endpoints answering JSON (for example `/stats`). */
+  readonly get?: Readonly<Record<string, () => unknown>>;
 }): Promise<WebhookServer> {
   const path = options.path ?? "/mutate-pods";
   const log = options.log ?? (() => {});
-  const server = createServer({ cert: options.cert, key: options.key }, (req, res) => {
-    req.on("error", (error) => log(`request error: ${error.message}`));
-    res.on("error", (error) => log(`response error: ${error.message}`));
-    const send = (status: number, body: unknown) => {
-      if (res.headersSent || res.destroyed) return;
-      try {
-        const text = typeof body === "string" ? body : JSON.stringify(body);
-        res.writeHead(status, {
-          "Content-Type": typeof body === "string" ? "text/plain" : "application/json",
-          "Content-Length": Buffer.byteLength(text),
-        });
-        res.end(text);
-      } catch (error) {
-        log(`cannot answer: ${error instanceof Error ? error.message : String(error)}`);
-        res.destroy();
-      }
-    };
-    const url = new URL(req.url ?? "/", "https://webhook.invalid");
-    if (req.method === "GET" && url.pathname === "/healthz") return send(200, "ok");
-    if (req.method !== "POST" || url.pathname !== path) return send(404, "not found");
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        send(413, "request body too large");
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (res.headersSent) return;
-      let body: unknown;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      } catch {
-        return send(400, "request body is not JSON");
-      }
-      let answer: Promise<AdmissionResponse>;
-      try {
-        answer = options.mutator(body);
-      } catch (error) {
-        answer = Promise.reject(error);
-      }
-      answer.then(
-        (response) => send(200, reviewReply(response)),
-        (error: unknown) => {
-          if (error instanceof BadAdmissionReview) return send(400, error.message);
-          log(`internal error: ${error instanceof Error ? error.message : String(error)}`);
-          send(500, "internal error");
-        },
-      );
-    });
-  });
+  // The API server keeps its connections to a webhook open between calls.
+  const server = createServer(
+    { cert: options.cert, key: options.key, keepAliveTimeout: 60_000 },
+    (req, res) => {
+      req.on("error", (error) => log(`request error: ${error.message}`));
+      res.on("error", (error) => log(`response error: ${error.message}`));
+      const send = (status: number, body: unknown) => {
+        if (res.headersSent || res.destroyed) return;
+        try {
+          const text = typeof body === "string" ? body : JSON.stringify(body);
+          res.writeHead(status, {
+            "Content-Type": typeof body === "string" ? "text/plain" : "application/json",
+            "Content-Length": Buffer.byteLength(text),
+          });
+          res.end(text);
+        } catch (error) {
+          log(`cannot answer: ${error instanceof Error ? error.message : String(error)}`);
+          res.destroy();
+        }
+      };
+      const url = new URL(req.url ?? "/", "https://webhook.invalid");
+      if (req.method === "GET" && url.pathname === "/healthz") return send(200, "ok");
+      const extra = req.method === "GET" ? options.get?.[url.pathname] : undefined;
+      if (extra && Object.hasOwn(options.get ?? {}, url.pathname)) return send(200, extra());
+      if (req.method !== "POST" || url.pathname !== path) return send(404, "not found");
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          send(413, "request body too large");
+          req.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      req.on("end", () => {
+        if (res.headersSent) return;
+        let body: unknown;
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        } catch {
+          return send(400, "request body is not JSON");
+        }
+        let answer: Promise<AdmissionResponse>;
+        try {
+          answer = options.mutator(body);
+        } catch (error) {
+          answer = Promise.reject(error);
+        }
+        answer.then(
+          (response) => send(200, reviewReply(response)),
+          (error: unknown) => {
+            if (error instanceof BadAdmissionReview) return send(400, error.message);
+            log(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+            send(500, "internal error");
+          },
+        );
+      });
+    },
+  );
   await new Promise<void>((resolve) =>
     server.listen(options.port ?? 0, options.host ?? "0.0.0.0", resolve),
   );

@@ -18,6 +18,15 @@ const selfContained: Options = {
 };
 
 /**
+ * CommonJS dependencies (yaml) bundled into an ES module call `require` for
+ * Node's built-ins; esbuild's shim throws "Dynamic require of … is not
+ * supported" unless a real `require` is in scope. The CommonJS build has one.
+ */
+const esmRequireBanner = {
+  js: 'import { createRequire as __kubeimgCreateRequire } from "node:module"; const require = __kubeimgCreateRequire(import.meta.url);',
+};
+
+/**
  * The options that build the `kubeimg` program into `outDir`; the tests use
  * them to build the binary they run.
  */
@@ -26,16 +35,14 @@ export function programBuild(outDir: string): Options {
     entry: { cli: fileURLToPath(new URL("./src/cli.ts", import.meta.url)) },
     format: ["esm"],
     platform: "node",
+    removeNodeProtocol: false,
     target: "node20",
     outDir,
     clean: false,
     sourcemap: false,
     splitting: false,
     treeshake: true,
-    // CommonJS dependencies bundled into an ES module may `require` Node's built-ins.
-    banner: {
-      js: 'import { createRequire as __kubeimgCreateRequire } from "node:module"; const require = __kubeimgCreateRequire(import.meta.url);',
-    },
+    banner: esmRequireBanner,
     ...selfContained,
   };
 }
@@ -44,6 +51,10 @@ export default defineConfig([
   {
     ...packageBuild(new URL("./package.json", import.meta.url)),
     ...selfContained,
+    banner: (ctx) => (ctx.format === "esm" ? esmRequireBanner : {}),
+    // Everything is bundled: maps of the bundled packages would be most of the
+    // tarball (3.7 MB); the packages they come from ship their own.
+    sourcemap: false,
     // Both builds share `dist/`; the library build must not delete the program.
     clean: ["!cli.js"],
   },

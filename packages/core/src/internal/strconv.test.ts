@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ParseFloat, Quote } from "./strconv.js";
+import { ParseBool, ParseFloat, Quote } from "./strconv.js";
 
 describe("Quote", () => {
   // Each expected value is what Go 1.19's fmt.Sprintf("%q", s) prints.
@@ -81,5 +81,23 @@ describe("ParseFloat (Go strconv.ParseFloat(s, 64))", () => {
     "١",
   ])("%j is an error", (s) => {
     expect(ParseFloat(s)).toBeUndefined();
+  });
+});
+
+describe("ParseBool", () => {
+  it.each([
+    ["1", true],
+    ["t", true],
+    ["TRUE", true],
+    ["True", true],
+    ["0", false],
+    ["F", false],
+    ["False", false],
+    ["yes", undefined],
+    ["", undefined],
+    [" true", undefined],
+    ["tRUE", undefined],
+  ] as const)("%j is %s", (input, want) => {
+    expect(ParseBool(input)).toBe(want);
   });
 });

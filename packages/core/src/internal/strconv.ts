@@ -345,3 +345,29 @@ export function Atoi(s: string): string | undefined {
   }
   return negative && digits !== "0" ? `-${digits}` : digits;
 }
+
+/**
+ * Go's `strconv.ParseBool`: `1`, `t`, `T`, `TRUE`, `true`, `True` are true;
+ * `0`, `f`, `F`, `FALSE`, `false`, `False` are false; anything else is
+ * `undefined` (Go's `invalid syntax`).
+ */
+export function ParseBool(s: string): boolean | undefined {
+  switch (s) {
+    case "1":
+    case "t":
+    case "T":
+    case "TRUE":
+    case "true":
+    case "True":
+      return true;
+    case "0":
+    case "f":
+    case "F":
+    case "FALSE":
+    case "false":
+    case "False":
+      return false;
+    default:
+      return undefined;
+  }
+}

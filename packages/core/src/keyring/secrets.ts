@@ -5,7 +5,7 @@
  * or `kubernetes.io/dockercfg` with a non-empty `.dockercfg`; all counted
  * Secrets feed one keyring, which comes before the node's.
  */
-import { z } from "zod";
+import * as z from "zod";
 import * as base64 from "../internal/base64.js";
 import * as utf8 from "../internal/utf8.js";
 import {

@@ -24,8 +24,10 @@
  * Matching uses re2js's parser and compiled program throughout. For speed on
  * the many short strings of tag filtering, two of Go's own engines run here
  * over that program with flat tables (`onepass.ts`, `backtrack.ts`): the
- * one-pass executor for patterns that qualify, the bit-state backtracker for
- * short inputs otherwise; re2js's engines handle the rest. All of them give
+ * one-pass executor for patterns that qualify (as a DFA on ASCII input,
+ * `onepass-dfa.ts`), the bit-state backtracker for short inputs otherwise;
+ * `^prefix(.*)suffix$` needs neither (`literal-frame.ts`); re2js's engines
+ * handle the rest. All of them give
  * Go's leftmost-first answers, and tests hold them to re2js's.
  *
  * Indexes returned here are JavaScript string indexes (UTF-16 code units),
@@ -40,6 +42,7 @@ import {
   restoreClassBrackets,
 } from "./class-brackets.js";
 import { RegexpError } from "./errors.js";
+import { compileLiteralFrame, type LiteralFrameMatcher } from "./literal-frame.js";
 import { renameDuplicateGroups } from "./named-groups.js";
 import { compileOnePass, type OnePassMatcher } from "./onepass.js";
 import { bindTemplate, type ExpandTemplate } from "./template.js";
@@ -208,6 +211,9 @@ function toRegexpError(
   return new RegexpError(pattern, reason, message, { cause: error });
 }
 
+/** What the fast engines share: run from the start of `s`, captures into `cap[0..ncap)`. */
+type Executor = Pick<OnePassMatcher | BacktrackMatcher | LiteralFrameMatcher, "exec">;
+
 /** re2js's compiled program (its `RE2` class, which the package does not export by name). */
 type RE2 = ReturnType<RE2JS["re2"]>;
 
@@ -220,8 +226,8 @@ class CompiledRegexp implements GoRegexp {
   readonly #pattern: RE2JS;
   readonly #re2: RE2;
   readonly #names: readonly string[];
-  /** The fast one-pass executor: undefined when not one-pass, null until first use. */
-  #onepass: OnePassMatcher | undefined | null = null;
+  /** The fastest whole-match executor (literal frame, else one-pass): undefined when none, null until first use. */
+  #onepass: Executor | undefined | null = null;
   /** The fast backtracker for short inputs: undefined when unusable, null until first use. */
   #backtrack: BacktrackMatcher | undefined | null = null;
   #scratch: Int32Array | undefined;
@@ -239,13 +245,15 @@ class CompiledRegexp implements GoRegexp {
     this.#names = Object.freeze(names);
   }
 
-  #fast(): OnePassMatcher | undefined {
-    if (this.#onepass === null) this.#onepass = compileOnePass(this.#re2);
+  #fast(): Executor | undefined {
+    if (this.#onepass === null) {
+      this.#onepass = compileLiteralFrame(this.source) ?? compileOnePass(this.#re2);
+    }
     return this.#onepass;
   }
 
   /** The fast capturing engine for `s`, when one applies (one-pass, or backtracking a short input). */
-  #capturing(s: string): OnePassMatcher | BacktrackMatcher | undefined {
+  #capturing(s: string): Executor | undefined {
     const fast = this.#fast();
     if (fast !== undefined) return fast;
     if (this.#backtrack === null) this.#backtrack = compileBacktrack(this.#re2);

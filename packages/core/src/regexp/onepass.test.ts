@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
@@ -100,5 +101,37 @@ describe("compileOnePass", () => {
       { numRuns: 1500, seed: 20261121 },
     );
     expect(checked).toBeGreaterThan(300);
+  });
+
+  it("runs the DFA exactly as the instruction walk, on the vectors' one-pass patterns", () => {
+    const url = new URL("../../../../conformance/regexp/vectors.jsonl", import.meta.url);
+    const patterns = new Set<string>([
+      "^v?(?P<v>[0-9]+\\.[0-9]+\\.[0-9]+)(-rc\\.[0-9]+)?$",
+      "^main-[0-9a-f]+-(?P<ts>[0-9]+)$",
+    ]);
+    for (const line of readFileSync(url, "utf8").split("\n")) {
+      if (line.trim() !== "") patterns.add((JSON.parse(line) as { pattern: string }).pattern);
+    }
+    const matchers = [...patterns].flatMap((p) => {
+      try {
+        const re2 = RE2JS.compile(p).re2();
+        const m = compileOnePass(re2);
+        return m?.hasDfa ? [{ m, ncap: 2 * (re2.numberOfCapturingGroups() + 1) }] : [];
+      } catch {
+        return [];
+      }
+    });
+    expect(matchers.length).toBeGreaterThan(20);
+    const input = fc.stringMatching(/^[a-z0-9.\-_vV+\n]{0,14}$/);
+    fc.assert(
+      fc.property(fc.constantFrom(...matchers), input, fc.nat(8), ({ m, ncap }, s, k) => {
+        const n = Math.min(ncap, 2 * k);
+        const a = new Int32Array(ncap);
+        const b = new Int32Array(ncap);
+        expect(m.exec(s, a, n)).toBe(m.execSteps(s, b, n));
+        expect([...a.subarray(0, n)]).toEqual([...b.subarray(0, n)]);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

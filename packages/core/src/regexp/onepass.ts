@@ -16,6 +16,7 @@
  * expected, the caller keeps using re2js.
  */
 
+import { buildDfa, runDfa } from "./onepass-dfa.js";
 import { emptyOpContext, Op } from "./re2js-program.js";
 
 /** The shape of a re2js instruction, as far as this module reads it. */
@@ -39,9 +40,14 @@ export interface OnePassMatcher {
   /**
    * Runs the program on `s` from its start. Returns true on a match; then
    * `cap[0..ncap)` holds the capture positions (-1 where a group did not take
-   * part). `cap` must have room for `ncap` entries.
+   * part). `cap` must have room for `ncap` entries. ASCII input runs on the
+   * DFA when the program has one, other input on the instruction walk.
    */
   exec(s: string, cap: Int32Array, ncap: number): boolean;
+  /** The instruction walk alone (the plain twin the DFA is tested against). */
+  execSteps(s: string, cap: Int32Array, ncap: number): boolean;
+  /** True when ASCII input runs on a DFA. */
+  readonly hasDfa: boolean;
 }
 
 /**
@@ -86,101 +92,117 @@ export function compileOnePass(re2: unknown): OnePassMatcher | undefined {
   }
 
   const start = prog.start;
-  return {
-    exec(s: string, cap: Int32Array, ncap: number): boolean {
-      for (let i = 0; i < ncap; i++) cap[i] = -1;
-      const end = s.length;
-      let pos = 0;
-      // The rune before pos (-1 at the start) and the rune at pos (-1 at the
-      // end), with its width in UTF-16 units. The empty-width context between
-      // them is computed only when an assertion asks for it; re2js computes
-      // it after every step, to the same effect.
-      let prev = -1;
-      let rune = -1;
-      let width = 0;
-      if (end > 0) {
-        rune = s.charCodeAt(0);
+  const execSteps = (s: string, cap: Int32Array, ncap: number): boolean => {
+    for (let i = 0; i < ncap; i++) cap[i] = -1;
+    const end = s.length;
+    let pos = 0;
+    // The rune before pos (-1 at the start) and the rune at pos (-1 at the
+    // end), with its width in UTF-16 units. The empty-width context between
+    // them is computed only when an assertion asks for it; re2js computes
+    // it after every step, to the same effect.
+    let prev = -1;
+    let rune = -1;
+    let width = 0;
+    if (end > 0) {
+      rune = s.charCodeAt(0);
+      width = 1;
+      if (rune >= 0xd800 && rune <= 0xdbff && end > 1) {
+        const lo = s.charCodeAt(1);
+        if (lo >= 0xdc00 && lo <= 0xdfff) {
+          rune = (rune - 0xd800) * 1024 + (lo - 0xdc00) + 0x10000;
+          width = 2;
+        }
+      }
+    }
+    let pc = start;
+    for (;;) {
+      const op = ops[pc] as number;
+      switch (op) {
+        case Op.Rune:
+        case Op.Rune1:
+          if (rune < 0) return false;
+          if (rune < 128) {
+            if (accept[pc * 128 + rune] === 0) return false;
+          } else if (
+            op === Op.Rune
+              ? !(insts[pc] as Re2jsInst).matchRune(rune)
+              : rune !== (insts[pc] as Re2jsInst).runes[0]
+          ) {
+            return false;
+          }
+          break;
+        case Op.Alt:
+        case Op.AltMatch:
+          pc =
+            rune >= 0 && rune < 128
+              ? (next[pc * 128 + rune] as number)
+              : onePassNext(insts[pc] as Re2jsInst, rune);
+          continue;
+        case Op.Capture: {
+          const slot = arg[pc] as number;
+          if (slot < ncap) cap[slot] = pos;
+          pc = out[pc] as number;
+          continue;
+        }
+        case Op.EmptyWidth:
+          if (((arg[pc] as number) & ~emptyOpContext(prev, rune)) !== 0) return false;
+          pc = out[pc] as number;
+          continue;
+        case Op.Nop:
+          pc = out[pc] as number;
+          continue;
+        case Op.Match:
+          if (ncap > 0) {
+            cap[0] = 0;
+            if (ncap > 1) cap[1] = pos;
+          }
+          return true;
+        case Op.RuneAny:
+          break;
+        case Op.RuneAnyNotNL:
+          if (rune === 10) return false;
+          break;
+        default:
+          // Op.Fail, or an opcode this executor does not know.
+          return false;
+      }
+      // A rune was consumed.
+      if (width === 0) return false;
+      pc = out[pc] as number;
+      prev = rune;
+      pos += width;
+      if (pos < end) {
+        rune = s.charCodeAt(pos);
         width = 1;
-        if (rune >= 0xd800 && rune <= 0xdbff && end > 1) {
-          const lo = s.charCodeAt(1);
+        if (rune >= 0xd800 && rune <= 0xdbff && pos + 1 < end) {
+          const lo = s.charCodeAt(pos + 1);
           if (lo >= 0xdc00 && lo <= 0xdfff) {
             rune = (rune - 0xd800) * 1024 + (lo - 0xdc00) + 0x10000;
             width = 2;
           }
         }
+      } else {
+        rune = -1;
+        width = 0;
       }
-      let pc = start;
-      for (;;) {
-        const op = ops[pc] as number;
-        switch (op) {
-          case Op.Rune:
-          case Op.Rune1:
-            if (rune < 0) return false;
-            if (rune < 128) {
-              if (accept[pc * 128 + rune] === 0) return false;
-            } else if (
-              op === Op.Rune
-                ? !(insts[pc] as Re2jsInst).matchRune(rune)
-                : rune !== (insts[pc] as Re2jsInst).runes[0]
-            ) {
-              return false;
-            }
-            break;
-          case Op.Alt:
-          case Op.AltMatch:
-            pc =
-              rune >= 0 && rune < 128
-                ? (next[pc * 128 + rune] as number)
-                : onePassNext(insts[pc] as Re2jsInst, rune);
-            continue;
-          case Op.Capture: {
-            const slot = arg[pc] as number;
-            if (slot < ncap) cap[slot] = pos;
-            pc = out[pc] as number;
-            continue;
-          }
-          case Op.EmptyWidth:
-            if (((arg[pc] as number) & ~emptyOpContext(prev, rune)) !== 0) return false;
-            pc = out[pc] as number;
-            continue;
-          case Op.Nop:
-            pc = out[pc] as number;
-            continue;
-          case Op.Match:
-            if (ncap > 0) {
-              cap[0] = 0;
-              if (ncap > 1) cap[1] = pos;
-            }
-            return true;
-          case Op.RuneAny:
-            break;
-          case Op.RuneAnyNotNL:
-            if (rune === 10) return false;
-            break;
-          default:
-            // Op.Fail, or an opcode this executor does not know.
-            return false;
-        }
-        // A rune was consumed.
-        if (width === 0) return false;
-        pc = out[pc] as number;
-        prev = rune;
-        pos += width;
-        if (pos < end) {
-          rune = s.charCodeAt(pos);
-          width = 1;
-          if (rune >= 0xd800 && rune <= 0xdbff && pos + 1 < end) {
-            const lo = s.charCodeAt(pos + 1);
-            if (lo >= 0xdc00 && lo <= 0xdfff) {
-              rune = (rune - 0xd800) * 1024 + (lo - 0xdc00) + 0x10000;
-              width = 2;
-            }
-          }
-        } else {
-          rune = -1;
-          width = 0;
-        }
-      }
+    }
+  };
+  const dfa = buildDfa({
+    ops,
+    out,
+    arg,
+    accept,
+    next,
+    start,
+    step: (pc, r) => onePassNext(insts[pc] as Re2jsInst, r),
+  });
+  if (dfa === undefined) return { exec: execSteps, execSteps, hasDfa: false };
+  return {
+    exec: (s, cap, ncap) => {
+      const hit = runDfa(dfa, s, cap, ncap);
+      return hit === undefined ? execSteps(s, cap, ncap) : hit;
     },
+    execSteps,
+    hasDfa: true,
   };
 }

@@ -10,7 +10,7 @@
  * as one literal directory. Each of these is reproduced and reported as a
  * warning or an explain line, so a user sees what the node will really do.
  */
-import { path as goPath, time } from "@kubeimg/core/internal";
+import { path as goPath, time as goTime } from "@kubeimg/core/internal";
 import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
 import {
   DecodeError,
@@ -323,7 +323,7 @@ function parseHostConfig(
     const key = view.keyPath(dial.key);
     const text = expectString(dial.entry.value, key);
     if (text !== "") {
-      const parsed = time.ParseDuration(text);
+      const parsed = goTime.ParseDuration(text);
       if (!parsed.ok) throw new DecodeError(parsed.message, key, dial.entry.value.at);
       result.dialTimeoutNs = parsed.nanoseconds;
     }
@@ -533,7 +533,74 @@ export function resolveContainerdHosts(
   fileMap: NodeFileMap | NodeFiles,
   options: ContainerdHostsOptions = {},
 ): ContainerdHostsResult {
+  return resolveWith(
+    fileMap instanceof NodeFiles ? fileMap : new NodeFiles(fileMap),
+    options,
+    undefined,
+    host,
+  );
+}
+
+/** A loaded host directory: what `loadHostDir` gave, or the error it threw. */
+type LoadedDir =
+  | { readonly hosts: readonly HostConfig[]; readonly trace: Trace }
+  | { readonly error: unknown };
+
+/** Resolves hosts against the same node files repeatedly, each host directory read and parsed once. */
+export interface ContainerdHostsResolver {
+  resolve(host: string): ContainerdHostsResult;
+}
+
+/**
+ * Loads the node's files once for many resolutions: each host directory's
+ * hosts.toml is parsed the first time it is used (or all at once with
+ * `preload`), so a resolution after that only walks the candidate
+ * directories and applies the defaults.
+ *
+ * @example
+ * ```ts
+ * const resolver = createContainerdHostsResolver(files, { preload: true });
+ * resolver.resolve("docker.io").hosts[0]?.host;
+ * ```
+ */
+export function createContainerdHostsResolver(
+  fileMap: NodeFileMap | NodeFiles,
+  options: ContainerdHostsOptions & { readonly preload?: boolean } = {},
+): ContainerdHostsResolver {
   const files = fileMap instanceof NodeFiles ? fileMap : new NodeFiles(fileMap);
+  const cache = new Map<string, LoadedDir>();
+  if (options.preload === true) {
+    const configPath = options.configPath ?? CONTAINERD_CERTS_DIR;
+    const roots = options.lookup === "single" ? [configPath] : splitList(configPath);
+    for (const root of roots) {
+      if (files.stat(root) !== "dir") continue;
+      for (const entry of files.readDir(root))
+        loadCached(files, cache, goPath.Join(root, entry.name));
+    }
+  }
+  return { resolve: (host) => resolveWith(files, options, cache, host) };
+}
+
+function loadCached(files: NodeFiles, cache: Map<string, LoadedDir>, dir: string): LoadedDir {
+  let loaded = cache.get(dir);
+  if (loaded === undefined) {
+    const trace = new Trace();
+    try {
+      loaded = { hosts: loadHostDir(files, dir, trace), trace };
+    } catch (error) {
+      loaded = { error };
+    }
+    cache.set(dir, loaded);
+  }
+  return loaded;
+}
+
+function resolveWith(
+  files: NodeFiles,
+  options: ContainerdHostsOptions,
+  cache: Map<string, LoadedDir> | undefined,
+  host: string,
+): ContainerdHostsResult {
   const trace = new Trace();
   const configPath = options.configPath ?? CONTAINERD_CERTS_DIR;
   const lookup = options.lookup ?? "roots";
@@ -548,8 +615,18 @@ export function resolveContainerdHosts(
   }
   const dir = roots.length === 0 ? null : findHostDir(files, roots, host, trace);
   let hosts: HostConfig[] | undefined;
-  if (dir !== null) hosts = loadHostDir(files, dir, trace);
-  else if (roots.length > 0) trace.line("no host directory found: defaults only");
+  if (dir !== null) {
+    if (cache === undefined) {
+      hosts = loadHostDir(files, dir, trace);
+    } else {
+      const loaded = loadCached(files, cache, dir);
+      if ("error" in loaded) throw loaded.error;
+      trace.explain.push(...loaded.trace.explain);
+      trace.warnings.push(...loaded.trace.warnings);
+      // The cached entries are shared: each resolution fills in its own copies.
+      hosts = loaded.hosts.map((h) => ({ ...h }));
+    }
+  } else if (roots.length > 0) trace.line("no host directory found: defaults only");
   if (hosts === undefined) hosts = [emptyHost()];
   const last = hosts[hosts.length - 1] as HostConfig;
   if (hosts.length > 0 && last.host === "") {
@@ -635,7 +712,7 @@ export function resolveContainerdHosts(
       ca: h.caCerts ?? [],
       client: h.clientPairs ?? [],
       ...(h.dialTimeoutNs !== undefined
-        ? { dialTimeout: time.DurationString(h.dialTimeoutNs) }
+        ? { dialTimeout: goTime.DurationString(h.dialTimeoutNs) }
         : {}),
     };
   });

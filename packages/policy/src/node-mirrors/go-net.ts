@@ -1,17 +1,17 @@
 /**
  * The pieces of Go's `net` and `net/url` that decide containerd's endpoint
- * list: `SplitHostPort` (the port rules for localhost and the HTTP
- * fallback), `ParseIP(...).IsLoopback()` (what counts as local) and the
- * scheme/host/path split `url.Parse` gives a hosts.toml server name. Pinned
- * to Go 1.19, which the runtime's behaviour is measured with: a bracketed
- * host is not checked to be an IPv6 address. (`SplitHostPort` itself lives in
- * `@kubeimg/core/internal`.)
+ * list beyond the shared `@kubeimg/core/internal` ones:
+ * `ParseIP(...).IsLoopback()` (what counts as local) and the
+ * scheme/host/path split `url.Parse` gives a hosts.toml server name, opaque
+ * URLs included (`http:x` has no host). Pinned to Go 1.19, which the
+ * runtime's behaviour is measured with: a bracketed host is not checked to
+ * be an IPv6 address.
  */
-import { net } from "@kubeimg/core/internal";
+import { net as goNet } from "@kubeimg/core/internal";
 
 /** The port `net.SplitHostPort` finds, or `""` when it fails (as containerd ignores the error). */
 export function portOf(hostport: string): string {
-  return net.SplitHostPort(hostport)?.port ?? "";
+  return goNet.SplitHostPortLoose(hostport).port;
 }
 
 function parseIPv4(s: string): number[] | undefined {
@@ -79,7 +79,7 @@ function parseIP(s: string): number[] | undefined {
 
 /** containerd's `docker.IsLocalhost`: `localhost` or a loopback IP, with or without a port. */
 export function isLocalhost(hostport: string): boolean {
-  const host = net.SplitHostPort(hostport)?.host ?? hostport;
+  const host = goNet.SplitHostPortLoose(hostport).host;
   if (host === "localhost") return true;
   const ip = parseIP(host);
   if (ip === undefined) return false;

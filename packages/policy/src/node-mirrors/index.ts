@@ -2,13 +2,16 @@ export {
   CONTAINERD_CERTS_DIR,
   type ContainerdEndpoint,
   type ContainerdHostsOptions,
+  type ContainerdHostsResolver,
   type ContainerdHostsResult,
   CRI_DEFAULT_CONFIG_PATH,
+  createContainerdHostsResolver,
   type HostCapability,
   hostDirectoryName,
   hostPaths,
   resolveContainerdHosts,
 } from "./containerd-hosts.js";
+export { type EmitLimitation, type EmittedNodeMirrors, emitNodeMirrors } from "./emit.js";
 export {
   isNodeMirrorsError,
   type NodeFileLocation,

@@ -679,15 +679,70 @@ export function findRegistry(
   conf: Pick<RegistriesConf, "registries">,
   name: string,
 ): RegistryEntry | null {
-  let found: RegistryEntry | null = null;
-  let length = 0;
-  for (const reg of conf.registries) {
-    if (refMatchingPrefix(name, reg.prefix) !== -1 && reg.prefix.length > length) {
-      found = reg;
-      length = reg.prefix.length;
+  const index = indexOf(conf.registries);
+  let found: IndexedRegistry | undefined;
+  const consider = (candidate: IndexedRegistry | undefined) => {
+    if (candidate === undefined || refMatchingPrefix(name, candidate.entry.prefix) === -1) return;
+    const length = candidate.entry.prefix.length;
+    const best = found?.entry.prefix.length ?? 0;
+    if (
+      length > best ||
+      (found !== undefined && length === best && candidate.order < found.order)
+    ) {
+      found = candidate;
+    }
+  };
+  // A plain prefix matches only up to a ':', '/' or '@' of the name, or all of it.
+  for (let i = 0; i < name.length; i++) {
+    const c = name[i];
+    if (c === ":" || c === "/" || c === "@") consider(index.exact.get(name.slice(0, i)));
+  }
+  consider(index.exact.get(name));
+  // A `*.D` prefix matches at the first ".D" with no '/' before it; D has no ':', '/' or '@'.
+  if (index.wildcard.size > 0) {
+    for (let i = 0; i < name.length && name[i] !== "/"; i++) {
+      if (name[i] !== ".") continue;
+      let j = i + 1;
+      while (j < name.length && name[j] !== ":" && name[j] !== "/" && name[j] !== "@") j++;
+      consider(index.wildcard.get(`*${name.slice(i, j)}`));
     }
   }
-  return found;
+  for (const odd of index.other) consider(odd);
+  return found?.entry ?? null;
+}
+
+interface IndexedRegistry {
+  readonly entry: RegistryEntry;
+  /** Position in the sorted list: the first wins a tie in prefix length. */
+  readonly order: number;
+}
+
+interface RegistryIndex {
+  readonly exact: Map<string, IndexedRegistry>;
+  readonly wildcard: Map<string, IndexedRegistry>;
+  /** Prefixes the index cannot place (from hand-built lists): checked one by one. */
+  readonly other: IndexedRegistry[];
+}
+
+const indexes = new WeakMap<readonly RegistryEntry[], RegistryIndex>();
+
+/** The prefix index of a registry list, built once per list (results are never mutated). */
+function indexOf(registries: readonly RegistryEntry[]): RegistryIndex {
+  const cached = indexes.get(registries);
+  if (cached !== undefined) return cached;
+  const index: RegistryIndex = { exact: new Map(), wildcard: new Map(), other: [] };
+  registries.forEach((entry, order) => {
+    const item = { entry, order };
+    const wildcard = entry.prefix.startsWith("*.");
+    if (wildcard && /[:/@]/.test(entry.prefix)) {
+      index.other.push(item);
+      return;
+    }
+    const map = wildcard ? index.wildcard : index.exact;
+    if (!map.has(entry.prefix)) map.set(entry.prefix, item);
+  });
+  indexes.set(registries, index);
+  return index;
 }
 
 /**

@@ -2,7 +2,7 @@
  * The two KubeletConfiguration fields of KEP-2535 as a zod schema, with the
  * kubelet's defaulting and validation.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { allowlistField } from "./allowlist.js";
 import { isPullCredentialsConfigError, PullCredentialsConfigError } from "./errors.js";
 import { policyField, type VerificationPolicyName, validateVerificationConfig } from "./policy.js";

@@ -2,7 +2,7 @@
  * Zod schemas and JSON conversions at the edges: credentials given to the
  * manager, and records in their JSON (file) shape.
  */
-import { z } from "zod";
+import * as z from "zod";
 import {
   currentRecordApiVersion,
   decodePulledRecordFile,

@@ -53,8 +53,13 @@ export interface AvailabilityGateOptions<Handle> {
    * `maxEntries` verdicts and 1000 registries).
    */
   readonly state?: AvailabilityState;
-  /** Most probes in flight at once, over all callers (default 64). */
+  /** Most probes in flight at once, over all callers (default 256). */
   readonly maxConcurrentProbes?: number;
+  /**
+   * Most probes in flight at once to one registry (default 64): a registry
+   * that hangs holds at most this many of the `maxConcurrentProbes` slots.
+   */
+  readonly maxProbesPerRegistry?: number;
   /**
    * Most probes waiting for a free slot (default 1024); past it a probe
    * answers "unavailable" (retryable) at once, without a verdict.
@@ -114,6 +119,55 @@ interface Operation {
 }
 
 type SlotOutcome = "granted" | "full" | "aborted";
+
+/** A counting semaphore with a FIFO of waiters that leave when their signal aborts. */
+class Limiter {
+  active = 0;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(private readonly max: number) {}
+
+  get free(): boolean {
+    return this.active < this.max;
+  }
+
+  get idle(): boolean {
+    return this.active === 0 && this.waiters.size === 0;
+  }
+
+  tryTake(): boolean {
+    if (this.active >= this.max) return false;
+    this.active++;
+    return true;
+  }
+
+  wait(signal: AbortSignal): Promise<"granted" | "aborted"> {
+    if (signal.aborted) return Promise.resolve("aborted");
+    return new Promise((resolve) => {
+      const grant = (): void => {
+        signal.removeEventListener("abort", onAbort);
+        resolve("granted");
+      };
+      const onAbort = (): void => {
+        this.waiters.delete(grant);
+        resolve("aborted");
+      };
+      this.waiters.add(grant);
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  /** Hands the slot to the oldest waiter, or frees it. */
+  release(): void {
+    const next = this.waiters.values().next();
+    if (next.done) {
+      this.active--;
+      return;
+    }
+    this.waiters.delete(next.value);
+    next.value();
+  }
+}
 
 const abortedAnswer: Availability = Object.freeze({
   available: false,
@@ -190,7 +244,8 @@ export function createAvailabilityGate<Handle>(
       now: () => timers.now(),
       maxVerdicts: options.maxEntries ?? 1000,
     });
-  const maxConcurrentProbes = Math.max(1, options.maxConcurrentProbes ?? 64);
+  const maxConcurrentProbes = Math.max(1, options.maxConcurrentProbes ?? 256);
+  const maxProbesPerRegistry = Math.max(1, options.maxProbesPerRegistry ?? 64);
   const maxQueuedProbes = Math.max(0, options.maxQueuedProbes ?? 1024);
   const peerWaitMs = options.peerWaitMs ?? probeTimeoutMs + 250;
   const peerPollMs = Math.max(1, options.peerPollMs ?? 25);
@@ -211,40 +266,58 @@ export function createAvailabilityGate<Handle>(
     stateErrors: 0,
   };
 
-  // Probe slots: a counter and a FIFO of waiters (a Set keeps insertion order
-  // and removes an aborted waiter in O(1)).
-  let activeProbes = 0;
-  const slotQueue = new Set<() => void>();
+  // Probe slots: one limiter over all registries and one per registry (so
+  // that a registry that hangs holds at most its own share), each a counter
+  // and a FIFO of waiters. Per-registry limiters exist only while used.
+  const global = new Limiter(maxConcurrentProbes);
+  const perRegistry = new Map<string, Limiter>();
+  let queued = 0;
 
-  const acquireSlot = (signal: AbortSignal): Promise<SlotOutcome> => {
-    if (signal.aborted) return Promise.resolve("aborted");
-    if (activeProbes < maxConcurrentProbes) {
-      activeProbes++;
-      return Promise.resolve("granted");
+  const waitFor = async (limiter: Limiter, signal: AbortSignal): Promise<SlotOutcome> => {
+    if (limiter.tryTake()) return "granted";
+    if (queued >= maxQueuedProbes) return "full";
+    queued++;
+    try {
+      return await limiter.wait(signal);
+    } finally {
+      queued--;
     }
-    if (slotQueue.size >= maxQueuedProbes) return Promise.resolve("full");
-    return new Promise<SlotOutcome>((resolve) => {
-      const grant = (): void => {
-        signal.removeEventListener("abort", onAbort);
-        resolve("granted");
-      };
-      const onAbort = (): void => {
-        slotQueue.delete(grant);
-        resolve("aborted");
-      };
-      slotQueue.add(grant);
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
   };
 
-  const releaseSlot = (): void => {
-    const next = slotQueue.values().next();
-    if (next.done) {
-      activeProbes--;
-      return;
+  const releaseRegistry = (registry: string, limiter: Limiter): void => {
+    limiter.release();
+    if (limiter.idle) perRegistry.delete(registry);
+  };
+
+  /** Takes a registry slot, then a global one; "waited" when either made the caller wait. */
+  const acquireSlot = async (
+    registry: string,
+    signal: AbortSignal,
+  ): Promise<SlotOutcome | "waited"> => {
+    if (signal.aborted) return "aborted";
+    let limiter = perRegistry.get(registry);
+    if (!limiter) {
+      limiter = new Limiter(maxProbesPerRegistry);
+      perRegistry.set(registry, limiter);
     }
-    slotQueue.delete(next.value);
-    next.value();
+    const immediate = limiter.free && global.free;
+    const first = await waitFor(limiter, signal);
+    if (first !== "granted") {
+      if (limiter.idle) perRegistry.delete(registry);
+      return first;
+    }
+    const second = await waitFor(global, signal);
+    if (second !== "granted") {
+      releaseRegistry(registry, limiter);
+      return second;
+    }
+    return immediate ? "granted" : "waited";
+  };
+
+  const releaseSlot = (registry: string): void => {
+    global.release();
+    const limiter = perRegistry.get(registry);
+    if (limiter) releaseRegistry(registry, limiter);
   };
 
   /**
@@ -339,9 +412,18 @@ export function createAvailabilityGate<Handle>(
   const probeAndRecord = async (
     key: VerdictKey,
     signal: AbortSignal,
+    trial = false,
   ): Promise<Availability | undefined> => {
-    const slot = await acquireSlot(signal);
+    const slot = await acquireSlot(key.registry, signal);
     if (slot === "aborted") return undefined;
+    if (slot === "waited" && breakerOptions && !trial) {
+      // The circuit may have opened while this probe waited for a slot.
+      const circuit = await ask(() => state.circuitState(key.registry), signal, "closed");
+      if (circuit !== "closed" || signal.aborted) {
+        releaseSlot(key.registry);
+        return signal.aborted ? undefined : shortCircuit(key.registry);
+      }
+    }
     if (slot === "full") {
       counters.queueFull++;
       return {
@@ -354,7 +436,7 @@ export function createAvailabilityGate<Handle>(
     try {
       answer = await probeOnce(key, signal);
     } finally {
-      releaseSlot();
+      releaseSlot(key.registry);
     }
     if (answer === undefined) return undefined;
     // Record even when every caller has gone: the verdict is still true. The
@@ -412,7 +494,7 @@ export function createAvailabilityGate<Handle>(
         if (signal.aborted) return undefined;
         if (!trial) return shortCircuit(key.registry);
         try {
-          return await probeAndRecord(key, signal);
+          return await probeAndRecord(key, signal, true);
         } finally {
           forget(() => state.releaseTrial(key.registry));
         }
@@ -497,8 +579,8 @@ export function createAvailabilityGate<Handle>(
     stats: () => ({
       ...counters,
       inFlight: inFlight.size,
-      activeProbes,
-      queuedProbes: slotQueue.size,
+      activeProbes: global.active,
+      queuedProbes: queued,
     }),
     circuitState: (registry) =>
       attempt(() => state.circuitState(registry)).then(undefined, (): CircuitState => "closed"),

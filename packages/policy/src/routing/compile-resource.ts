@@ -6,8 +6,8 @@
  * or regex) is recorded, never thrown. Label selectors and patterns are
  * shared by text across objects and generations: clusters repeat them.
  */
-
 import { path as goPath } from "@kubeimg/core/internal";
+import { isRegexpError } from "@kubeimg/core/regexp";
 import type { CredentialSecretRef } from "./availability.js";
 import { RoutingError } from "./errors.js";
 import { compileIncludeExcludeFilter, type IncludeExcludeFilter } from "./include-exclude.js";
@@ -20,6 +20,7 @@ import type {
   RoutingKind,
   RoutingResource,
 } from "./resource-schema.js";
+import { SharedTable } from "./shared-table.js";
 import type { AlternativeSortKey } from "./sort-key.js";
 
 /** kuik's kind rank, the second element of the sort key (the original is 0). */
@@ -133,25 +134,23 @@ function collect(items: readonly Record<string, string | undefined>[], key: stri
   return out;
 }
 
-/** How many distinct selector texts are kept before the table starts over. */
-const SELECTOR_CAPACITY = 4096;
-const selectors = new Map<string, LabelSelector | RoutingError>();
+const selectors = new SharedTable<LabelSelector>(4096, (e) => e instanceof RoutingError);
+const podMatchers = new SharedTable<PodMatcher | undefined>(
+  4096,
+  (e) => e instanceof RoutingError || isRegexpError(e),
+);
+const imageFilters = new SharedTable<IncludeExcludeFilter>(4096, isRegexpError);
+const prefixes = new SharedTable<string>(8192, () => false);
+const hostLists = new WeakMap<IncludeExcludeFilter, readonly string[] | undefined>();
 
 /** `parseLabelSelector`, shared by text (selectors are immutable). */
 function sharedSelector(text: string): LabelSelector {
-  let selector = selectors.get(text);
-  if (selector === undefined) {
-    try {
-      selector = parseLabelSelector(text);
-    } catch (e) {
-      if (!(e instanceof RoutingError)) throw e;
-      selector = e;
-    }
-    if (selectors.size >= SELECTOR_CAPACITY) selectors.clear();
-    selectors.set(text, selector);
-  }
-  if (selector instanceof RoutingError) throw selector;
-  return selector;
+  return selectors.get(text, () => parseLabelSelector(text));
+}
+
+/** `path.Join(registry, path)`, shared by its two parts. */
+function joinedPrefix(registry: string, path: string): string {
+  return prefixes.get(`${registry}\u0000${path}`, () => goPath.Join(registry, path));
 }
 
 function selectorsMatch(
@@ -179,6 +178,11 @@ function compilePodMatcher(
   cluster: boolean,
 ): PodMatcher | undefined {
   if (!filter || filter.include.length + filter.exclude.length === 0) return undefined;
+  const key = JSON.stringify([cluster, filter.include, filter.exclude]);
+  return podMatchers.get(key, () => buildPodMatcher(filter, cluster));
+}
+
+function buildPodMatcher(filter: KuikFilter | KuikClusterFilter, cluster: boolean): PodMatcher {
   const include = filter.include as Record<string, string | undefined>[];
   const exclude = filter.exclude as Record<string, string | undefined>[];
   const includeLabels = collect(include, "label").map(sharedSelector);
@@ -218,16 +222,33 @@ function compileMirrorImageFilter(
 ): IncludeExcludeFilter {
   if (filter && filter.include.length + filter.exclude.length > 0) {
     const include = collect(filter.include as Record<string, string | undefined>[], "image");
-    return compileIncludeExcludeFilter(
+    return sharedFilter(
       include.length === 0 ? [".*"] : include,
       collect(filter.exclude as Record<string, string | undefined>[], "image"),
     );
   }
-  return compileIncludeExcludeFilter(imageFilter?.include ?? [], imageFilter?.exclude ?? []);
+  return sharedFilter(imageFilter?.include ?? [], imageFilter?.exclude ?? []);
+}
+
+/** `compileIncludeExcludeFilter`, shared by its pattern lists. */
+function sharedFilter(
+  include: readonly string[],
+  exclude: readonly string[],
+): IncludeExcludeFilter {
+  return imageFilters.get(JSON.stringify([include, exclude]), () =>
+    compileIncludeExcludeFilter(include, exclude),
+  );
 }
 
 /** The registries an image filter is confined to, from its include patterns' literal prefixes. */
 function hostsOf(filter: IncludeExcludeFilter): readonly string[] | undefined {
+  if (hostLists.has(filter)) return hostLists.get(filter);
+  const hosts = confinedHosts(filter);
+  hostLists.set(filter, hosts);
+  return hosts;
+}
+
+function confinedHosts(filter: IncludeExcludeFilter): readonly string[] | undefined {
   const hosts = new Set<string>();
   for (const prefix of filter.includePrefixes) {
     const slash = prefix.indexOf("/");
@@ -305,7 +326,7 @@ export function compileRoutingResource(resource: RoutingResource): CompiledResou
             index,
             registry: m.registry,
             path: m.path,
-            prefix: goPath.Join(m.registry, m.path),
+            prefix: joinedPrefix(m.registry, m.path),
             priority: m.priority,
             secret: resolveSecret(m.credentialSecret, forcedNamespace),
             key: sortKey(resource.spec.priority, rank, m.priority, index),
@@ -319,7 +340,7 @@ export function compileRoutingResource(resource: RoutingResource): CompiledResou
     let upstreamProblem: string | undefined;
     if (u.imageFilter) {
       try {
-        filter = compileIncludeExcludeFilter(u.imageFilter.include, u.imageFilter.exclude);
+        filter = sharedFilter(u.imageFilter.include, u.imageFilter.exclude);
       } catch (e) {
         upstreamProblem = `spec.upstreams[${index}].imageFilter: ${messageOf(e)}`;
       }
@@ -328,7 +349,7 @@ export function compileRoutingResource(resource: RoutingResource): CompiledResou
       index,
       registry: u.registry,
       path: u.path,
-      prefix: goPath.Join(u.registry, u.path),
+      prefix: joinedPrefix(u.registry, u.path),
       priority: u.priority,
       discardAlternative: u.discardAlternative,
       secret: resolveSecret(u.credentialSecret, forcedNamespace),

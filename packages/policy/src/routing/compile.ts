@@ -74,15 +74,61 @@ export interface RoutingCompileCache {
 interface CacheEntry {
   readonly source: RoutingResource;
   readonly compiled: CompiledResource;
+  /** The call of {@link compileRouting} that last saw this entry. */
+  seenIn: number;
+  /** False once the entry left `entries` (replaced, or absent from a call). */
+  live: boolean;
 }
 
 class CompileCache implements RoutingCompileCache {
+  /** The current entry of each kind/namespace/name. */
   readonly entries = new Map<string, CacheEntry>();
+  /** Entries by the object they were compiled or reused for: no key to build on a hit. */
+  byObject = new WeakMap<RoutingResource, CacheEntry>();
+  calls = 0;
   get size(): number {
     return this.entries.size;
   }
   clear(): void {
+    for (const entry of this.entries.values()) entry.live = false;
     this.entries.clear();
+    this.byObject = new WeakMap();
+  }
+
+  /** Returns `resource` compiled, reusing the entry of the same object or generation. */
+  compile(resource: RoutingResource): CompiledResource {
+    let entry = this.byObject.get(resource);
+    if (entry === undefined || !entry.live) {
+      const key = cacheKey(resource);
+      const current = this.entries.get(key);
+      if (entry === undefined) {
+        entry =
+          current !== undefined && reusable(current.source, resource)
+            ? current
+            : {
+                source: resource,
+                compiled: compileRoutingResource(resource),
+                seenIn: 0,
+                live: true,
+              };
+        this.byObject.set(resource, entry);
+      }
+      if (current !== undefined && current !== entry) current.live = false;
+      entry.live = true;
+      this.entries.set(key, entry);
+    }
+    entry.seenIn = this.calls;
+    return entry.compiled;
+  }
+
+  /** Forgets the entries the current call did not see. */
+  prune(): void {
+    for (const [key, entry] of this.entries) {
+      if (entry.seenIn !== this.calls) {
+        entry.live = false;
+        this.entries.delete(key);
+      }
+    }
   }
 }
 
@@ -118,6 +164,25 @@ function reusable(previous: RoutingResource, next: RoutingResource): boolean {
   );
 }
 
+/** Parsed configurations by input object, kept while its JSON text is unchanged. */
+const configs = new WeakMap<object, { readonly text: string; readonly config: KuikConfig }>();
+
+/** `parseKuikConfig`, skipped when the same object comes back unchanged. */
+function sharedConfig(input: unknown): KuikConfig {
+  if (typeof input !== "object" || input === null) return parseKuikConfig(input);
+  let text: string;
+  try {
+    text = JSON.stringify(input);
+  } catch {
+    return parseKuikConfig(input); // not JSON (a cycle, a BigInt): let the parser say why
+  }
+  const known = configs.get(input);
+  if (known !== undefined && known.text === text) return known.config;
+  const config = parseKuikConfig(input);
+  configs.set(input, { text, config });
+  return config;
+}
+
 function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key);
   if (list) list.push(value);
@@ -142,28 +207,16 @@ export function compileRouting(
   resources: readonly RoutingResource[],
   options: CompileRoutingOptions = {},
 ): CompiledRouting {
-  const config = parseKuikConfig(options.config ?? {});
+  const config = sharedConfig(options.config ?? {});
   const cache = options.cache instanceof CompileCache ? options.cache : undefined;
   const clusterMirrors: CompiledMirrorSet[] = [];
   const clusterReplicated: CompiledReplicatedSet[] = [];
   const namespacedMirrors = new Map<string, CompiledMirrorSet[]>();
   const namespacedReplicated = new Map<string, CompiledReplicatedSet[]>();
   const problems: { resource: RoutingResourceRef; message: string }[] = [];
-  const seen = cache ? new Set<string>() : undefined;
+  if (cache) cache.calls++;
   for (const resource of resources) {
-    let compiled: CompiledResource;
-    if (cache) {
-      const key = cacheKey(resource);
-      seen?.add(key);
-      const entry = cache.entries.get(key);
-      if (entry && reusable(entry.source, resource)) compiled = entry.compiled;
-      else {
-        compiled = compileRoutingResource(resource);
-        cache.entries.set(key, { source: resource, compiled });
-      }
-    } else {
-      compiled = compileRoutingResource(resource);
-    }
+    const compiled = cache ? cache.compile(resource) : compileRoutingResource(resource);
     if (compiled.problem !== undefined) {
       problems.push({ resource: compiled.ref, message: compiled.problem });
     }
@@ -179,9 +232,7 @@ export function compileRouting(
     } else if (ns === undefined) clusterReplicated.push(compiled);
     else pushTo(namespacedReplicated, ns, compiled);
   }
-  if (cache && seen) {
-    for (const key of [...cache.entries.keys()]) if (!seen.has(key)) cache.entries.delete(key);
-  }
+  cache?.prune();
   return Object.freeze({
     config,
     discardAlternativeMode: options.discardAlternativeMode ?? "kuik",

@@ -8,7 +8,7 @@
  * bounds each availability probe. The other keys are validated so a config
  * file can be checked as a whole.
  */
-import { z } from "zod";
+import * as z from "zod";
 import {
   describeUnknownField,
   findUnknownFields,

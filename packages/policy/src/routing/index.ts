@@ -119,11 +119,8 @@ export {
   type RoutingResource,
   routingResourceSchema,
 } from "./resource-schema.js";
-export {
-  finalContainerImage,
-  routeContainer,
-  safeRouteContainer,
-} from "./route-container.js";
+export { routeContainer } from "./route-container.js";
+export { finalContainerImage, safeRouteContainer } from "./route-outcome.js";
 export type {
   AlternativeReason,
   ContainerRoute,

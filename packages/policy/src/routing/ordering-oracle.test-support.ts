@@ -13,7 +13,7 @@ import { compileRouting } from "./compile.js";
 import { parseLabelSelector } from "./label-selector.js";
 import { parseRoutingResource } from "./load.js";
 import type { RoutingResource } from "./resource-schema.js";
-import { safeRouteContainer } from "./route-container.js";
+import { safeRouteContainer } from "./route-outcome.js";
 
 type Pod = {
   namespace: string;
@@ -201,7 +201,8 @@ const patterns = [
   "docker\\.io/x)|(.+",
   "quay\\.io/(x",
 ];
-const images = [
+/** Images the scenarios route. */
+export const images = [
   "nginx:1.25",
   "nginx",
   "redis:7",
@@ -249,7 +250,8 @@ const metadata = (kind: string, i: number) =>
         { name: `r${i}`, namespace: "default" },
       );
 
-const resource = (i: number) =>
+/** One random routing object named `r<i>` (input form). */
+export const resource = (i: number) =>
   fc
     .constantFrom(
       "ClusterImageSetMirror",

@@ -6,7 +6,7 @@
 import type { CredentialSecretRef } from "./availability.js";
 import { ORIGINAL_IMAGES_ANNOTATION } from "./original-images.js";
 import type { PodRoutingPlan } from "./plan-pod.js";
-import { finalContainerImage } from "./route-container.js";
+import { finalContainerImage } from "./route-outcome.js";
 import type { RoutedAlternative } from "./route-types.js";
 import { xxhash64 } from "./xxhash64.js";
 

@@ -2,7 +2,7 @@
  * The slice of a Kubernetes Pod that routing reads and patches, as a zod
  * schema (fields kept with their Kubernetes names; everything else ignored).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { RoutingError } from "./errors.js";
 import { describeValue, formatFieldPath, valueAtPath } from "./field-path.js";
 

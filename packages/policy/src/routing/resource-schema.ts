@@ -6,7 +6,7 @@
  * checked separately in `crd-validation.ts`, so that objects the API server
  * would refuse but kuik still reads can be loaded leniently.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { parseGoDuration } from "./duration.js";
 
 /** The `apiVersion` of every kuik routing object. */

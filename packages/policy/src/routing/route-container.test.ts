@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { compileRouting, createRoutingCompileCache } from "./compile.js";
 import { isRoutingError } from "./errors.js";
 import { parseRoutingResource } from "./load.js";
-import { finalContainerImage, routeContainer, safeRouteContainer } from "./route-container.js";
+import { routeContainer } from "./route-container.js";
+import { finalContainerImage, safeRouteContainer } from "./route-outcome.js";
 import type { RoutedContainerRoute } from "./route-types.js";
 
 const api = "kuik.enix.io/v1alpha1";

@@ -1,8 +1,26 @@
 /**
  * The ordering of one container's alternatives, exactly as kuik's mutating
  * webhook computes it (`buildAlternativesList` and the gates of `defaultPod`
- * in `internal/webhook/core/v1/pod_webhook.go`, main at db2d839). Steps are
- * numbered as in ARCHITECTURE.md ("kuik's routing steps").
+ * in `internal/webhook/core/v1/pod_webhook.go`, main at db2d839), to be read
+ * beside it. The steps, as numbered in the comments:
+ *
+ * 1. pod gates: a kubelet mirror pod, `skipLabels`, `skipAnnotations`;
+ * 2. a container already in `kuik.enix.io/original-images` is skipped;
+ * 3. container gates: unparsable image, digest, `Never` pull policy;
+ * 4-5. CRs selected by namespace and `spec.filter` (`route-memo.ts` keeps
+ *    the answers; `compile-resource.ts` builds the matchers);
+ * 7. upstream phase: the first matching upstream of each replicated set
+ *    gives one entry per upstream, or discards the original;
+ * 8. the original, pinned first for `Always` unless priorities are honoured;
+ * 9. mirror phase: each mirror set mirrors every entry so far that its
+ *    filter matches (mirrors of mirrors included);
+ * 10-11. stable sort by (CR priority, kind rank, entry priority, entry
+ *    index), then exact-string de-duplication keeping the first.
+ *
+ * Steps 12-13 (secrets, probes, the rewrite) live in `resolve.ts` and
+ * `pod-patch.ts`. The speed-ups (memoised answers, the registry index of the
+ * mirror walk) live in `route-memo.ts`; a property test holds this file's
+ * answers to a plain transcription of the steps.
  */
 import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import type { CompiledRouting } from "./compile.js";
@@ -230,7 +248,7 @@ function buildRouteCore(
 ): RouteCore {
   const candidates: Candidate[] = [];
   let originalDiscarded = false;
-  for (const { cr } of memo.replicatedFor(pod, scopeKey)) {
+  for (const { cr } of memo.replicatedFor(routing, pod, scopeKey)) {
     if (addUpstreamCandidates(cr, normalized, candidates)) originalDiscarded = true;
   }
   if (!originalDiscarded) {
@@ -247,7 +265,7 @@ function buildRouteCore(
     });
   }
   const walk = memo.walk(candidates);
-  for (const { cr, slot } of memo.mirrorsFor(pod, scopeKey)) {
+  for (const { cr, slot } of memo.mirrorsFor(routing, pod, scopeKey)) {
     addMirrorCandidates(cr, slot, walk, candidates, routing.maxCandidates);
   }
 
@@ -321,49 +339,4 @@ export function orderContainer(
     image: container.image,
     ...core,
   });
-}
-
-/**
- * Like {@link routeContainer}, but returns the `INVALID_ALTERNATIVE_REFERENCE`
- * error as a value, so a webhook can admit the Pod unchanged as kuik does.
- *
- * @example
- * ```ts
- * const r = safeRouteContainer(routing, input);
- * if (!r.success) log.warn(r.error.message); // admit unchanged
- * ```
- */
-export function safeRouteContainer(
-  routing: CompiledRouting,
-  input: RouteContainerInput,
-): { success: true; route: ContainerRoute } | { success: false; error: RoutingError } {
-  try {
-    return { success: true, route: routeContainer(routing, input) };
-  } catch (e) {
-    if (e instanceof RoutingError) return { success: false, error: e };
-    throw e;
-  }
-}
-
-/**
- * Returns the image the container ends up with, given the winner of the
- * probes (the first available entry in list order, or undefined when none
- * is). Follows kuik: skipped or unprobed containers keep their image as
- * written; so does a container whose winner is the normalised original; with
- * `discardAlternativeMode: "docs"` a `direct` entry is used without probing.
- *
- * @example
- * ```ts
- * finalContainerImage(route, route.status === "routed" ? route.alternatives[1] : undefined)
- * ```
- */
-export function finalContainerImage(
-  route: ContainerRoute,
-  winner: RoutedAlternative | undefined,
-): string {
-  if (route.status === "skipped") return route.image;
-  if (route.direct) return route.direct.image;
-  if (!route.probed || winner === undefined || winner.image === route.normalized)
-    return route.image;
-  return winner.image;
 }

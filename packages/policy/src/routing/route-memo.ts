@@ -110,7 +110,6 @@ const noIndexes: readonly number[] = Object.freeze([]);
 
 /** The memo of one compiled routing. */
 export class RoutingMemo {
-  readonly #routing: CompiledRouting;
   readonly #mirrorSlots: Slots;
   readonly #replicatedSlots: Slots;
   /** Every registry named by a mirror set's `hosts`, numbered. */
@@ -122,8 +121,8 @@ export class RoutingMemo {
   readonly #mirrorAnswers = new Map<string, Int8Array>();
   readonly #results = new Map<string, unknown>();
 
+  /** Never keeps `routing` itself: the memo is the value of a weak map keyed by it. */
   constructor(routing: CompiledRouting) {
-    this.#routing = routing;
     this.#mirrorSlots = slotsOf(routing.clusterMirrors.length, routing.namespacedMirrors);
     this.#replicatedSlots = slotsOf(routing.clusterReplicated.length, routing.namespacedReplicated);
     const sets = [...routing.clusterMirrors, ...[...routing.namespacedMirrors.values()].flat()];
@@ -169,8 +168,11 @@ export class RoutingMemo {
   }
 
   /** Steps 4-5 for the replicated kinds: the sets that apply, cluster ones first. */
-  replicatedFor(pod: RoutingPodMeta, scopeKey: string): Slotted<CompiledReplicatedSet>[] {
-    const r = this.#routing;
+  replicatedFor(
+    r: CompiledRouting,
+    pod: RoutingPodMeta,
+    scopeKey: string,
+  ): Slotted<CompiledReplicatedSet>[] {
     return selected(
       this.#scope(scopeKey).replicated,
       pod,
@@ -181,8 +183,11 @@ export class RoutingMemo {
   }
 
   /** Steps 4-5 for the mirror kinds: the sets that apply, cluster ones first. */
-  mirrorsFor(pod: RoutingPodMeta, scopeKey: string): Slotted<CompiledMirrorSet>[] {
-    const r = this.#routing;
+  mirrorsFor(
+    r: CompiledRouting,
+    pod: RoutingPodMeta,
+    scopeKey: string,
+  ): Slotted<CompiledMirrorSet>[] {
     return selected(
       this.#scope(scopeKey).mirrors,
       pod,

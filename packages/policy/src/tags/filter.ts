@@ -48,7 +48,7 @@ export function compileTagFilter(spec: TagFilterSpec): TagFilter {
   const extract = spec.extract ?? "";
   let re: GoRegexp;
   try {
-    re = compileRegexp(pattern);
+    re = sharedRegexp(pattern);
   } catch (error) {
     if (!isRegexpError(error)) throw error;
     throw new TagPolicyError(
@@ -76,6 +76,25 @@ export function compileTagFilter(spec: TagFilterSpec): TagFilter {
   };
 }
 
+/** How many compiled patterns are kept before the table starts over. */
+const REGEXP_CAPACITY = 256;
+const regexps = new Map<string, GoRegexp>();
+
+/**
+ * `compileRegexp`, kept by pattern text: a controller selects with the same
+ * few policies on every scan, and compiling (program, one-pass DFA) costs
+ * more than filtering a small repository.
+ */
+function sharedRegexp(pattern: string): GoRegexp {
+  let re = regexps.get(pattern);
+  if (re === undefined) {
+    re = compileRegexp(pattern);
+    if (regexps.size >= REGEXP_CAPACITY) regexps.clear();
+    regexps.set(pattern, re);
+  }
+  return re;
+}
+
 function makeKeyOf(
   re: GoRegexp,
   template: ExpandTemplate | undefined,
@@ -85,8 +104,10 @@ function makeKeyOf(
     const constant = template.expand("", []);
     return (tag) => (re.matchString(tag) ? constant : undefined);
   }
-  // One reusable buffer for the match positions: no allocation per tag.
-  const match = new Int32Array(2 * (re.numSubexp + 1));
+  // One reusable buffer for the match positions, only as large as the
+  // template's highest group (the engines record no group past it): no
+  // allocation per tag, and none at all for a tag the pattern refuses.
+  const match = new Int32Array(2 * (Math.min(template.maxGroup, re.numSubexp) + 1));
   return (tag) =>
     re.findStringSubmatchIndexInto(tag, match) ? template.expand(tag, match) : undefined;
 }

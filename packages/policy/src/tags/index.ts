@@ -1,3 +1,47 @@
+export {
+  ARGOCD_ANNOTATION_PREFIX,
+  type ArgoAnnotationsConfig,
+  type ArgoConfig,
+  type ArgoImageUpdaterConfig,
+  type ArgoUpdateSettings,
+} from "./argocd/config.js";
+export { argoVersionConstraint } from "./argocd/constraint.js";
+export {
+  type ArgoSelectOptions,
+  type ArgoStrategy,
+  argoStrategy,
+  selectArgoTag,
+} from "./argocd/select.js";
+export {
+  type ComparedDialect,
+  type CompareTagSelectionsInput,
+  compareTagSelections,
+  type DialectPick,
+  type PickDifference,
+  type TagSelectionComparison,
+} from "./dialect/compare.js";
+export { isTagDialectError, TagDialectError, type TagDialectErrorCode } from "./dialect/errors.js";
+export {
+  type GuardedSelection,
+  guardSelection,
+  type SelectionGuards,
+  tagOrders,
+} from "./dialect/guards.js";
+export {
+  type Translation,
+  translateFluxToArgo,
+  translateFluxToKargo,
+  translateKargoToFlux,
+} from "./dialect/translate.js";
+export type {
+  DialectOutcome,
+  DialectOutcomeCode,
+  DialectSelection,
+  DialectTagExplanation,
+  DialectVerdict,
+  TagDialect,
+  TagInfo,
+} from "./dialect/types.js";
 export { parseIntervalMillis } from "./duration.js";
 export {
   isTagPolicyError,
@@ -12,6 +56,14 @@ export {
   type TagVerdict,
 } from "./explain.js";
 export { compileTagFilter, type TagFilter } from "./filter.js";
+export { selectKargoTag } from "./kargo/select.js";
+export {
+  type DefaultedKargoSubscription,
+  defaultKargoSubscription,
+  type KargoImageSubscription,
+  type KargoStrategy,
+  validateKargoSubscription,
+} from "./kargo/subscription.js";
 export { MemoryRegistry } from "./memory.js";
 export { type KeyVerdict, type Policer, policerFromSpec } from "./policers.js";
 export {

@@ -31,7 +31,7 @@
  *   `^.*\.sig$` applies once converted).
  */
 import { compileRegexp, isRegexpError } from "@kubeimg/core/regexp";
-import { z } from "zod";
+import * as z from "zod";
 import { findUnknownMetadataFields } from "../objects/object-meta.js";
 import {
   describeUnknownField,

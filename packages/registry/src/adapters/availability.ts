@@ -8,7 +8,7 @@ import { isDockerConfigError } from "@kubeimg/core/keyring";
 import type { RegistryClient } from "../client/index.js";
 import { isRegistryError } from "../errors/index.js";
 import { parseRegistryImage } from "../image/image-name.js";
-import { type AdapterCredentials, credentialsFor } from "./credentials.js";
+import { type AdapterCredentials, checkAdapterOptions, credentialsFor } from "./credentials.js";
 import type {
   AdapterCallOptions,
   ImageAvailability,
@@ -45,7 +45,8 @@ export function availabilityFromError(error: unknown): ImageAvailability {
     return { available: false, reason: `${error.code}: ${error.message}`, retryable: false };
   }
   // Anything else is a misconfiguration or a bug: asking again will not help.
-  const message = error instanceof Error ? error.message : String(error);
+  const message =
+    error instanceof Error ? error.message : typeof error === "string" ? error : typeof error;
   return { available: false, reason: `ERROR: ${message}`, retryable: false };
 }
 
@@ -62,6 +63,7 @@ export function availabilityFromError(error: unknown): ImageAvailability {
 export function createAvailabilityChecker(
   options: AvailabilityCheckerOptions,
 ): ImageAvailabilityChecker {
+  checkAdapterOptions("createAvailabilityChecker", options);
   return {
     async check(
       image: string,

@@ -3,6 +3,7 @@
  * when a check names one, combined exactly as the kubelet combines them.
  */
 import { type DockerKeyring, makeDockerKeyring } from "@kubeimg/core/keyring";
+import { checkTimeout } from "../client/check-options.js";
 import { keyringCredentials } from "../client/credentials.js";
 import type { CredentialProvider } from "../client/index.js";
 import { RegistryError } from "../errors/index.js";
@@ -20,6 +21,31 @@ export interface AdapterCredentials {
   readonly keyring?: DockerKeyring;
   /** Fetches pull Secrets named by availability checks (e.g. from the Kubernetes API). */
   readonly getSecret?: PullSecretGetter;
+}
+
+/**
+ * Throws `INVALID_OPTION` unless `options` holds a registry client and
+ * well-typed credentials sources: checked when an adapter is created, not at
+ * its first call.
+ */
+export function checkAdapterOptions(where: string, options: unknown): void {
+  const o = options as Record<string, unknown> | null;
+  const client = o?.client as Record<string, unknown> | undefined;
+  const fail = (option: string, rule: string) => {
+    throw new RegistryError("INVALID_OPTION", `${where}: option ${option} ${rule}`);
+  };
+  if (typeof o !== "object" || o === null) fail("(options)", "must be an object");
+  if (typeof client !== "object" || client === null || typeof client.headManifest !== "function") {
+    fail("client", "must be a registry client (createRegistryClient)");
+  }
+  if (o?.getSecret !== undefined && typeof o.getSecret !== "function")
+    fail("getSecret", "must be a function");
+  const keyring = o?.keyring as { lookup?: unknown } | undefined;
+  if (keyring !== undefined && typeof keyring?.lookup !== "function")
+    fail("keyring", "must be a keyring");
+  if (o?.exclude !== undefined && typeof o.exclude !== "function")
+    fail("exclude", "must be a function");
+  checkTimeout(`${where}: timeoutMs`, o?.timeoutMs);
 }
 
 /** The credential provider for one call: the Secret's credentials first, then the node keyring's. */

@@ -5,7 +5,9 @@
 import type { DockerKeyring } from "@kubeimg/core/keyring";
 import { keyringCredentials } from "../client/credentials.js";
 import type { CleanTagsOptions, RegistryClient } from "../client/index.js";
+import { checkArgument } from "../errors/index.js";
 import type { RegistryImage } from "../image/index.js";
+import { checkAdapterOptions } from "./credentials.js";
 import type { AdapterCallOptions, ImageDigestResolver, RepositoryTagLister } from "./types.js";
 
 /** Options of {@link createTagLister} and {@link createDigestResolver}. */
@@ -17,9 +19,15 @@ export interface TagAdapterOptions extends Pick<CleanTagsOptions, "exclude"> {
   readonly timeoutMs?: number;
 }
 
-function callOptions(options: TagAdapterOptions, call: AdapterCallOptions) {
+function callOptions(options: TagAdapterOptions, call: AdapterCallOptions | undefined) {
+  checkArgument(
+    call === undefined || (typeof call === "object" && call !== null),
+    "adapter call",
+    call,
+    "the call options must be an object",
+  );
   return {
-    ...(call.signal ? { signal: call.signal } : {}),
+    ...(call?.signal ? { signal: call.signal } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.keyring ? { credentials: keyringCredentials(options.keyring) } : {}),
   };
@@ -37,6 +45,7 @@ function callOptions(options: TagAdapterOptions, call: AdapterCallOptions) {
  * ```
  */
 export function createTagLister(options: TagAdapterOptions): RepositoryTagLister {
+  checkAdapterOptions("createTagLister", options);
   return {
     listTags: (repository: RegistryImage, call: AdapterCallOptions) =>
       options.client.listTags(repository, {
@@ -58,6 +67,7 @@ export function createTagLister(options: TagAdapterOptions): RepositoryTagLister
  * ```
  */
 export function createDigestResolver(options: TagAdapterOptions): ImageDigestResolver {
+  checkAdapterOptions("createDigestResolver", options);
   return {
     resolveDigest: (image: RegistryImage, call: AdapterCallOptions) =>
       options.client.resolveDigest(image, callOptions(options, call)),

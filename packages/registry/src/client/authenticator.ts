@@ -13,12 +13,14 @@
  * refused here (`TOKEN_INVALID`), before any `Headers` sees it and quotes
  * it in its error text.
  */
+import { isKubeimgError } from "@kubeimg/core";
 import { isRegistryError, RegistryError } from "../errors/index.js";
 import { cancelBody } from "../http/body.js";
 import { type AuthChallenge, parseWwwAuthenticate, pickChallenge } from "../http/challenge.js";
 import { checkRealm } from "../http/realm.js";
 import { redactUrl } from "../http/redact.js";
 import { basicAuthorization, type RegistryCredential } from "./credentials.js";
+import { describeFailure } from "./error-mapping.js";
 import type { HostPolicy } from "./host-policy.js";
 import type { RegistryClientOptions } from "./options.js";
 import { mergeScopes, parseTokenResponse, tokenKey } from "./responses.js";
@@ -133,11 +135,32 @@ export class Authenticator {
   ): Promise<Sent> {
     const { options, hosts, send } = this.#deps;
     const repositoryName = `${target.registry}/${target.repository ?? ""}`;
-    const credentials = (await (ctx.credentials ?? options.credentials)?.(repositoryName)) ?? [];
+    let credentials: unknown;
+    try {
+      credentials = (await (ctx.credentials ?? options.credentials)?.(repositoryName)) ?? [];
+    } catch (error) {
+      // A kubeimg error (a malformed pull secret) keeps its own code.
+      if (isKubeimgError(error)) throw error;
+      throw new RegistryError(
+        "INVALID_OPTION",
+        `the credential provider failed for ${repositoryName}: ${describeFailure(error)}`,
+        { reference: target.reference },
+      );
+    }
     if (!Array.isArray(credentials)) {
       throw new RegistryError(
         "INVALID_OPTION",
         `the credential provider returned ${typeof credentials} for ${repositoryName}, not a list`,
+        { reference: target.reference },
+      );
+    }
+    const valid = (c: unknown): c is RegistryCredential =>
+      typeof (c as RegistryCredential | null)?.username === "string" &&
+      typeof (c as RegistryCredential | null)?.password === "string";
+    if (!credentials.every(valid)) {
+      throw new RegistryError(
+        "INVALID_OPTION",
+        `the credential provider returned a credential without a string username and password for ${repositoryName}`,
         { reference: target.reference },
       );
     }

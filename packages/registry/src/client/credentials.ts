@@ -4,6 +4,7 @@
  * order, as the kubelet does.
  */
 import type { DockerKeyring } from "@kubeimg/core/keyring";
+import { checkArgument } from "../errors/registry-error.js";
 
 /** A username/password pair for one registry. */
 export interface RegistryCredential {
@@ -26,6 +27,12 @@ export type CredentialProvider = (
  * ```
  */
 export function keyringCredentials(keyring: DockerKeyring): CredentialProvider {
+  checkArgument(
+    typeof (keyring as { lookup?: unknown } | null)?.lookup === "function",
+    "keyringCredentials",
+    keyring,
+    "the keyring must have a lookup function",
+  );
   return (repositoryName) =>
     keyring
       .lookup(repositoryName)
@@ -42,6 +49,12 @@ export function keyringCredentials(keyring: DockerKeyring): CredentialProvider {
  * ```
  */
 export function basicAuthorization(credential: RegistryCredential): string {
+  checkArgument(
+    typeof credential?.username === "string" && typeof credential?.password === "string",
+    "basicAuthorization",
+    credential,
+    "the credential must have a string username and password",
+  );
   const bytes = new TextEncoder().encode(`${credential.username}:${credential.password}`);
   let binary = "";
   for (const b of bytes) binary += String.fromCharCode(b);

@@ -28,6 +28,7 @@ export const MANIFEST_ACCEPT =
 
 /** Returns a `Content-Type` without parameters, lower-cased (the spec says to ignore parameters). */
 export function mediaTypeOf(contentType: string | null): string | undefined {
+  if (typeof contentType !== "string") return undefined;
   const base = contentType?.split(";")[0]?.trim().toLowerCase();
   return base ? base : undefined;
 }

@@ -289,7 +289,7 @@ class Client implements RegistryClient {
     );
     const signals = [
       ...(options.signal ? [options.signal] : []),
-      ...(budget === Number.POSITIVE_INFINITY ? [] : [AbortSignal.timeout(budget)]),
+      ...(budget === Number.POSITIVE_INFINITY ? [] : [AbortSignal.timeout(Math.ceil(budget))]),
     ];
     const signal = signals.length === 1 ? (signals[0] as AbortSignal) : AbortSignal.any(signals);
     const ctx: CallContext = {

@@ -89,11 +89,11 @@ export function parseTagsPage(bytes: Uint8Array, url: string, reference: string)
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder().decode(bytes));
-  } catch (cause) {
+  } catch {
+    // No cause: the parser quotes the body, which may echo what the client sent.
     throw new RegistryError("INVALID_RESPONSE", `${reference}: tags list is not JSON`, {
       url: redactUrl(url),
       reference,
-      cause,
     });
   }
   const tags =

@@ -4,6 +4,7 @@
  * entries (Nexus), digest-looking "tags" (Artifactory) and cosign artefacts
  * (`*.sig`, which Flux excludes by default); order is never guaranteed.
  */
+import { checkArgument } from "../errors/registry-error.js";
 
 /** A valid tag, per the distribution grammar. */
 const tagPattern = /^[\w][\w.-]{0,127}$/;
@@ -27,7 +28,8 @@ export interface CleanTagsOptions {
  * excludeSignatureTags("sha256-abc.sig"); // true
  * ```
  */
-export const excludeSignatureTags = (tag: string): boolean => tag.endsWith(".sig");
+export const excludeSignatureTags = (tag: string): boolean =>
+  typeof tag === "string" && tag.endsWith(".sig");
 
 /**
  * Returns the distinct valid tags of `tags`, sorted by code point (unless
@@ -43,6 +45,19 @@ export function cleanTags(
   tags: readonly (string | null)[],
   options: CleanTagsOptions = {},
 ): string[] {
+  checkArgument(Array.isArray(tags), "cleanTags", tags, "the tags must be a list");
+  checkArgument(
+    typeof options === "object" && options !== null,
+    "cleanTags",
+    options,
+    "the options must be an object",
+  );
+  checkArgument(
+    options.exclude === undefined || typeof options.exclude === "function",
+    "cleanTags",
+    options.exclude,
+    "exclude must be a function",
+  );
   const exclude = options.exclude ?? excludeSignatureTags;
   const kept = new Set<string>();
   for (const tag of tags) {

@@ -1,4 +1,5 @@
 export {
+  checkArgument,
   DISTRIBUTION_ERROR_CODES,
   isRegistryError,
   RegistryError,

@@ -38,6 +38,7 @@ export type RegistryErrorCode =
   | "TOKEN_ERROR"
   | "TOKEN_INVALID"
   | "INVALID_OPTION"
+  | "INVALID_ARGUMENT"
   | "REDIRECT_REJECTED"
   | "LINK_REJECTED"
   | "TOO_MANY_PAGES";
@@ -110,6 +111,23 @@ export class RegistryError extends KubeimgError {
     this.retryable = details.retryable ?? false;
     this.retryAfterMs = details.retryAfterMs;
   }
+}
+
+/**
+ * Throws `INVALID_ARGUMENT` unless `ok`: the check every public function
+ * makes on arguments TypeScript cannot vouch for (callers in JavaScript,
+ * values read from files), so a wrong type is a typed error naming the
+ * function and argument rather than a `TypeError` from deep inside.
+ */
+export function checkArgument(ok: boolean, where: string, value: unknown, rule: string): void {
+  if (ok) return;
+  const shown =
+    typeof value === "string"
+      ? JSON.stringify(value.slice(0, 100))
+      : value === null
+        ? "null"
+        : typeof value;
+  throw new RegistryError("INVALID_ARGUMENT", `${where}: ${rule} (got ${shown})`);
 }
 
 /**

@@ -20,6 +20,8 @@
  * the checked addresses closes the rebinding window entirely.
  */
 
+import { checkArgument } from "../errors/registry-error.js";
+
 /** One IPv4 range in CIDR form, as a 32-bit base and a prefix length. */
 type Ipv4Range = readonly [base: number, prefix: number];
 
@@ -115,6 +117,12 @@ function isRestrictedIpv6(g: readonly number[]): boolean {
  * ```
  */
 export function canonicalHost(hostname: string): string | undefined {
+  checkArgument(
+    typeof hostname === "string",
+    "canonicalHost",
+    hostname,
+    "the host must be a string",
+  );
   if (hostname === "" || /[/?#@\\\s]/.test(hostname)) return undefined;
   const bracketed =
     hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;
@@ -160,6 +168,12 @@ export function isIpLiteral(hostname: string): boolean {
  * ```
  */
 export function isRestrictedHost(hostname: string): boolean {
+  checkArgument(
+    typeof hostname === "string",
+    "isRestrictedHost",
+    hostname,
+    "the host must be a string",
+  );
   const host = canonicalHost(hostname);
   if (host === undefined) return true;
   if (host.startsWith("[")) {

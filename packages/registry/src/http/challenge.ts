@@ -10,6 +10,8 @@ export interface AuthChallenge {
   readonly params: Readonly<Record<string, string>>;
 }
 
+import { checkArgument } from "../errors/registry-error.js";
+
 const tokenChar = /[!#$%&'*+.^_`|~0-9A-Za-z-]/;
 
 /**
@@ -23,6 +25,12 @@ const tokenChar = /[!#$%&'*+.^_`|~0-9A-Za-z-]/;
  * ```
  */
 export function parseWwwAuthenticate(header: string): AuthChallenge[] {
+  checkArgument(
+    typeof header === "string",
+    "parseWwwAuthenticate",
+    header,
+    "the header must be a string",
+  );
   const out: AuthChallenge[] = [];
   let i = 0;
   const n = header.length;
@@ -95,6 +103,20 @@ export function parseWwwAuthenticate(header: string): AuthChallenge[] {
  * ```
  */
 export function pickChallenge(challenges: readonly AuthChallenge[]): AuthChallenge | undefined {
+  checkArgument(
+    Array.isArray(challenges),
+    "pickChallenge",
+    challenges,
+    "the challenges must be a list",
+  );
+  const valid = (c: unknown): c is AuthChallenge =>
+    typeof c === "object" && c !== null && typeof (c as AuthChallenge).scheme === "string";
+  checkArgument(
+    challenges.every(valid),
+    "pickChallenge",
+    challenges,
+    "each challenge must have a scheme",
+  );
   return (
     challenges.find((c) => c.scheme === "bearer") ?? challenges.find((c) => c.scheme === "basic")
   );

@@ -3,6 +3,7 @@
  * The target is an opaque cursor: it is resolved against the request URL
  * and used as-is, never rebuilt from its `last` parameter.
  */
+import { checkArgument } from "../errors/registry-error.js";
 
 /**
  * Returns the absolute URL of the `rel="next"` link, or `undefined` when
@@ -15,6 +16,13 @@
  * ```
  */
 export function nextLink(header: string | null, base: string): string | undefined {
+  checkArgument(
+    header === null || typeof header === "string",
+    "nextLink",
+    header,
+    "the header must be a string or null",
+  );
+  checkArgument(typeof base === "string", "nextLink", base, "the base must be a URL string");
   if (!header) return undefined;
   const pattern = /<([^>]*)>((?:\s*;\s*[^;,]+)*)/g;
   for (const match of header.matchAll(pattern)) {

@@ -1,3 +1,5 @@
+import { checkArgument } from "../errors/registry-error.js";
+
 /**
  * Parses `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP-date.
  * Returns milliseconds to wait from `nowMs`, or `undefined` when the header
@@ -11,6 +13,18 @@
  * ```
  */
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
+  checkArgument(
+    value === null || typeof value === "string",
+    "parseRetryAfter",
+    value,
+    "the header must be a string or null",
+  );
+  checkArgument(
+    Number.isFinite(nowMs),
+    "parseRetryAfter",
+    nowMs,
+    "now must be a finite number of ms",
+  );
   if (value === null) return undefined;
   const text = value.trim();
   if (/^[0-9]+$/.test(text)) return Number(text) * 1000;

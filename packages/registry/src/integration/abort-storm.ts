@@ -1,11 +1,13 @@
 /**
  * A program, run by `client/strict-rejections.test.ts` under
  * `node --unhandled-rejections=strict`: many calls with signals that are
- * aborted before the call, abort during it, or time out, against a loopback
+ * aborted before the call, abort during it (also while an availability
+ * check fetches its pull secret), or time out, against a loopback
  * server that answers slowly. Any unobserved rejection kills the process
  * (exit code 1); a clean run prints how many calls it made and exits 0.
  */
 import { createServer } from "node:http";
+import { createAvailabilityChecker } from "../adapters/index.js";
 import { createRegistryClient } from "../client/index.js";
 import { isRegistryError } from "../errors/index.js";
 
@@ -26,6 +28,11 @@ const client = createRegistryClient({
   retryBaseDelayMs: 1,
 });
 const image = { domain: host, path: "team/app", tag: "1" };
+// As an admission webhook's gate: the signal aborts while the pull secret is being fetched.
+const checker = createAvailabilityChecker({
+  client,
+  getSecret: () => new Promise((resolve) => setTimeout(() => resolve(undefined), 2)),
+});
 const calls: Promise<unknown>[] = [];
 for (let i = 0; i < 300; i++) {
   const controller = new AbortController();
@@ -38,6 +45,7 @@ for (let i = 0; i < 300; i++) {
       { signal },
     ),
   );
+  calls.push(checker.check(`${host}/team/app:1`, { namespace: "ns", name: "s" }, { signal }));
   if (i % 3 === 1) setTimeout(() => controller.abort(), i % 11);
   if (i % 3 === 2) queueMicrotask(() => controller.abort());
 }

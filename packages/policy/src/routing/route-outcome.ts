@@ -1,0 +1,54 @@
+/**
+ * What a caller does with a container's route: get kuik's admission failure
+ * as a value instead of an exception, and the image the container ends up
+ * with once the probes have named a winner.
+ */
+import type { CompiledRouting } from "./compile.js";
+import { RoutingError } from "./errors.js";
+import { routeContainer } from "./route-container.js";
+import type { ContainerRoute, RouteContainerInput, RoutedAlternative } from "./route-types.js";
+
+/**
+ * Like {@link routeContainer}, but returns the `INVALID_ALTERNATIVE_REFERENCE`
+ * error as a value, so a webhook can admit the Pod unchanged as kuik does.
+ *
+ * @example
+ * ```ts
+ * const r = safeRouteContainer(routing, input);
+ * if (!r.success) log.warn(r.error.message); // admit unchanged
+ * ```
+ */
+export function safeRouteContainer(
+  routing: CompiledRouting,
+  input: RouteContainerInput,
+): { success: true; route: ContainerRoute } | { success: false; error: RoutingError } {
+  try {
+    return { success: true, route: routeContainer(routing, input) };
+  } catch (e) {
+    if (e instanceof RoutingError) return { success: false, error: e };
+    throw e;
+  }
+}
+
+/**
+ * Returns the image the container ends up with, given the winner of the
+ * probes (the first available entry in list order, or undefined when none
+ * is). Follows kuik: skipped or unprobed containers keep their image as
+ * written; so does a container whose winner is the normalised original; with
+ * `discardAlternativeMode: "docs"` a `direct` entry is used without probing.
+ *
+ * @example
+ * ```ts
+ * finalContainerImage(route, route.status === "routed" ? route.alternatives[1] : undefined)
+ * ```
+ */
+export function finalContainerImage(
+  route: ContainerRoute,
+  winner: RoutedAlternative | undefined,
+): string {
+  if (route.status === "skipped") return route.image;
+  if (route.direct) return route.direct.image;
+  if (!route.probed || winner === undefined || winner.image === route.normalized)
+    return route.image;
+  return winner.image;
+}

@@ -1,0 +1,182 @@
+/**
+ * Kargo v1.11.2 (commit 20c5638): an image subscription of a Warehouse
+ * (`spec.subscriptions[].image`) as the user writes it, with what the
+ * Warehouse webhook does before the controller ever sees it.
+ *
+ * Defaults (`ApplySubscriptionDefaults`): strategy `""` → `SemVer`,
+ * `strictSemvers` missing → `true`, `discoveryLimit` 0 → 20.
+ *
+ * Validation (`ValidateSubscription`), every failing check collected in this
+ * order, any failure rejects the Warehouse:
+ * - `repoURL` non-empty and matching
+ *   `^(\w+([\.-]\w+)*(:[\d]+)?/)?(\w+([\.-]\w+)*)(/\w+([\.-]\w+)*)*$`;
+ * - the strategy exactly `Digest`, `Lexical`, `NewestBuild` or `SemVer`;
+ * - `Digest` needs a `constraint`;
+ * - with `SemVer`, a non-empty `constraint` must be a Masterminds constraint;
+ * - a `platform` split on `/` (at most three parts) gives at least two;
+ * - `discoveryLimit` within 1…100.
+ */
+import { strconv } from "@kubeimg/core/internal";
+import { parseConstraints } from "../../semver/index.js";
+import { TagDialectError } from "../dialect/errors.js";
+import { splitPlatform } from "../dialect/tag-list.js";
+
+/** Kargo's image selection strategies. */
+export type KargoStrategy = "SemVer" | "Lexical" | "NewestBuild" | "Digest";
+
+/** An `ImageSubscription` as written (a missing key is Go's zero value). */
+export interface KargoImageSubscription {
+  readonly repoURL?: string;
+  readonly imageSelectionStrategy?: string;
+  readonly constraint?: string;
+  readonly strictSemvers?: boolean;
+  readonly allowTagsRegexes?: readonly string[];
+  readonly ignoreTagsRegexes?: readonly string[];
+  readonly platform?: string;
+  readonly discoveryLimit?: number;
+  /** Deprecated; set, it fails selector construction (`UNSUPPORTED_FIELD`). */
+  readonly allowTags?: string;
+  /** Deprecated; set, it fails selector construction (`UNSUPPORTED_FIELD`). */
+  readonly ignoreTags?: readonly string[];
+}
+
+/** A subscription after the webhook's defaults. */
+export interface DefaultedKargoSubscription {
+  readonly repoURL: string;
+  readonly imageSelectionStrategy: string;
+  readonly constraint: string;
+  readonly strictSemvers: boolean;
+  readonly allowTagsRegexes: readonly string[];
+  readonly ignoreTagsRegexes: readonly string[];
+  readonly platform: string;
+  readonly discoveryLimit: number;
+  readonly allowTags: string;
+  readonly ignoreTags: readonly string[];
+}
+
+const strategies: readonly KargoStrategy[] = ["Digest", "Lexical", "NewestBuild", "SemVer"];
+const repoURLPattern = /^(\w+([.-]\w+)*(:[\d]+)?\/)?(\w+([.-]\w+)*)(\/\w+([.-]\w+)*)*$/;
+const fieldPath = "spec.subscriptions[0].image";
+
+const stringFields = [
+  "repoURL",
+  "imageSelectionStrategy",
+  "constraint",
+  "platform",
+  "allowTags",
+] as const;
+const listFields = ["allowTagsRegexes", "ignoreTagsRegexes", "ignoreTags"] as const;
+
+/**
+ * Checks the shape of `sub` (types and unknown fields, as the CRD's schema
+ * does) and applies the webhook's defaults. Throws a `TagDialectError`
+ * naming the field for a value of the wrong type or an unknown field.
+ */
+export function defaultKargoSubscription(sub: KargoImageSubscription): DefaultedKargoSubscription {
+  if (sub === null || typeof sub !== "object" || Array.isArray(sub)) {
+    throw new TagDialectError("config", sub, "must be an image subscription object");
+  }
+  const known: readonly string[] = [
+    ...stringFields,
+    ...listFields,
+    "strictSemvers",
+    "discoveryLimit",
+  ];
+  for (const key of Object.keys(sub)) {
+    if (!known.includes(key)) {
+      throw new TagDialectError(
+        `config.${key}`,
+        (sub as Record<string, unknown>)[key],
+        "unknown field",
+      );
+    }
+  }
+  for (const key of stringFields) {
+    if (sub[key] !== undefined && typeof sub[key] !== "string") {
+      throw new TagDialectError(`config.${key}`, sub[key], "must be a string");
+    }
+  }
+  for (const key of listFields) {
+    const list = sub[key];
+    if (list !== undefined && (!Array.isArray(list) || list.some((x) => typeof x !== "string"))) {
+      throw new TagDialectError(`config.${key}`, list, "must be an array of strings");
+    }
+  }
+  if (sub.strictSemvers !== undefined && typeof sub.strictSemvers !== "boolean") {
+    throw new TagDialectError("config.strictSemvers", sub.strictSemvers, "must be a boolean");
+  }
+  if (sub.discoveryLimit !== undefined && !Number.isSafeInteger(sub.discoveryLimit)) {
+    throw new TagDialectError("config.discoveryLimit", sub.discoveryLimit, "must be an integer");
+  }
+  return {
+    repoURL: sub.repoURL ?? "",
+    imageSelectionStrategy: sub.imageSelectionStrategy || "SemVer",
+    constraint: sub.constraint ?? "",
+    strictSemvers: sub.strictSemvers ?? true,
+    allowTagsRegexes: sub.allowTagsRegexes ?? [],
+    ignoreTagsRegexes: sub.ignoreTagsRegexes ?? [],
+    platform: sub.platform ?? "",
+    discoveryLimit: sub.discoveryLimit || 20,
+    allowTags: sub.allowTags ?? "",
+    ignoreTags: sub.ignoreTags ?? [],
+  };
+}
+
+/**
+ * Returns the webhook's field errors for `sub` (Kubernetes' `field.Error`
+ * texts), empty when it admits it.
+ */
+export function validateKargoSubscription(sub: DefaultedKargoSubscription): string[] {
+  const errors: string[] = [];
+  const invalid = (field: string, value: string | number, detail?: string) =>
+    errors.push(
+      `${fieldPath}.${field}: Invalid value: ${typeof value === "string" ? strconv.Quote(value) : String(value)}${detail === undefined ? "" : `: ${detail}`}`,
+    );
+  if (sub.repoURL.length < 1) invalid("repoURL", sub.repoURL, "must have a minimum length of 1");
+  if (!repoURLPattern.test(sub.repoURL))
+    invalid("repoURL", sub.repoURL, "must be a valid image repository URL");
+  if (!(strategies as readonly string[]).includes(sub.imageSelectionStrategy)) {
+    errors.push(
+      `${fieldPath}.imageSelectionStrategy: Unsupported value: ${strconv.Quote(sub.imageSelectionStrategy)}: supported values: ${strategies.map((s) => `"${s}"`).join(", ")}`,
+    );
+  }
+  if (sub.imageSelectionStrategy === "Digest" && sub.constraint === "") {
+    invalid("constraint", "", "must be set when imageSelectionStrategy is Digest");
+  }
+  if (sub.imageSelectionStrategy === "SemVer" && sub.constraint !== "") {
+    try {
+      parseConstraints(sub.constraint);
+    } catch {
+      invalid("constraint", sub.constraint);
+    }
+  }
+  if (sub.platform !== "" && !splitPlatform(sub.platform).valid) {
+    invalid("platform", sub.platform, "must be in format <os>/<arch>");
+  }
+  if (sub.discoveryLimit < 1) invalid("discoveryLimit", sub.discoveryLimit, "must be >= 1");
+  if (sub.discoveryLimit > 100) invalid("discoveryLimit", sub.discoveryLimit, "must be <= 100");
+  return errors;
+}
+
+/**
+ * Whether go-containerregistry (`name.ParseReference`, weak validation)
+ * accepts `repoURL` as a repository: the part before the first `/` is a
+ * registry when it holds `.` or `:`; the repository is 2 to 255 characters of
+ * `a-z0-9_-./`, and so is `library/<name>` for a one-part Docker Hub name.
+ */
+export function ggcrAcceptsRepository(repoURL: string): boolean {
+  const slash = repoURL.indexOf("/");
+  let registry = "";
+  let repo = repoURL;
+  if (slash >= 0 && /[.:]/.test(repoURL.slice(0, slash))) {
+    registry = repoURL.slice(0, slash);
+    repo = repoURL.slice(slash + 1);
+  }
+  const repositoryOk = (r: string) =>
+    r.length >= 2 && r.length <= 255 && /^[a-z0-9_\-./]*$/.test(r);
+  if (!repositoryOk(repo)) return false;
+  if (registry !== "" && !/^[A-Za-z0-9_.-]*(:\d*)?$/.test(registry)) return false;
+  const dockerHub = registry === "" || registry === "index.docker.io" || registry === "docker.io";
+  if (!repo.includes("/") && dockerHub && !repositoryOk(`library/${repo}`)) return false;
+  return true;
+}

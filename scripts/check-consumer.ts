@@ -1,0 +1,177 @@
+/**
+ * The consumer check, run by `pnpm check:packages` on the packed tarballs:
+ * what a user gets from `npm install`, tried the way users try it, in a
+ * scratch project outside the workspace (no pnpm links, no source
+ * condition, no hoisted dev dependencies).
+ *
+ * - every entry of every tarball is imported from an ES module and required
+ *   from CommonJS, and one function of each is called (scripts/consumer/);
+ * - a file importing every entry type-checks with `tsc` under
+ *   moduleResolution node16, bundler and node10;
+ * - esbuild bundles the browser subpaths (platform browser, minify) within
+ *   their gzip budgets;
+ * - each tarball holds the LICENSE, the CLI tarball stays under 1 MB, and the
+ *   Node-only builds keep `node:` in their built-in imports.
+ *
+ * The workspace's own `tsc` and esbuild are used, from outside the scratch
+ * project, so only the tarballs (and their dependencies) are installed.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+import { repoRoot } from "./conformance/runner.js";
+
+/**
+ * Browser budgets (gzip bytes of `export * from "<subpath>"`, minified).
+ * `target` is the goal the issue set; `ceiling` is what the check enforces.
+ * Where the two differ the goal is not met yet (the re2js engine and zod's
+ * classic API are most of those bundles) and the ceiling only stops growth.
+ */
+export const browserBudgets: Record<string, { target: number; ceiling: number }> = {
+  "@kubeimg/core/reference": { target: 6 * 1024, ceiling: 6 * 1024 },
+  "@kubeimg/policy/tags": { target: 60 * 1024, ceiling: 100 * 1024 },
+  "@kubeimg/policy/routing": { target: 70 * 1024, ceiling: 140 * 1024 },
+};
+/** The packed CLI (everything bundled) must stay small enough to install quickly. */
+const cliTarballLimit = 1024 * 1024;
+/** Node-only builds that must import `node:fs`, not `fs` (Deno needs the prefix). */
+const nodePrefixedBuilds = [
+  "@kubeimg/policy/dist/pull-credentials/fs/index.js",
+  "@kubeimg/policy/dist/pull-credentials/fs/index.cjs",
+];
+
+interface Manifest {
+  name: string;
+  exports: Record<string, unknown>;
+}
+
+function run(command: string, args: string[], cwd: string, label: string, failures: string[]) {
+  const result = spawnSync(command, args, { cwd, encoding: "utf8", timeout: 300_000 });
+  if (result.status !== 0) {
+    failures.push(
+      `${label}: exit ${result.status}${result.error ? ` (${result.error.message})` : ""}\n${result.stdout}${result.stderr}`.trim(),
+    );
+  }
+}
+
+/** Runs the consumer check over `tarballs`; returns one message per failure. */
+export async function checkConsumer(tarballs: readonly string[]): Promise<string[]> {
+  const failures: string[] = [];
+  const dir = mkdtempSync(join(tmpdir(), "kubeimg-consumer-"));
+  try {
+    for (const tarball of tarballs) {
+      const listing = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n");
+      if (!listing.includes("package/LICENSE")) failures.push(`${tarball}: no LICENSE`);
+      if (/kubeimg-cli-/.test(tarball)) {
+        const size = readFileSync(tarball).length;
+        console.log(`consumer: CLI tarball ${(size / 1024).toFixed(0)} KB packed`);
+        if (size > cliTarballLimit) {
+          failures.push(`${tarball}: ${size} bytes, more than ${cliTarballLimit}`);
+        }
+      }
+    }
+
+    writeFileSync(
+      join(dir, "package.json"),
+      `${JSON.stringify({ name: "kubeimg-consumer-check", version: "0.0.0", private: true }, null, 2)}\n`,
+    );
+    execFileSync(
+      "npm",
+      [
+        "install",
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        "--no-package-lock",
+        "--loglevel=error",
+        ...tarballs,
+      ],
+      { cwd: dir, stdio: "inherit", timeout: 600_000 },
+    );
+
+    const entries: string[] = [];
+    for (const tarball of tarballs) {
+      const name = JSON.parse(
+        execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }),
+      ) as Manifest;
+      for (const sub of Object.keys(name.exports)) {
+        if (sub !== "./package.json") entries.push(name.name + sub.slice(1));
+      }
+    }
+
+    // Import and require every entry, calling one function of each.
+    for (const file of ["calls.cjs", "run.mjs", "run.cjs"]) {
+      copyFileSync(join(repoRoot, "scripts", "consumer", file), join(dir, file));
+    }
+    run(process.execPath, ["run.mjs", ...entries], dir, "ESM import", failures);
+    run(process.execPath, ["run.cjs", ...entries], dir, "CommonJS require", failures);
+
+    // Type-check a consumer of every entry under each module resolution.
+    const source = entries.map((e, i) => `import * as entry${i} from "${e}";`).join("\n");
+    const use = `\nexport const all = [${entries.map((_, i) => `entry${i}`).join(", ")}];\n`;
+    const typed = `\nexport const named: boolean = entry${entries.indexOf("@kubeimg/core/reference")}.safeParseNormalizedNamed("nginx").success;\n`;
+    mkdirSync(join(dir, "src"));
+    writeFileSync(join(dir, "src", "consumer.ts"), source + use + typed);
+    const profiles = {
+      node16: { module: "node16", moduleResolution: "node16" },
+      bundler: { module: "esnext", moduleResolution: "bundler" },
+      node10: { module: "commonjs", moduleResolution: "node10" },
+    };
+    const tsc = join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+    for (const [profile, options] of Object.entries(profiles)) {
+      const config = join(dir, `tsconfig.${profile}.json`);
+      writeFileSync(
+        config,
+        JSON.stringify({
+          compilerOptions: {
+            ...options,
+            target: "es2022",
+            lib: ["es2022", "dom"],
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+            esModuleInterop: true,
+            types: [],
+          },
+          files: ["src/consumer.ts"],
+        }),
+      );
+      run(process.execPath, [tsc, "-p", config], dir, `tsc (${profile})`, failures);
+    }
+
+    // Browser bundles of the pure subpaths, within their budgets.
+    for (const [entry, budget] of Object.entries(browserBudgets)) {
+      const result = await build({
+        stdin: { contents: `export * from "${entry}";`, resolveDir: dir, loader: "js" },
+        bundle: true,
+        platform: "browser",
+        format: "esm",
+        minify: true,
+        write: false,
+        logLevel: "error",
+      });
+      const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+      const gzip = gzipSync(code).length;
+      const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+      const goal = gzip <= budget.target ? "within its goal" : `goal ${kb(budget.target)} not met`;
+      console.log(`consumer: ${entry} ${kb(code.length)} min, ${kb(gzip)} gzip (${goal})`);
+      if (gzip > budget.ceiling) {
+        failures.push(`${entry}: ${kb(gzip)} gzip, over its budget of ${kb(budget.ceiling)}`);
+      }
+    }
+
+    // Built-in imports keep their `node:` prefix in the Node-only builds.
+    for (const file of nodePrefixedBuilds) {
+      const text = readFileSync(join(dir, "node_modules", file), "utf8");
+      if (/(?:from |require\()["'](?:fs|path|crypto|fs\/promises)["']/.test(text)) {
+        failures.push(`${file}: imports a Node built-in without the node: prefix`);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return failures;
+}

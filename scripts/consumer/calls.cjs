@@ -1,0 +1,78 @@
+/**
+ * One call per published entry point, run by the consumer check
+ * (scripts/check-consumer.ts) against the installed tarballs, from an ES
+ * module and from CommonJS. Each call gets the entry's module and returns
+ * true when it works; an entry without a call here fails the check, so a new
+ * subpath cannot ship untried. Plain CommonJS: it runs in the scratch
+ * project as it is, without a build.
+ */
+"use strict";
+
+/** @type {Record<string, (m: any) => boolean | Promise<boolean>>} */
+const entryCalls = {
+  "@kubeimg/core": (m) => m.isKnownOS("linux") === true,
+  "@kubeimg/core/reference": (m) => m.safeParseNormalizedNamed("nginx").success === true,
+  "@kubeimg/core/digest": (m) => m.isValidDigest(`sha256:${"a".repeat(64)}`) === true,
+  "@kubeimg/core/regexp": (m) => typeof m.compileRegexp("^a+$") === "object",
+  "@kubeimg/core/keyring": (m) => typeof m.parseDockerConfigJson('{"auths":{}}') === "object",
+  "@kubeimg/core/platform": (m) =>
+    m.formatPlatform(m.parsePlatform("linux/amd64")) === "linux/amd64",
+  "@kubeimg/core/internal": (m) => m.strings.Compare("a", "b") === -1,
+  "@kubeimg/policy": (m) =>
+    m.createVerificationPolicy({ policy: "AlwaysVerify" }).name === "AlwaysVerify",
+  "@kubeimg/policy/semver": (m) => typeof m.parseVersion("1.2.3") === "object",
+  "@kubeimg/policy/tags": (m) =>
+    m.selectLatestTag(["5.1.2", "5.1.10", "5.2.0"], { policy: { semver: { range: "5.1.x" } } }) ===
+    "5.1.10",
+  "@kubeimg/policy/routing": (m) => Array.isArray(m.loadRoutingResources("")),
+  "@kubeimg/policy/pull-credentials": (m) =>
+    m.createVerificationPolicy({ policy: "NeverVerify" }).name === "NeverVerify",
+  "@kubeimg/policy/pull-credentials/fs": (m) =>
+    m.storageFileName("testimageref1").startsWith("sha256-d77ed748"),
+  "@kubeimg/policy/node-mirrors": (m) => typeof m.hostDirectoryName("docker.io") === "string",
+  "@kubeimg/policy/node-mirrors/fs": async (m) =>
+    typeof (await m.readRegistriesConf("/nonexistent/registries.conf")) === "object",
+  "@kubeimg/registry": (m) => m.cleanTags(["b", "a"]).length === 2,
+  "@kubeimg/registry/client": (m) =>
+    m.basicAuthorization({ username: "u", password: "p" }) === "Basic dTpw",
+  "@kubeimg/registry/adapters": (m) => typeof m.availabilityFromError(new Error("x")) === "object",
+  "@kubeimg/registry/http": (m) => m.canonicalHost("Docker.io") === "docker.io",
+  "@kubeimg/cli": async (m) => {
+    let out = "";
+    const sink = {
+      write: (s) => {
+        out += s;
+      },
+      isTTY: false,
+    };
+    const code = await m.runCli(["parse", "nginx", "-o", "json"], {
+      ...m.nodeIo(),
+      stdout: sink,
+      stderr: sink,
+    });
+    return code === 0 && out.includes("docker.io/library/nginx");
+  },
+};
+
+/**
+ * Runs the call of every entry in `entries` with `load` (import or require);
+ * returns one line per failure.
+ */
+async function runEntryCalls(entries, load, mode) {
+  const failures = [];
+  for (const entry of entries) {
+    const call = entryCalls[entry];
+    if (call === undefined) {
+      failures.push(`${mode} ${entry}: no call in scripts/consumer/calls.cjs`);
+      continue;
+    }
+    try {
+      if ((await call(await load(entry))) !== true) failures.push(`${mode} ${entry}: wrong result`);
+    } catch (error) {
+      failures.push(`${mode} ${entry}: ${error?.message ?? error}`);
+    }
+  }
+  return failures;
+}
+
+module.exports = { entryCalls, runEntryCalls };
