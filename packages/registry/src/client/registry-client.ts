@@ -21,6 +21,7 @@ import {
   type RegistryImage,
 } from "../image/image-name.js";
 import { Authenticator, type Target } from "./authenticator.js";
+import { blobByteLimit, type FetchedBlob, type GetBlobOptions, verifyBlobDigest } from "./blobs.js";
 import { checkCallOptions, checkClientOptions } from "./check-options.js";
 import { errorFromResponse, failureFrom } from "./error-mapping.js";
 import { HostPolicy } from "./host-policy.js";
@@ -65,6 +66,8 @@ export interface RegistryClient {
   listTagsRaw(repository: RegistryImage, options?: CallOptions): Promise<string[]>;
   /** Returns the cleaned, sorted tags of a repository (see `cleanTags`). */
   listTags(repository: RegistryImage, options?: ListTagsOptions): Promise<string[]>;
+  /** Fetches a blob of a repository by its digest (`image.digest`), size-capped and digest-verified. */
+  getBlob(image: RegistryImage, options?: GetBlobOptions): Promise<FetchedBlob>;
 }
 
 /** The budget of a call when the client sets none. */
@@ -189,6 +192,29 @@ class Client implements RegistryClient {
 
   async resolveDigest(image: RegistryImage, options?: CallOptions): Promise<string> {
     return (await this.headManifest(image, options)).digest;
+  }
+
+  async getBlob(image: RegistryImage, options?: GetBlobOptions): Promise<FetchedBlob> {
+    const digest = image.digest;
+    if (digest === undefined || !isDigest(digest)) {
+      throw new RegistryError(
+        "INVALID_REFERENCE",
+        `${imageString(image)}: a blob is fetched by digest`,
+        {
+          reference: imageString(image),
+        },
+      );
+    }
+    const target = this.#target(image);
+    const limit = blobByteLimit(options);
+    return this.#call(target, options, async (ctx) => {
+      const path = `/v2/${image.path}/blobs/${digest}`;
+      const { response, url } = await this.#resource(target, "GET", path, ctx, "*/*");
+      if (!response.ok) throw await this.#errorFrom(response, url, target);
+      const bytes = await this.#readBody(response, limit, url, target, ctx);
+      await verifyBlobDigest(bytes, digest, { reference: target.reference, url });
+      return { digest, size: bytes.byteLength, bytes };
+    });
   }
 
   async listTagsRaw(repository: RegistryImage, options?: CallOptions): Promise<string[]> {
