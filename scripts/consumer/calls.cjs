@@ -37,6 +37,9 @@ const entryCalls = {
     m.basicAuthorization({ username: "u", password: "p" }) === "Basic dTpw",
   "@kubeimg/registry/adapters": (m) => typeof m.availabilityFromError(new Error("x")) === "object",
   "@kubeimg/registry/http": (m) => m.canonicalHost("Docker.io") === "docker.io",
+  "@kubeimg/redis": (m) =>
+    m.hashTagOf(m.registryKeys("prod:", "quay.io").open).startsWith("r") &&
+    m.decodeVerdict(m.encodeVerdict({ available: true }))?.available === true,
   "@kubeimg/cli": async (m) => {
     let out = "";
     const sink = {

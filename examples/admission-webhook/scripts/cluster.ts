@@ -24,6 +24,8 @@ export interface FakeRegistry {
   readonly host: string;
   /** Manifest requests received so far (each probe sends one). */
   manifestRequests(): number;
+  /** Manifest requests per repository path (`/v2/<name>/manifests/<ref>`). */
+  requestsByPath(): Record<string, number>;
   stop(): Promise<void>;
 }
 
@@ -35,10 +37,14 @@ export async function startFakeRegistry(
   behaviour: { delayMs: number } | "hang",
 ): Promise<FakeRegistry> {
   let manifests = 0;
+  const byPath = new Map<string, number>();
   const sockets = new Set<Socket>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (req.url?.includes("/manifests/")) manifests++;
+    if (req.url?.includes("/manifests/")) {
+      manifests++;
+      byPath.set(req.url, (byPath.get(req.url) ?? 0) + 1);
+    }
     if (behaviour === "hang") return;
     const timer = setTimeout(() => {
       timers.delete(timer);
@@ -61,6 +67,7 @@ export async function startFakeRegistry(
   return {
     host: `127.0.0.1:${port}`,
     manifestRequests: () => manifests,
+    requestsByPath: () => Object.fromEntries(byPath),
     stop: () =>
       new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);
@@ -70,13 +77,25 @@ export async function startFakeRegistry(
   };
 }
 
+/** Manifest requests of the scenario's registries. */
+export interface RegistryCounts {
+  readonly hung: number;
+  readonly slow: number;
+  readonly origin: number;
+  readonly paths: {
+    readonly hung: Record<string, number>;
+    readonly slow: Record<string, number>;
+    readonly origin: Record<string, number>;
+  };
+}
+
 /** The scenario's three registries, served by a separate process. */
 export interface RegistryProcess {
   readonly hung: string;
   readonly slow: string;
   readonly origin: string;
-  /** Manifest requests each registry received so far. */
-  counts(): Promise<{ hung: number; slow: number; origin: number }>;
+  /** Manifest requests each registry received so far, in all and per path. */
+  counts(): Promise<RegistryCounts>;
   stop(): Promise<void>;
 }
 
@@ -106,7 +125,7 @@ export async function startRegistryProcess(slowMs: number): Promise<RegistryProc
     origin: hosts.origin,
     counts: async () => {
       const response = await fetch(`http://127.0.0.1:${hosts.control}/counts`);
-      return (await response.json()) as { hung: number; slow: number; origin: number };
+      return (await response.json()) as RegistryCounts;
     },
     stop: async () => {
       child.stdin?.end();
@@ -213,6 +232,7 @@ export interface ReplicaOptions {
   readonly probeTimeoutMs: number;
   readonly redisUrl?: string;
   readonly redisPrefix?: string;
+  readonly redisBudgetMs?: number;
   /** Extra Node flags for the replica (`--cpu-prof`, `--max-old-space-size=…`). */
   readonly nodeArgs?: readonly string[];
 }
@@ -242,6 +262,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     ...options.insecureRegistries.flatMap((h) => ["--insecure-registry", h]),
     ...(options.redisUrl ? ["--redis-url", options.redisUrl] : []),
     ...(options.redisPrefix ? ["--redis-prefix", options.redisPrefix] : []),
+    ...(options.redisBudgetMs ? ["--redis-budget-ms", String(options.redisBudgetMs)] : []),
   ];
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,

@@ -21,6 +21,11 @@ const control = createServer((_req, res) => {
       hung: hung.manifestRequests(),
       slow: slow.manifestRequests(),
       origin: origin.manifestRequests(),
+      paths: {
+        hung: hung.requestsByPath(),
+        slow: slow.requestsByPath(),
+        origin: origin.requestsByPath(),
+      },
     }),
   );
 });

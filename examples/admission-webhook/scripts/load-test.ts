@@ -55,6 +55,8 @@ export interface LoadTestReport {
   readonly peakRssBytes: number;
   readonly stillUp: boolean;
   readonly probes: { readonly hung: number; readonly slow: number; readonly origin: number };
+  /** The webhook's own `/stats` after the run (gate counters, event-loop delay). */
+  readonly webhookStats: unknown;
   readonly violations: readonly string[];
 }
 
@@ -89,13 +91,14 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
       reviews,
       timeoutMs: options.deadlineMs + 5000,
     });
+    const webhookStats = await replica.stats(tls.cert).then(
+      (s) => s,
+      () => undefined,
+    );
     const stillUp =
       replica.child.exitCode === null &&
       replica.child.signalCode === null &&
-      (await replica.stats(tls.cert).then(
-        () => true,
-        () => false,
-      ));
+      webhookStats !== undefined;
     const peakRssBytes = replica.peakRss();
     const ms = outcomes.map((o) => o.ms);
     const bound = options.deadlineMs + 100;
@@ -126,6 +129,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
       peakRssBytes,
       stillUp,
       probes: await registries.counts(),
+      webhookStats,
       violations,
     };
   } finally {
@@ -143,6 +147,7 @@ export function formatLoadTestReport(report: LoadTestReport): string {
     `latency p50 ${report.p50.toFixed(0)} ms, p99 ${report.p99.toFixed(0)} ms, max ${report.max.toFixed(0)} ms (bound ${o.deadlineMs + 100} ms); late ${report.late}; failed ${report.failed}; patched ${report.patched}`,
     `peak RSS ${(report.peakRssBytes / 2 ** 20).toFixed(0)} MB (bound ${(o.maxRssBytes / 2 ** 20).toFixed(0)} MB); process up: ${report.stillUp}`,
     `manifest requests: hung ${report.probes.hung}, slow ${report.probes.slow}, origin ${report.probes.origin}`,
+    `webhook stats: ${JSON.stringify(report.webhookStats)}`,
     report.violations.length === 0 ? "OK" : `FAILED:\n- ${report.violations.join("\n- ")}`,
   ].join("\n");
 }

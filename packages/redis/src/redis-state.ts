@@ -220,10 +220,15 @@ export function createRedisAvailabilityState(
   const send = (firstKey: string, args: readonly string[]): Promise<unknown> =>
     new Promise<unknown>((resolve, reject) => {
       let done = false;
+      // When the budget's timer fires after a stall of the event loop, a reply
+      // may already wait in the socket: give it one turn of the loop (timers
+      // run before I/O in each turn) before calling the command late.
       const timer = timers.setTimeout(() => {
-        if (done) return;
-        done = true;
-        reject(new Error(`no answer within ${budgetMs} ms`));
+        timers.setTimeout(() => {
+          if (done) return;
+          done = true;
+          reject(new Error(`no answer within ${budgetMs} ms`));
+        }, 0);
       }, budgetMs);
       let pending: Promise<unknown>;
       try {

@@ -1,4 +1,5 @@
 import type { Command } from "./command.js";
+import { inspectCommand } from "./inspect/inspect.js";
 import { parseCommand } from "./parse/parse.js";
 import { pullCheckCommand } from "./pull-check/pull-check.js";
 import { routeCommand } from "./route/route.js";
@@ -9,5 +10,6 @@ export const COMMANDS: readonly Command[] = [
   parseCommand,
   tagsCommand,
   routeCommand,
+  inspectCommand,
   pullCheckCommand,
 ];

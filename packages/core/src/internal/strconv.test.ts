@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ParseBool, ParseFloat, Quote } from "./strconv.js";
+import { Atoi, ParseBool, ParseFloat, Quote } from "./strconv.js";
 
 describe("Quote", () => {
   // Each expected value is what Go 1.19's fmt.Sprintf("%q", s) prints.
@@ -82,6 +82,25 @@ describe("ParseFloat (Go strconv.ParseFloat(s, 64))", () => {
   ])("%j is an error", (s) => {
     expect(ParseFloat(s)).toBeUndefined();
   });
+});
+
+describe("Atoi (Go strconv.Atoi, 64-bit)", () => {
+  it.each([
+    ["3", 3n],
+    ["+3", 3n],
+    ["-0", 0n],
+    ["007", 7n],
+    ["9223372036854775807", 9223372036854775807n],
+    ["-9223372036854775808", -9223372036854775808n],
+  ])("%j is %s", (s, want) => {
+    expect(Atoi(s)).toBe(want);
+  });
+  it.each(["", "+", "1_000", " 1", "0x10", "9223372036854775808", "-9223372036854775809", "١"])(
+    "%j is an error",
+    (s) => {
+      expect(Atoi(s)).toBeUndefined();
+    },
+  );
 });
 
 describe("ParseBool", () => {

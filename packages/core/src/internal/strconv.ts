@@ -298,6 +298,27 @@ function readFloat(s: string): ParsedFloat {
   return negative ? -value : value;
 }
 
+/** The largest value `strconv.Atoi` accepts on a 64-bit platform. */
+const MAX_INT64 = 9223372036854775807n;
+
+/**
+ * Returns Go's `strconv.Atoi(s)` on a 64-bit platform as a `bigint` (every
+ * int64 exactly), or `undefined` where Atoi fails: an optional sign, then
+ * decimal digits only (no underscores, no spaces), within int64.
+ *
+ * @example
+ * ```ts
+ * Atoi("+3"); // 3n
+ * Atoi("9223372036854775808"); // undefined: out of range
+ * ```
+ */
+export function Atoi(s: string): bigint | undefined {
+  if (!/^[+-]?[0-9]+$/.test(s)) return undefined;
+  const value = BigInt(s.startsWith("+") ? s.slice(1) : s);
+  if (value > MAX_INT64 || value < -MAX_INT64 - 1n) return undefined;
+  return value;
+}
+
 /**
  * Go's `strconv.ParseBool`: `1`, `t`, `T`, `TRUE`, `true`, `True` are true;
  * `0`, `f`, `F`, `FALSE`, `false`, `False` are false; anything else is

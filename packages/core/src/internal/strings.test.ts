@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Compare } from "./strings.js";
+import { Compare, ToLower } from "./strings.js";
 
 /** The order Go gives: the UTF-8 bytes, compared one by one. */
 function utf8Compare(a: string, b: string): number {
@@ -32,5 +32,18 @@ describe("Compare", () => {
         expect(Compare(a, b)).toBe(utf8Compare(a, b));
       }),
     );
+  });
+});
+
+describe("ToLower (Go strings.ToLower)", () => {
+  it.each([
+    ["LINUX", "linux"],
+    ["İOS", "ios"],
+    ["ΣΑΣ", "σασ"],
+    ["ǅ", "ǆ"],
+    ["\u1c89", "\u1c89"], // a capital only since Unicode 16
+    ["plain", "plain"],
+  ])("%j is %j", (s, want) => {
+    expect(ToLower(s)).toBe(want);
   });
 });

@@ -4,6 +4,7 @@
  * kubelet's sorted record fields, `json.Marshal`'s sorted map keys) and
  * `TrimSpace` (the kubelet's docker config and allowlist checks).
  */
+import { lowerCaseChanges } from "../reference/unicode13-case.js";
 import { IsSpace } from "./unicode.js";
 
 /**
@@ -41,4 +42,41 @@ export function TrimSpace(text: string): string {
   while (start < end && IsSpace(text.charCodeAt(start))) start++;
   while (end > start && IsSpace(text.charCodeAt(end - 1))) end--;
   return text.slice(start, end);
+}
+
+/**
+ * Returns Go's `strings.ToLower(s)`: ASCII letters lowered, every other rune
+ * mapped on its own through Go 1.19's simple `unicode.ToLower` (Unicode 13
+ * tables, no special casing, no context: `İ` becomes plain `i` where
+ * JavaScript gives `i̇`, a final `Σ` becomes `σ`). Runes that only newer
+ * Unicode versions give a lower case stay as they are; a lone surrogate,
+ * which UTF-8 cannot carry, becomes U+FFFD as Go's decoder reads it.
+ *
+ * @example
+ * ```ts
+ * ToLower("İOS"); // "ios"
+ * ```
+ */
+export function ToLower(s: string): string {
+  let ascii = true;
+  let upper = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) {
+      ascii = false;
+      break;
+    }
+    if (c >= 0x41 && c <= 0x5a) upper = true;
+  }
+  if (ascii) return upper ? s.toLowerCase() : s;
+  let out = "";
+  for (const ch of s) {
+    const r = ch.codePointAt(0) as number;
+    if (r < 0x80) out += r >= 0x41 && r <= 0x5a ? String.fromCharCode(r + 32) : ch;
+    else if (r >= 0xd800 && r <= 0xdfff) out += "\ufffd";
+    else if (r === 0x130) out += "i";
+    else if (lowerCaseChanges(r)) out += ch.toLowerCase();
+    else out += ch;
+  }
+  return out;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SplitHostPortLoose } from "./net.js";
-import { Parse } from "./url.js";
+import { Parse, PathUnescape } from "./url.js";
 
 describe("Parse (Go net/url.Parse)", () => {
   it.each([
@@ -51,5 +51,24 @@ describe("SplitHostPortLoose", () => {
     { in: "a.io:", host: "a.io", port: "" },
   ])("$in", ({ in: input, host, port }) => {
     expect(SplitHostPortLoose(input)).toEqual({ host, port });
+  });
+});
+
+describe("PathUnescape (Go net/url.PathUnescape)", () => {
+  it.each([
+    ["a%2Fb", "a/b"],
+    ["a+b", "a+b"],
+    ["%c3%a9", "é"],
+    ["plain", "plain"],
+  ])("%j is %j", (s, value) => {
+    expect(PathUnescape(s)).toEqual({ ok: true, value });
+  });
+  it.each([
+    ["%zz", "%zz"],
+    ["a%4", "%4"],
+    ["%", "%"],
+    ["%4gxyz", "%4g"],
+  ])("%j fails on %j", (s, bad) => {
+    expect(PathUnescape(s)).toEqual({ ok: false, escape: bad });
   });
 });

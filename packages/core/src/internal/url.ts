@@ -145,3 +145,41 @@ export function Parse(raw: string): URL | undefined {
   if (fragment !== "" && goUnescape(fragment, "fragment") === undefined) return undefined;
   return { host, path };
 }
+
+/**
+ * Go's `url.PathUnescape`: every `%` must start two hex digits (either
+ * case); `+` stays `+`. On failure, `escape` is what Go's `EscapeError`
+ * holds: the `%` and at most two following bytes. Decoded bytes that are not
+ * UTF-8 become U+FFFD (Go keeps them raw; a JavaScript string cannot).
+ *
+ * @example
+ * ```ts
+ * PathUnescape("a%2Fb"); // { ok: true, value: "a/b" }
+ * PathUnescape("a%zz"); // { ok: false, escape: "%zz" }
+ * ```
+ */
+export function PathUnescape(
+  s: string,
+): { readonly ok: true; readonly value: string } | { readonly ok: false; readonly escape: string } {
+  const encoder = new TextEncoder();
+  const bytes: number[] = [];
+  for (let i = 0; i < s.length; ) {
+    const c = s.charCodeAt(i);
+    if (c === 0x25) {
+      if (i + 2 >= s.length || !isHex(s.charCodeAt(i + 1)) || !isHex(s.charCodeAt(i + 2))) {
+        const rest = encoder.encode(s.slice(i));
+        return {
+          ok: false,
+          escape: rest.length <= 3 ? s.slice(i) : new TextDecoder().decode(rest.subarray(0, 3)),
+        };
+      }
+      bytes.push((unhex(s.charCodeAt(i + 1)) << 4) | unhex(s.charCodeAt(i + 2)));
+      i += 3;
+      continue;
+    }
+    const ch = String.fromCodePoint(s.codePointAt(i) as number);
+    for (const b of encoder.encode(ch)) bytes.push(b);
+    i += ch.length;
+  }
+  return { ok: true, value: new TextDecoder().decode(new Uint8Array(bytes)) };
+}

@@ -12,7 +12,8 @@
  *
  * @module
  */
-import { compareDecimalText, compareGoStrings, goAtoiText } from "./go-text.js";
+import { Atoi } from "../internal/strconv.js";
+import { Compare } from "../internal/strings.js";
 import {
   compileExact,
   type ExactMatcher,
@@ -247,11 +248,11 @@ function platformPreferences(platform: Platform, options: PlatformOptions): Pref
     case "amd64":
       return [
         exact(platform.variant),
-        ...run("amd64", goAtoiText(trimV(platform.variant)), 1),
+        ...run("amd64", atoiText(trimV(platform.variant)), 1),
         exact("", "386"),
       ];
     case "arm":
-      return [exact(platform.variant), ...run("arm", goAtoiText(trimV(platform.variant)), 5)];
+      return [exact(platform.variant), ...run("arm", atoiText(trimV(platform.variant)), 5)];
     case "arm64": {
       const variant = platform.variant === "" ? "v8" : platform.variant;
       const versions = ARM64_VARIANTS[variant];
@@ -268,6 +269,17 @@ function platformPreferences(platform: Platform, options: PlatformOptions): Pref
     default:
       return [exact(platform.variant)];
   }
+}
+
+/** Go's `strconv.Atoi` as canonical decimal text (variant numbers may exceed 2^53). */
+function atoiText(s: string): string | undefined {
+  return Atoi(s)?.toString();
+}
+
+/** Compares two canonical non-negative decimal texts by value. */
+function compareDecimalText(a: string, b: string): number {
+  if (a.length !== b.length) return a.length < b.length ? -1 : 1;
+  return a === b ? 0 : a < b ? -1 : 1;
 }
 
 function trimV(variant: string): string {
@@ -434,7 +446,7 @@ export function windowsHost(
     less: (a, b) => {
       const ma = exact.match(a);
       const mb = exact.match(b);
-      if (ma && mb) return compareGoStrings(a.osVersion ?? "", b.osVersion ?? "") > 0;
+      if (ma && mb) return Compare(a.osVersion ?? "", b.osVersion ?? "") > 0;
       return ma && !mb;
     },
   };

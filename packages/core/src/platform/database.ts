@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { goToLower } from "./go-text.js";
+import { ToLower } from "../internal/strings.js";
 
 /** Go's `GOOS` values containerd recognizes in a one-part specifier such as `linux`. */
 const KNOWN_OS: ReadonlySet<string> = new Set([
@@ -93,7 +93,7 @@ export function isKnownArch(arch: string): boolean {
  */
 export function normalizeOS(os: string, hostOS: string | undefined): string {
   if (os === "") return hostOS ?? "";
-  const lower = goToLower(os);
+  const lower = ToLower(os);
   return lower === "macos" ? "darwin" : lower;
 }
 
@@ -103,8 +103,8 @@ export function normalizeOS(os: string, hostOS: string | undefined): string {
  * table in the module doc of {@link normalizePlatform}). Mirrors normalizeArch.
  */
 export function normalizeArch(architecture: string, variant: string): readonly [string, string] {
-  const arch = goToLower(architecture);
-  let v = goToLower(variant);
+  const arch = ToLower(architecture);
+  let v = ToLower(variant);
   switch (arch) {
     case "i386":
       return ["386", ""];

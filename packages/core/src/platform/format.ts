@@ -10,7 +10,8 @@
  *
  * @module
  */
-import { compareGoStrings, goPathJoin } from "./go-text.js";
+import { Join as goPathJoin } from "../internal/path.js";
+import { Compare } from "../internal/strings.js";
 import type { PlatformInput } from "./platform.js";
 
 /**
@@ -51,7 +52,7 @@ function encodeOSOption(v: string): string {
 /** The features sorted by bytes, empty and repeated ones dropped, each encoded, joined by `+`. */
 function formatOSFeatures(features: readonly string[]): string {
   if (features.length === 0) return "";
-  const sorted = [...features].sort(compareGoStrings);
+  const sorted = [...features].sort(Compare);
   const out: string[] = [];
   let prev = "";
   for (const f of sorted) {

@@ -11,8 +11,9 @@
  *
  * @module
  */
+
+import { Compare } from "../internal/strings.js";
 import { normalizeArch, normalizeOS } from "./database.js";
-import { compareGoStrings } from "./go-text.js";
 import { normalizeOSFeatures, normalizePlatform } from "./normalize.js";
 import type { Platform, PlatformInput, PlatformOptions } from "./platform.js";
 import { windowsVersionMatcher } from "./windows-version.js";
@@ -46,7 +47,7 @@ function featuresSubset(candidate: readonly string[], own: readonly string[]): b
   for (const feature of candidate) {
     let found = false;
     for (; j < own.length; j++) {
-      const c = compareGoStrings(feature, own[j] as string);
+      const c = Compare(feature, own[j] as string);
       if (c === 0) {
         found = true;
         j++;

@@ -6,8 +6,9 @@
  *
  * @module
  */
+
+import { Compare } from "../internal/strings.js";
 import { normalizeArch, normalizeOS } from "./database.js";
-import { compareGoStrings } from "./go-text.js";
 import type { Platform, PlatformInput, PlatformOptions } from "./platform.js";
 
 const NO_FEATURES: readonly string[] = [];
@@ -20,7 +21,7 @@ const NO_FEATURES: readonly string[] = [];
 export function normalizeOSFeatures(features: readonly string[] | undefined): readonly string[] {
   if (features === undefined || features.length === 0) return NO_FEATURES;
   if (features.length === 1) return [features[0] as string];
-  const sorted = [...features].sort(compareGoStrings);
+  const sorted = [...features].sort(Compare);
   const out: string[] = [sorted[0] as string];
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i] !== out[out.length - 1]) out.push(sorted[i] as string);

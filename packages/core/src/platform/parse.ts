@@ -18,9 +18,11 @@
  *
  * @module
  */
+
+import { Quote as goQuote } from "../internal/strconv.js";
+import { PathUnescape } from "../internal/url.js";
 import { isKnownArch, isKnownOS, normalizeArch, normalizeOS } from "./database.js";
 import { PlatformError, type PlatformSpecifierPart } from "./errors.js";
-import { goPathUnescape, goQuote } from "./go-text.js";
 import type { Platform, PlatformOptions } from "./platform.js";
 
 /** An OS name, then optional parentheses holding a version and `+feature`s: `windows(10.0.17763+win32k)`. */
@@ -46,7 +48,7 @@ function fail(
 
 /** Decodes an OS version or feature the way containerd does: only when it holds a `%`. */
 function decodeOSOption(raw: string): { ok: true; value: string } | { ok: false; escape: string } {
-  return raw.includes("%") ? goPathUnescape(raw) : { ok: true, value: raw };
+  return raw.includes("%") ? PathUnescape(raw) : { ok: true, value: raw };
 }
 
 function componentPart(index: number): PlatformSpecifierPart {

@@ -344,17 +344,16 @@ function parseHostConfig(
 
 /** The Go field types of `hostFileConfig`, as go-toml checks them while decoding. */
 function typeCheckHost(view: StructView): void {
-  const probe = new StructView(view.table, view.path);
-  const caps = probe.field("capabilities");
-  if (caps !== undefined) expectStringArray(caps.entry.value, probe.keyPath(caps.key));
+  // go-toml decodes every key that matches a field, in file order: a later
+  // spelling (`Capabilities`) does not hide an earlier one's type error.
+  for (const { key, entry } of view.all("capabilities"))
+    expectStringArray(entry.value, view.keyPath(key));
   for (const name of ["skip_verify", "override_path"]) {
-    const f = probe.field(name);
-    if (f !== undefined) expectBool(f.entry.value, probe.keyPath(f.key));
+    for (const { key, entry } of view.all(name)) expectBool(entry.value, view.keyPath(key));
   }
-  const header = probe.field("header");
-  if (header !== undefined) expectTable(header.entry.value, probe.keyPath(header.key));
-  const dial = probe.field("dial_timeout");
-  if (dial !== undefined) expectString(dial.entry.value, probe.keyPath(dial.key));
+  for (const { key, entry } of view.all("header")) expectTable(entry.value, view.keyPath(key));
+  for (const { key, entry } of view.all("dial_timeout"))
+    expectString(entry.value, view.keyPath(key));
 }
 
 /** The `[host."…"]` names in file order, a name repeated only when another came between. */
@@ -373,8 +372,31 @@ function sortedHostNames(
 }
 
 /** Parses hosts.toml text as containerd does; throws DecodeError/TomlSyntaxError on what it rejects. */
+const HOST_FIELDS = new Set([
+  "capabilities",
+  "ca",
+  "client",
+  "skip_verify",
+  "header",
+  "override_path",
+  "dial_timeout",
+]);
+
+/**
+ * Whether go-toml, decoding hosts.toml into containerd's struct, finds no
+ * field for a table header (it then skips that table's lines). Struct
+ * fields match by exact or lower-cased name; maps and `any` take any key.
+ */
+function skipsHostsTable(keys: readonly string[]): boolean {
+  const first = (keys[0] as string).toLowerCase();
+  if (first === "server" || HOST_FIELDS.has(first)) return false;
+  if (first !== "host") return true;
+  if (keys.length < 3) return false;
+  return !HOST_FIELDS.has((keys[2] as string).toLowerCase());
+}
+
 function parseHostsFile(baseDir: string, text: string, trace: Trace, file: string): HostConfig[] {
-  const doc = parseToml(text);
+  const doc = parseToml(text, { skipsTable: skipsHostsTable });
   const order = sortedHostNames(doc.headers);
   const headerAt = new Map<string, TomlPosition>();
   for (const header of doc.headers) {
@@ -392,6 +414,8 @@ function parseHostsFile(baseDir: string, text: string, trace: Trace, file: strin
       hostTables.set(name, new StructView(expectTable(entry.value, path), path));
     }
   }
+  for (const { key, entry } of top.all("server")) expectString(entry.value, key);
+  for (const { key, entry } of top.all("host")) expectTable(entry.value, key);
   const serverField = top.field("server");
   const server = serverField === undefined ? "" : expectString(serverField.entry.value, "server");
   // go-toml decodes every value into its Go type before containerd reads any host.

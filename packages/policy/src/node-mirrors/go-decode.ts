@@ -48,6 +48,15 @@ export class StructView {
     return found;
   }
 
+  /** Every key a Go field named `name` receives, in file order (without marking them used). */
+  all(name: string): { key: string; entry: TomlEntry }[] {
+    const out: { key: string; entry: TomlEntry }[] = [];
+    for (const [key, entry] of this.table.entries) {
+      if (key === name || foldKey(key) === name) out.push({ key, entry });
+    }
+    return out;
+  }
+
   keyPath(key: string): string {
     const part = /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key);
     return this.path === "" ? part : `${this.path}.${part}`;

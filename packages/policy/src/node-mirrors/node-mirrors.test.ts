@@ -50,6 +50,20 @@ describe("resolveContainerdHosts", () => {
     });
   });
 
+  it("decodes like go-toml: unknown tables are skipped unchecked, every spelling of a key is type-checked", () => {
+    const files = (text: string) => ({ [`${certs}/docker.io/hosts.toml`]: text });
+    const skipped = resolveContainerdHosts(
+      "docker.io",
+      files('server = "https://m.example"\n[notes]\nx = 1\nx = 2\n'),
+    );
+    expect(skipped.hosts.map((h) => h.host)).toEqual(["m.example"]);
+    const spelled = resolveContainerdHosts(
+      "docker.io",
+      files('server = "https://m.example"\ncapabilities = "pull"\nCapabilities = ["pull"]\n'),
+    );
+    expect(spelled.hosts.map((h) => h.host)).toEqual(["registry-1.docker.io"]);
+  });
+
   it("lets root 1's _default beat root 2's host directory", () => {
     const r = resolveContainerdHosts(
       "quay.io",

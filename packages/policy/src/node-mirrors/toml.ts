@@ -90,6 +90,13 @@ export type TomlFlavor = "go-toml" | "burntsushi";
 export interface TomlParseOptions {
   /** Default `go-toml`. */
   readonly flavor?: TomlFlavor;
+  /**
+   * go-toml only: whether a table header leads outside the Go struct being
+   * decoded into. go-toml then skips the key/value lines up to the next
+   * header entirely: they are neither decoded nor checked for duplicates
+   * (its definition tracker never sees them), so this reader drops them too.
+   */
+  readonly skipsTable?: (keys: readonly string[]) => boolean;
 }
 
 const INT64_MAX = 2n ** 63n - 1n;
@@ -147,11 +154,13 @@ class Parser {
   private line = 1;
   private lineStart = 0;
   private readonly headers: TomlHeader[] = [];
+  private skipping = false;
 
   constructor(
     private readonly src: string,
     private readonly builder: TableBuilder,
     private readonly flavor: TomlFlavor,
+    private readonly skipsTable: ((keys: readonly string[]) => boolean) | undefined,
   ) {}
 
   private here(): TomlPosition {
@@ -225,7 +234,8 @@ class Parser {
         this.header();
       } else {
         const keys = this.keyAndEquals();
-        this.builder.keyValue(keys, this.value());
+        const value = this.value();
+        if (!this.skipping) this.builder.keyValue(keys, value);
         this.endOfLine();
       }
     }
@@ -248,6 +258,7 @@ class Parser {
     }
     this.headers.push({ keys: keys.map((k) => k.name), array, at });
     this.builder.header(keys, array, at);
+    this.skipping = this.skipsTable?.(keys.map((k) => k.name)) ?? false;
     this.endOfLine();
   }
 
@@ -994,5 +1005,6 @@ export function parseToml(text: string, options: TomlParseOptions = {}): TomlDoc
   // BurntSushi skips a UTF-8 byte-order mark; go-toml does not.
   if (flavor === "burntsushi" && src.startsWith("\uFEFF")) src = src.slice(1);
   const builder = flavor === "burntsushi" ? new BurntSushiBuilder() : new StrictBuilder();
-  return new Parser(src, builder, flavor).parse();
+  const skipsTable = flavor === "go-toml" ? options.skipsTable : undefined;
+  return new Parser(src, builder, flavor, skipsTable).parse();
 }

@@ -13,6 +13,7 @@
  * Every call to the state is bounded by the caller's signal and a failing
  * state counts as "nothing known": the state can cost probes, never answers.
  */
+import { formatAllPlatform, type PlatformInput } from "@kubeimg/core/platform";
 import type { Availability, AvailabilityChecker, RoutingTimers } from "./availability.js";
 import {
   type AvailabilityState,
@@ -68,7 +69,7 @@ export interface AvailabilityGateOptions {
   /**
    * How long a caller waits for another prober's verdict (another replica
    * holds the image's marker) before probing itself (default
-   * `probeTimeoutMs` + 250). The caller's own signal ends the wait sooner.
+   * twice `probeTimeoutMs` + 250). The caller's own signal ends the wait sooner.
    */
   readonly peerWaitMs?: number;
   /** How often a waiting caller looks for the other prober's verdict (default 25). */
@@ -175,6 +176,16 @@ const abortedAnswer: Availability = Object.freeze({
   retryable: true,
 });
 
+/** A verdict key that also carries the platforms to pass to the wrapped checker. */
+interface GateKey extends VerdictKey {
+  readonly platformList?: readonly PlatformInput[];
+}
+
+/** The platforms of a platform-aware check, as one key part (formatted with OS version and features). */
+function platformsKey(platforms: readonly PlatformInput[]): string {
+  return platforms.map((p) => formatAllPlatform(p)).join(",");
+}
+
 /** Token of a probe that goes ahead without a marker (the state could not be asked). */
 const LOCAL_TOKEN = "\u0000local";
 
@@ -247,7 +258,7 @@ export function createAvailabilityGate(
   const maxConcurrentProbes = Math.max(1, options.maxConcurrentProbes ?? 256);
   const maxProbesPerRegistry = Math.max(1, options.maxProbesPerRegistry ?? 64);
   const maxQueuedProbes = Math.max(0, options.maxQueuedProbes ?? 1024);
-  const peerWaitMs = options.peerWaitMs ?? probeTimeoutMs + 250;
+  const peerWaitMs = options.peerWaitMs ?? 2 * probeTimeoutMs + 250;
   const peerPollMs = Math.max(1, options.peerPollMs ?? 25);
   // A marker outlives the probe it guards by a little: a holder that died
   // frees it about when its probe would have timed out.
@@ -370,7 +381,7 @@ export function createAvailabilityGate(
   };
 
   /** One call of the wrapped checker under the probe timeout; undefined when `signal` aborted it. */
-  const probeOnce = (key: VerdictKey, signal: AbortSignal): Promise<Availability | undefined> => {
+  const probeOnce = (key: GateKey, signal: AbortSignal): Promise<Availability | undefined> => {
     if (signal.aborted) return Promise.resolve(undefined);
     counters.probes++;
     const controller = new AbortController();
@@ -393,7 +404,12 @@ export function createAvailabilityGate(
         controller.abort(new Error("probe timeout"));
       }, probeTimeoutMs);
       signal.addEventListener("abort", onAbort, { once: true });
-      attempt(() => checker.check(key.image, key.credentialSecret, { signal: controller.signal }))
+      attempt(() =>
+        checker.check(key.image, key.credentialSecret, {
+          signal: controller.signal,
+          ...(key.platformList ? { platforms: key.platformList } : {}),
+        }),
+      )
         .then(
           (answer) => done(controller.signal.aborted ? undefined : answer),
           (e: unknown) =>
@@ -410,7 +426,7 @@ export function createAvailabilityGate(
 
   /** Probes under a slot, then records the verdict and the breaker outcome. */
   const probeAndRecord = async (
-    key: VerdictKey,
+    key: GateKey,
     signal: AbortSignal,
     trial = false,
   ): Promise<Availability | undefined> => {
@@ -475,10 +491,7 @@ export function createAvailabilityGate(
   };
 
   /** The whole decision for one key; undefined when `signal` aborted it. */
-  const decide = async (
-    key: VerdictKey,
-    signal: AbortSignal,
-  ): Promise<Availability | undefined> => {
+  const decide = async (key: GateKey, signal: AbortSignal): Promise<Availability | undefined> => {
     const known = await ask(() => state.getVerdict(key), signal, undefined);
     if (signal.aborted) return undefined;
     if (known) {
@@ -500,8 +513,9 @@ export function createAvailabilityGate(
         }
       }
     }
-    const until = timers.now() + peerWaitMs;
+    let until = timers.now() + peerWaitMs;
     let waited = false;
+    let released = false;
     for (;;) {
       const token = await ask(() => state.claimProbe(key, markerTtlMs), signal, LOCAL_TOKEN);
       if (signal.aborted) return undefined;
@@ -516,6 +530,8 @@ export function createAvailabilityGate(
         waited = true;
         counters.peerWaits++;
       }
+      // A new holder took over a released marker: it gets a full wait too.
+      if (released) until = timers.now() + peerWaitMs;
       const outcome = await waitForPeer(key, signal, until);
       if (outcome === undefined) return undefined;
       if (outcome === "expired") return probeAndRecord(key, signal);
@@ -524,6 +540,7 @@ export function createAvailabilityGate(
         return outcome;
       }
       // Released without a verdict (the holder was aborted or died): try to take it.
+      released = true;
     }
   };
 
@@ -549,9 +566,16 @@ export function createAvailabilityGate(
   };
 
   return {
-    check(image, credentialSecret, { signal } = {}) {
+    check(image, credentialSecret, { signal, platforms } = {}) {
       if (signal?.aborted) return Promise.resolve(abortedAnswer);
-      const key: VerdictKey = { image, credentialSecret, registry: registryOf(image) };
+      const key: GateKey = {
+        image,
+        credentialSecret,
+        registry: registryOf(image),
+        ...(platforms === undefined
+          ? {}
+          : { platforms: platformsKey(platforms), platformList: platforms }),
+      };
       const id = verdictKeyString(key);
       const existing = inFlight.get(id);
       if (existing) {

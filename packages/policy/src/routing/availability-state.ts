@@ -18,6 +18,12 @@ export interface VerdictKey {
   readonly credentialSecret: CredentialSecretRef | undefined;
   /** The registry the image belongs to (the breaker's key). */
   readonly registry: string;
+  /**
+   * The platforms the verdict is for, formatted (`linux/amd64,linux/arm64`);
+   * absent for a platform-blind check. Part of the key: an image can be
+   * available for one node pool and not for another.
+   */
+  readonly platforms?: string | undefined;
 }
 
 /** What {@link AvailabilityState.peekProbe} sees. */
@@ -166,7 +172,8 @@ const BREAKER_MEMORY_FACTOR = 10;
 /** The one key string of a verdict: image, then the secret when there is one. */
 export function verdictKeyString(key: VerdictKey): string {
   const secret = key.credentialSecret;
-  return secret ? `${key.image}\u0000${secret.namespace}/${secret.name}` : key.image;
+  const base = secret ? `${key.image}\u0000${secret.namespace}/${secret.name}` : key.image;
+  return key.platforms === undefined ? base : `${base}\u0000platforms=${key.platforms}`;
 }
 
 /**

@@ -5,6 +5,8 @@
  * production, a fake clock in tests).
  */
 
+import type { PlatformInput } from "@kubeimg/core/platform";
+
 /** A Secret named by a `credentialSecret` (namespace already resolved). */
 export interface CredentialSecretRef {
   readonly namespace: string;
@@ -27,6 +29,21 @@ export type Availability =
       readonly retryable: boolean;
     };
 
+/** Per-call options of {@link AvailabilityChecker.check}. */
+export interface AvailabilityCheckOptions {
+  readonly signal?: AbortSignal;
+  /**
+   * The platforms the pod may land on (one node's, or every platform of a
+   * node pool). When given, an image counts as available only if it can
+   * serve each of them, as containerd would pick a manifest for that node;
+   * otherwise the answer is unavailable with the reason
+   * `available, but no linux/arm64 manifest`. Absent (the default), a
+   * checker answers as kube-image-keeper does: the manifest exists.
+   * Checkers that do not know platforms ignore it.
+   */
+  readonly platforms?: readonly PlatformInput[];
+}
+
 /**
  * Checks whether an image reference can be pulled, with the alternative's
  * credential secret. Implementations must honour `signal` (stop and settle
@@ -36,7 +53,7 @@ export interface AvailabilityChecker {
   check(
     image: string,
     credentialSecret: CredentialSecretRef | undefined,
-    options: { signal?: AbortSignal },
+    options: AvailabilityCheckOptions,
   ): Promise<Availability>;
 }
 

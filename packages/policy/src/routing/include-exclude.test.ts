@@ -1,7 +1,6 @@
-import { compileRegexp } from "@kubeimg/core/regexp";
+import { compileRegexp, requiredLiteralPrefix } from "@kubeimg/core/regexp";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { requiredLiteralPrefix } from "./anchored-pattern.js";
 import { compileIncludeExcludeFilter } from "./include-exclude.js";
 
 describe("compileIncludeExcludeFilter", () => {

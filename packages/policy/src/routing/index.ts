@@ -2,6 +2,7 @@ export type { UnknownField, UnknownFieldPolicy } from "../objects/unknown-fields
 export type {
   Availability,
   AvailabilityChecker,
+  AvailabilityCheckOptions,
   CredentialSecretRef,
   RoutingTimers,
 } from "./availability.js";

@@ -5,6 +5,7 @@
  * (every entry before it has answered "unavailable"). Beyond kuik: probes that
  * can no longer win are aborted, and an overall deadline bounds the decision.
  */
+import type { PlatformInput } from "@kubeimg/core/platform";
 import type {
   Availability,
   AvailabilityChecker,
@@ -30,6 +31,12 @@ export interface ResolveFirstAvailableOptions {
   readonly deadlineMs?: number;
   /** RoutingTimers and clock (required with `deadlineMs`; used for `durationMs`). */
   readonly timers?: RoutingTimers;
+  /**
+   * The platforms the pod may run on, passed to every probe: an alternative
+   * then wins only if it can serve them (see `AvailabilityCheckOptions`).
+   * Off by default, as kube-image-keeper is platform-blind.
+   */
+  readonly platforms?: readonly PlatformInput[];
 }
 
 /** How one alternative's probe ended. */
@@ -187,6 +194,7 @@ export function resolveFirstAvailable<T extends ProbeTarget>(
       try {
         pending = checker.check(alternative.image, alternative.credentialSecret, {
           signal: controller.signal,
+          ...(options.platforms === undefined ? {} : { platforms: options.platforms }),
         });
       } catch (e) {
         pending = Promise.reject(e);

@@ -197,7 +197,8 @@ function addMirrorCandidates(
 ): void {
   const filter = cr.imageFilter;
   if (!filter) return;
-  const entries = walk.entriesFor(slot);
+  const indexes = walk.entriesFor(slot);
+  const count = indexes === undefined ? out.length : indexes.length;
   if (out.length > limit) {
     throw new RoutingError(
       "TOO_MANY_ALTERNATIVES",
@@ -205,7 +206,8 @@ function addMirrorCandidates(
       { value: out.length },
     );
   }
-  for (const candidate of entries) {
+  for (let k = 0; k < count; k++) {
+    const candidate = out[indexes === undefined ? k : (indexes[k] as number)] as Candidate;
     if (!walk.matches(candidate, slot, filter)) continue;
     const { path } = candidate.parsed as { path: string };
     for (const m of cr.mirrors) {

@@ -6,7 +6,7 @@
  * private `WeakMap` keyed by the compiled routing (which stays plain data and
  * takes its memo with it when dropped):
  *
- * - which CRs apply to a pod scope (namespace, labels, annotations), by slot;
+ * - which CRs apply to a pod scope (namespace, labels, annotations);
  * - each candidate string's mirror-filter answers, one per mirror set;
  * - whole container results, by pod scope, normalised image and pull-policy
  *   class (a rollout's replicas ask the same question many times);
@@ -100,10 +100,10 @@ function slotsOf(clusterCount: number, namespaced: ReadonlyMap<string, readonly 
   return { count, byNamespace };
 }
 
-/** Which CRs apply to one pod scope, by slot (0 not asked yet, 1 yes, 2 no). */
+/** The CRs that apply to one pod scope, computed on first use. */
 interface PodScope {
-  readonly mirrors: Uint8Array;
-  readonly replicated: Uint8Array;
+  mirrors: readonly Slotted<CompiledMirrorSet>[] | undefined;
+  replicated: readonly Slotted<CompiledReplicatedSet>[] | undefined;
 }
 
 const noIndexes: readonly number[] = Object.freeze([]);
@@ -158,10 +158,7 @@ export class RoutingMemo {
     let scope = this.#podScopes.get(scopeKey);
     if (scope === undefined) {
       if (this.#podScopes.size >= RESULT_MEMO_CAPACITY) this.#podScopes.clear();
-      scope = {
-        mirrors: new Uint8Array(this.#mirrorSlots.count),
-        replicated: new Uint8Array(this.#replicatedSlots.count),
-      };
+      scope = { mirrors: undefined, replicated: undefined };
       this.#podScopes.set(scopeKey, scope);
     }
     return scope;
@@ -172,14 +169,15 @@ export class RoutingMemo {
     r: CompiledRouting,
     pod: RoutingPodMeta,
     scopeKey: string,
-  ): Slotted<CompiledReplicatedSet>[] {
-    return selected(
-      this.#scope(scopeKey).replicated,
+  ): readonly Slotted<CompiledReplicatedSet>[] {
+    const scope = this.#scope(scopeKey);
+    scope.replicated ??= selected(
       pod,
       r.clusterReplicated,
       r.namespacedReplicated.get(pod.namespace) ?? [],
       this.#replicatedSlots.byNamespace.get(pod.namespace) ?? 0,
     );
+    return scope.replicated;
   }
 
   /** Steps 4-5 for the mirror kinds: the sets that apply, cluster ones first. */
@@ -187,14 +185,15 @@ export class RoutingMemo {
     r: CompiledRouting,
     pod: RoutingPodMeta,
     scopeKey: string,
-  ): Slotted<CompiledMirrorSet>[] {
-    return selected(
-      this.#scope(scopeKey).mirrors,
+  ): readonly Slotted<CompiledMirrorSet>[] {
+    const scope = this.#scope(scopeKey);
+    scope.mirrors ??= selected(
       pod,
       r.clusterMirrors,
       r.namespacedMirrors.get(pod.namespace) ?? [],
       this.#mirrorSlots.byNamespace.get(pod.namespace) ?? 0,
     );
+    return scope.mirrors;
   }
 
   /** A walk over one container's list for the mirror phase. */
@@ -204,7 +203,6 @@ export class RoutingMemo {
 }
 
 function selected<T extends CompiledMirrorSet | CompiledReplicatedSet>(
-  answers: Uint8Array,
   pod: RoutingPodMeta,
   cluster: readonly T[],
   namespaced: readonly T[],
@@ -212,14 +210,9 @@ function selected<T extends CompiledMirrorSet | CompiledReplicatedSet>(
 ): Slotted<T>[] {
   const out: Slotted<T>[] = [];
   const consider = (cr: T, slot: number) => {
-    let answer = answers[slot];
-    if (answer === 0) {
-      const applies =
-        cr.problem === undefined && (cr.podMatcher === undefined || cr.podMatcher(pod));
-      answer = applies ? 1 : 2;
-      answers[slot] = answer;
+    if (cr.problem === undefined && (cr.podMatcher === undefined || cr.podMatcher(pod))) {
+      out.push({ cr, slot });
     }
-    if (answer === 1) out.push({ cr, slot });
   };
   for (let i = 0; i < cluster.length; i++) consider(cluster[i] as T, i);
   for (let i = 0; i < namespaced.length; i++) consider(namespaced[i] as T, namespacedSlot + i);
@@ -245,10 +238,11 @@ export class MirrorWalk {
   ) {}
 
   /**
-   * Step 9.2: the entries of the list as it stands that the mirror set in
-   * `slot` may match, in list order; parses every entry not parsed yet.
+   * Step 9.2: the indexes of the entries of the list as it stands that the
+   * mirror set in `slot` may match, in list order (undefined: all of them);
+   * parses every entry not parsed yet.
    */
-  entriesFor(slot: number): Candidate[] {
+  entriesFor(slot: number): readonly number[] | undefined {
     const count = this.candidates.length;
     for (; this.#parsedCount < count; this.#parsedCount++) {
       const { normalized } = parsedCandidate(this.candidates[this.#parsedCount] as Candidate);
@@ -259,8 +253,7 @@ export class MirrorWalk {
       else this.#byHost[id] = [this.#parsedCount];
     }
     const ids = this.mirrorHostIds[slot];
-    if (ids === undefined) return this.candidates.slice(0, count);
-    return this.#indexesOn(ids).map((i) => this.candidates[i] as Candidate);
+    return ids === undefined ? undefined : this.#indexesOn(ids);
   }
 
   #indexesOn(ids: Int32Array): readonly number[] {

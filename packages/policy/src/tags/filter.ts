@@ -15,6 +15,7 @@ import {
   type ExpandTemplate,
   type GoRegexp,
   isRegexpError,
+  requiredLiteralPrefix,
 } from "@kubeimg/core/regexp";
 import { TagPolicyError } from "./errors.js";
 import type { TagFilterSpec } from "./types.js";
@@ -59,7 +60,7 @@ export function compileTagFilter(spec: TagFilterSpec): TagFilter {
   }
   const template: ExpandTemplate | undefined =
     extract === "" ? undefined : re.compileTemplate(extract);
-  const keyOf = makeKeyOf(re, template);
+  const keyOf = makeKeyOf(re, template, anchoredPrefix(pattern));
   return {
     pattern,
     extract,
@@ -95,19 +96,29 @@ function sharedRegexp(pattern: string): GoRegexp {
   return re;
 }
 
+/** For a pattern anchored at the start (`^main-…`), the text every matching tag starts with. */
+function anchoredPrefix(pattern: string): string {
+  return pattern.startsWith("^") ? requiredLiteralPrefix(pattern.slice(1)) : "";
+}
+
 function makeKeyOf(
   re: GoRegexp,
   template: ExpandTemplate | undefined,
+  prefix: string,
 ): (tag: string) => string | undefined {
-  if (template === undefined) return (tag) => (re.matchString(tag) ? tag : undefined);
+  if (template === undefined) {
+    return (tag) => (tag.startsWith(prefix) && re.matchString(tag) ? tag : undefined);
+  }
   if (template.maxGroup < 0) {
     const constant = template.expand("", []);
-    return (tag) => (re.matchString(tag) ? constant : undefined);
+    return (tag) => (tag.startsWith(prefix) && re.matchString(tag) ? constant : undefined);
   }
   // One reusable buffer for the match positions, only as large as the
   // template's highest group (the engines record no group past it): no
   // allocation per tag, and none at all for a tag the pattern refuses.
   const match = new Int32Array(2 * (Math.min(template.maxGroup, re.numSubexp) + 1));
   return (tag) =>
-    re.findStringSubmatchIndexInto(tag, match) ? template.expand(tag, match) : undefined;
+    tag.startsWith(prefix) && re.findStringSubmatchIndexInto(tag, match)
+      ? template.expand(tag, match)
+      : undefined;
 }

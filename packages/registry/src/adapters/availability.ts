@@ -5,9 +5,11 @@
  * 401 for repositories that do not exist); the reason keeps which it was.
  */
 import { isDockerConfigError } from "@kubeimg/core/keyring";
+import { type HostPlatform, isPlatformError, type PlatformInput } from "@kubeimg/core/platform";
 import type { RegistryClient } from "../client/index.js";
-import { isRegistryError } from "../errors/index.js";
+import { isRegistryError, RegistryError } from "../errors/index.js";
 import { parseRegistryImage } from "../image/image-name.js";
+import { imageServesPlatforms, missingPlatformsReason } from "../platform/serves.js";
 import { type AdapterCredentials, checkAdapterOptions, credentialsFor } from "./credentials.js";
 import type {
   AdapterCallOptions,
@@ -16,11 +18,40 @@ import type {
   PullSecretRef,
 } from "./types.js";
 
+/** Refuses a platform list that is not a list of `{ os, architecture, … }` objects with string parts. */
+function checkPlatforms(where: string, platforms: unknown): void {
+  if (platforms === undefined) return;
+  const ok =
+    Array.isArray(platforms) &&
+    platforms.every(
+      (p) =>
+        p !== null &&
+        typeof p === "object" &&
+        typeof (p as { os?: unknown }).os === "string" &&
+        typeof (p as { architecture?: unknown }).architecture === "string",
+    );
+  if (!ok)
+    throw new RegistryError(
+      "INVALID_OPTION",
+      `${where} must be a list of platforms ({ os, architecture })`,
+    );
+}
+
 /** Options of {@link createAvailabilityChecker}. */
 export interface AvailabilityCheckerOptions extends AdapterCredentials {
   readonly client: RegistryClient;
   /** Budget of one check in ms (an admission webhook has ~10 s for all alternatives). Default 3000. */
   readonly timeoutMs?: number;
+  /**
+   * The platforms every check must serve (a node pool's), unless a call
+   * passes its own. Off by default: without platforms a check is
+   * kube-image-keeper's manifest HEAD. With them, a check reads the index
+   * (a GET, which Docker Hub counts as a pull) and answers unavailable,
+   * `available, but no linux/arm64 manifest`, when a platform has nothing.
+   */
+  readonly platforms?: readonly PlatformInput[];
+  /** Completes a platform with an empty OS (see `@kubeimg/core/platform`). */
+  readonly host?: HostPlatform;
 }
 
 /**
@@ -41,7 +72,7 @@ export function availabilityFromError(error: unknown): ImageAvailability {
       retryable: error.retryable,
     };
   }
-  if (isDockerConfigError(error)) {
+  if (isDockerConfigError(error) || isPlatformError(error)) {
     return { available: false, reason: `${error.code}: ${error.message}`, retryable: false };
   }
   // Anything else is a misconfiguration or a bug: asking again will not help.
@@ -64,6 +95,7 @@ export function createAvailabilityChecker(
   options: AvailabilityCheckerOptions,
 ): ImageAvailabilityChecker {
   checkAdapterOptions("createAvailabilityChecker", options);
+  checkPlatforms("createAvailabilityChecker: option platforms", options.platforms);
   return {
     async check(
       image: string,
@@ -73,11 +105,25 @@ export function createAvailabilityChecker(
       try {
         const name = parseRegistryImage(image);
         const credentials = await credentialsFor(options, credentialSecret, callOptions.signal);
-        await options.client.headManifest(name, {
+        const call = {
           timeoutMs: options.timeoutMs ?? 3000,
           ...(callOptions.signal ? { signal: callOptions.signal } : {}),
           ...(credentials ? { credentials } : {}),
+        };
+        const platforms = callOptions.platforms ?? options.platforms;
+        if (callOptions.platforms !== undefined)
+          checkPlatforms("check: option platforms", callOptions.platforms);
+        if (platforms === undefined) {
+          await options.client.headManifest(name, call);
+          return { available: true };
+        }
+        const { missing } = await imageServesPlatforms(options.client, name, platforms, {
+          ...call,
+          ...(options.host ? { host: options.host } : {}),
         });
+        if (missing.length > 0) {
+          return { available: false, reason: missingPlatformsReason(missing), retryable: false };
+        }
         return { available: true };
       } catch (error) {
         return availabilityFromError(error);

@@ -199,7 +199,7 @@ export function createTagMetadataSource(options: TagMetadataSourceOptions): TagM
     // A schema 1 manifest has no config: no build time, as Go's zero time.
     if (manifest.config === undefined) return undefined;
     const configDigest = childDigest(manifest.config, "the manifest's config", reference);
-    const bytes = await lanes.run(signal, () =>
+    const { bytes } = await lanes.run(signal, () =>
       client.getBlob({ domain: repo.domain, path: repo.path, digest: configDigest }, call(signal)),
     );
     let config: unknown;

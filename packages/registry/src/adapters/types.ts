@@ -4,6 +4,7 @@
  * point down only: policy never imports registry, and registry does not
  * import policy). A test checks that they stay assignable.
  */
+import type { PlatformInput } from "@kubeimg/core/platform";
 import type { RegistryImage } from "../image/index.js";
 
 /** Whether an image can be pulled, as `@kubeimg/policy/routing` `Availability`. */
@@ -20,6 +21,8 @@ export interface PullSecretRef {
 /** Per-call options of the adapters. */
 export interface AdapterCallOptions {
   readonly signal?: AbortSignal;
+  /** For the availability checker: the platforms the image must serve (see `createAvailabilityChecker`). */
+  readonly platforms?: readonly PlatformInput[];
 }
 
 /** As `@kubeimg/policy/routing` `AvailabilityChecker`. */

@@ -8,6 +8,11 @@ export {
 export type { AuthChallenge } from "../http/challenge.js";
 export type { RegistryImage } from "../image/index.js";
 export {
+  DEFAULT_BLOB_BYTES,
+  type FetchedBlob,
+  type GetBlobOptions,
+} from "./blobs.js";
+export {
   basicAuthorization,
   type CredentialProvider,
   keyringCredentials,

@@ -9,7 +9,6 @@
  * Every public operation throws only `RegistryError`s, and its promise
  * settles by the call's deadline or abort, whatever the registry does.
  */
-import { computeDigest } from "@kubeimg/core/digest";
 import { RegistryError } from "../errors/index.js";
 import { BodyTooLargeError, cancelBody, readBodyLimited } from "../http/body.js";
 import { type AuthChallenge, parseWwwAuthenticate } from "../http/challenge.js";
@@ -22,6 +21,7 @@ import {
   type RegistryImage,
 } from "../image/image-name.js";
 import { Authenticator, type Target } from "./authenticator.js";
+import { blobByteLimit, type FetchedBlob, type GetBlobOptions, verifyBlobDigest } from "./blobs.js";
 import { checkCallOptions, checkClientOptions } from "./check-options.js";
 import { errorFromResponse, failureFrom } from "./error-mapping.js";
 import { HostPolicy } from "./host-policy.js";
@@ -62,16 +62,12 @@ export interface RegistryClient {
   getManifest(image: RegistryImage, options?: CallOptions): Promise<Manifest>;
   /** Returns the digest a tag (or digest) resolves to. */
   resolveDigest(image: RegistryImage, options?: CallOptions): Promise<string>;
-  /**
-   * Fetches a blob of a repository by digest (`image.digest`), such as an
-   * image config; the bytes must hash to that digest and fit the manifest
-   * size limit (configs are small; layers are not what this is for).
-   */
-  getBlob(image: RegistryImage, options?: CallOptions): Promise<Uint8Array>;
   /** Returns every tag of a repository as served (all pages, `null`s dropped, server order). */
   listTagsRaw(repository: RegistryImage, options?: CallOptions): Promise<string[]>;
   /** Returns the cleaned, sorted tags of a repository (see `cleanTags`). */
   listTags(repository: RegistryImage, options?: ListTagsOptions): Promise<string[]>;
+  /** Fetches a blob of a repository by its digest (`image.digest`), size-capped and digest-verified. */
+  getBlob(image: RegistryImage, options?: GetBlobOptions): Promise<FetchedBlob>;
 }
 
 /** The budget of a call when the client sets none. */
@@ -194,40 +190,31 @@ class Client implements RegistryClient {
     return this.#call(target, options, (ctx) => this.#getManifest(image, target, ctx));
   }
 
-  async getBlob(image: RegistryImage, options?: CallOptions): Promise<Uint8Array> {
-    const target = this.#target(image);
-    const digest = image.digest;
-    if (!digest) {
-      throw new RegistryError("INVALID_ARGUMENT", `getBlob: ${target.reference} has no digest`);
-    }
-    return this.#call(target, options, async (ctx) => {
-      const { response, url } = await this.#resource(
-        target,
-        "GET",
-        `/v2/${image.path}/blobs/${digest}`,
-        ctx,
-        "*/*",
-      );
-      if (!response.ok) throw await this.#errorFrom(response, url, target);
-      const bytes = await this.#readBody(response, this.#limits.manifestBytes, url, target, ctx);
-      const computed = (await computeDigest(bytes, algorithmOf(digest))).string;
-      if (computed !== digest) {
-        throw new RegistryError(
-          "DIGEST_MISMATCH",
-          `${target.reference}: blob hashes to ${computed}`,
-          {
-            url: redactUrl(url),
-            reference: target.reference,
-            status: response.status,
-          },
-        );
-      }
-      return bytes;
-    });
-  }
-
   async resolveDigest(image: RegistryImage, options?: CallOptions): Promise<string> {
     return (await this.headManifest(image, options)).digest;
+  }
+
+  async getBlob(image: RegistryImage, options?: GetBlobOptions): Promise<FetchedBlob> {
+    const digest = image.digest;
+    if (digest === undefined || !isDigest(digest)) {
+      throw new RegistryError(
+        "INVALID_REFERENCE",
+        `${imageString(image)}: a blob is fetched by digest`,
+        {
+          reference: imageString(image),
+        },
+      );
+    }
+    const target = this.#target(image);
+    const limit = blobByteLimit(options);
+    return this.#call(target, options, async (ctx) => {
+      const path = `/v2/${image.path}/blobs/${digest}`;
+      const { response, url } = await this.#resource(target, "GET", path, ctx, "*/*");
+      if (!response.ok) throw await this.#errorFrom(response, url, target);
+      const bytes = await this.#readBody(response, limit, url, target, ctx);
+      await verifyBlobDigest(bytes, digest, { reference: target.reference, url });
+      return { digest, size: bytes.byteLength, bytes };
+    });
   }
 
   async listTagsRaw(repository: RegistryImage, options?: CallOptions): Promise<string[]> {

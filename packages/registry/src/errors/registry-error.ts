@@ -41,7 +41,10 @@ export type RegistryErrorCode =
   | "INVALID_ARGUMENT"
   | "REDIRECT_REJECTED"
   | "LINK_REJECTED"
-  | "TOO_MANY_PAGES";
+  | "TOO_MANY_PAGES"
+  // platform resolution (see ../platform)
+  | "NO_MATCHING_PLATFORM"
+  | "INDEX_TOO_DEEP";
 
 /** The distribution-spec codes, as data, to recognise them in a registry's error body. */
 export const DISTRIBUTION_ERROR_CODES: ReadonlySet<string> = /*#__PURE__*/ new Set([

@@ -11,6 +11,8 @@
  * `updateStrategy` would otherwise silently fall back to the default and
  * answer for a configuration the user never wrote.
  */
+
+import type { UnknownFieldPolicy } from "@kubeimg/policy/routing";
 import type {
   ArgoConfig,
   ArgoUpdateSettings,
@@ -19,11 +21,23 @@ import type {
 } from "@kubeimg/policy/tags";
 import { parse as parseYaml } from "yaml";
 import { CliError } from "../../errors/cli-error.js";
-import { type InputFile, readInputFile } from "../../files/read-file.js";
+import { readInputFile, readInputFiles } from "../../files/read-file.js";
 import { yamlDocuments } from "../../files/yaml-documents.js";
 import type { CliIo } from "../../io/io.js";
 
 type Json = Record<string, unknown>;
+
+/** How the loaders treat fields the CRDs do not define (`--validate`). */
+export interface DialectLoadOptions {
+  readonly unknownFields: UnknownFieldPolicy;
+  readonly note: (line: string) => void;
+}
+
+/** The file an object came from, with the `--validate` mode in force. */
+interface Src {
+  readonly name: string;
+  readonly options: DialectLoadOptions;
+}
 
 function asRecord(value: unknown): Json | undefined {
   return value !== null && typeof value === "object" && !Array.isArray(value)
@@ -31,30 +45,40 @@ function asRecord(value: unknown): Json | undefined {
     : undefined;
 }
 
-function fail(file: string, path: string, problem: string, value?: unknown): never {
+function fail(file: Src, path: string, problem: string, value?: unknown): never {
   const shown = value === undefined ? "" : ` (got ${JSON.stringify(value)?.slice(0, 80)})`;
-  throw new CliError("MISSING_OBJECT", `${file}: ${path}: ${problem}${shown}`, file);
+  throw new CliError("MISSING_OBJECT", `${file.name}: ${path}: ${problem}${shown}`, file.name);
 }
 
-/** Refuses every key of `value` outside `known`, naming its path. */
-function onlyKeys(file: string, value: Json, known: readonly string[], path: string): void {
+/** Refuses (or, with `--validate=warn`, reports) every key of `value` outside `known`, naming its path. */
+function onlyKeys(file: Src, value: Json, known: readonly string[], path: string): void {
   for (const key of Object.keys(value)) {
-    if (!known.includes(key)) fail(file, `${path}.${key}`, "unknown field");
+    if (known.includes(key)) continue;
+    switch (file.options.unknownFields) {
+      case "strict":
+        fail(file, `${path}.${key}`, "unknown field");
+        break;
+      case "warn":
+        file.options.note(`${file.name}: ${path}.${key}: unknown field, ignored`);
+        break;
+      default:
+        break;
+    }
   }
 }
 
-function record(file: string, value: unknown, path: string): Json {
+function record(file: Src, value: unknown, path: string): Json {
   const r = asRecord(value);
   if (r === undefined) fail(file, path, "must be an object", value);
   return r;
 }
 
-function optionalString(file: string, value: unknown, path: string): string | undefined {
+function optionalString(file: Src, value: unknown, path: string): string | undefined {
   if (value !== undefined && typeof value !== "string") fail(file, path, "must be a string", value);
   return value as string | undefined;
 }
 
-function optionalStrings(file: string, value: unknown, path: string): string[] | undefined {
+function optionalStrings(file: Src, value: unknown, path: string): string[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
     fail(file, path, "must be a list of strings", value);
@@ -65,7 +89,7 @@ function optionalStrings(file: string, value: unknown, path: string): string[] |
 const OBJECT_KEYS = ["apiVersion", "kind", "metadata", "spec", "status"];
 
 interface Found {
-  readonly file: string;
+  readonly file: Src;
   readonly index: number;
   readonly value: Json;
 }
@@ -73,15 +97,16 @@ interface Found {
 async function objectsOf(
   names: readonly string[],
   io: CliIo,
+  options: DialectLoadOptions,
   match: (apiVersion: string, kind: string) => boolean,
 ): Promise<Found[]> {
   const found: Found[] = [];
-  for (const name of names) {
-    const file: InputFile = await readInputFile(name, io);
+  for (const file of await readInputFiles(names, io)) {
+    const src: Src = { name: file.name, options };
     yamlDocuments(file).forEach((doc, index) => {
       const r = asRecord(doc);
       if (r && typeof r.apiVersion === "string" && typeof r.kind === "string") {
-        if (match(r.apiVersion, r.kind)) found.push({ file: name, index, value: r });
+        if (match(r.apiVersion, r.kind)) found.push({ file: src, index, value: r });
       }
     });
   }
@@ -91,11 +116,7 @@ async function objectsOf(
 const ARGO_PREFIX = "argocd-image-updater.argoproj.io/";
 
 /** Reads one `commonUpdateSettings` into the fields that decide the pick. */
-function updateSettings(
-  file: string,
-  value: unknown,
-  path: string,
-): ArgoUpdateSettings | undefined {
+function updateSettings(file: Src, value: unknown, path: string): ArgoUpdateSettings | undefined {
   if (value === undefined) return undefined;
   const r = record(file, value, path);
   onlyKeys(
@@ -120,7 +141,7 @@ function updateSettings(
   };
 }
 
-function checkWriteBack(file: string, value: unknown, path: string): void {
+function checkWriteBack(file: Src, value: unknown, path: string): void {
   if (value === undefined) return;
   const r = record(file, value, path);
   onlyKeys(file, r, ["method", "gitConfig"], path);
@@ -134,7 +155,7 @@ function checkWriteBack(file: string, value: unknown, path: string): void {
   }
 }
 
-function checkManifestTargets(file: string, value: unknown, path: string): void {
+function checkManifestTargets(file: Src, value: unknown, path: string): void {
   if (value === undefined) return;
   const r = record(file, value, path);
   onlyKeys(file, r, ["helm", "kustomize"], path);
@@ -242,10 +263,12 @@ export async function loadArgoConfig(
   names: readonly string[],
   io: CliIo,
   alias: string | undefined,
+  options: DialectLoadOptions,
 ): Promise<LoadedArgo | undefined> {
   const updaters = await objectsOf(
     names,
     io,
+    options,
     (api, kind) => api.startsWith(ARGO_PREFIX) && kind === "ImageUpdater",
   );
   if (updaters.length > 1) {
@@ -259,6 +282,7 @@ export async function loadArgoConfig(
     await objectsOf(
       names,
       io,
+      options,
       (api, kind) => api.startsWith("argoproj.io/") && kind === "Application",
     )
   ).filter((a) =>
@@ -323,10 +347,12 @@ export async function loadKargoSubscription(
   names: readonly string[],
   io: CliIo,
   index: number | undefined,
+  options: DialectLoadOptions,
 ): Promise<LoadedKargo | undefined> {
   const found = await objectsOf(
     names,
     io,
+    options,
     (api, kind) => api === "kargo.akuity.io/v1alpha1" && kind === "Warehouse",
   );
   if (found.length > 1) {
@@ -394,6 +420,7 @@ export async function loadKargoSubscription(
  */
 export async function readTagInfoFile(name: string, io: CliIo): Promise<TagInfo[]> {
   const file = await readInputFile(name, io);
+  const src: Src = { name, options: { unknownFields: "strict", note: () => {} } };
   if (!/\.(ya?ml|json)$/i.test(name)) {
     return file.text
       .split(/\r?\n/)
@@ -405,13 +432,13 @@ export async function readTagInfoFile(name: string, io: CliIo): Promise<TagInfo[
   const value: unknown = parseYaml(file.text);
   const list = Array.isArray(value) ? value : asRecord(value)?.tags;
   if (!Array.isArray(list)) {
-    fail(name, "(top)", 'expected a list of tags, or an object whose "tags" is a list');
+    fail(src, "(top)", 'expected a list of tags, or an object whose "tags" is a list');
   }
   // Objects are checked field by field by the dialects themselves (path `tags[i].…`).
   return list.map((entry: unknown, i: number) => {
     if (typeof entry === "string") return { name: entry };
     if (asRecord(entry) === undefined)
-      fail(name, `tags[${i}]`, "must be a tag or a TagInfo object", entry);
+      fail(src, `tags[${i}]`, "must be a tag or a TagInfo object", entry);
     return entry as TagInfo;
   });
 }

@@ -20,6 +20,7 @@ import {
   type TagInfo,
 } from "@kubeimg/policy/tags";
 import { createTagLister, createTagMetadataSource } from "@kubeimg/registry/adapters";
+import { unknownFieldPolicy } from "../../args/validate-option.js";
 import { CliError } from "../../errors/cli-error.js";
 import { EXIT_CODES, type ExitCode } from "../../errors/exit-codes.js";
 import type { Colors } from "../../output/color.js";
@@ -28,6 +29,7 @@ import { writeResult } from "../../output/write.js";
 import { registryAccess } from "../../registry/registry-access.js";
 import { type CommandContext, requireFileOptions, stringOption } from "../command.js";
 import {
+  type DialectLoadOptions,
   type LoadedArgo,
   loadArgoConfig,
   loadKargoSubscription,
@@ -49,6 +51,10 @@ export function dialectOption(context: CommandContext): CliDialect {
     );
   }
   return value;
+}
+
+function loadOptions(context: CommandContext): DialectLoadOptions {
+  return { unknownFields: unknownFieldPolicy(context.values), note: context.note };
 }
 
 function subscriptionOption(context: CommandContext): number | undefined {
@@ -159,7 +165,12 @@ export async function runDialectTags(
   let source: string;
   let tagCount: number;
   if (dialect === "argocd") {
-    const loaded = await loadArgoConfig(files, io, stringOption(values, "alias"));
+    const loaded = await loadArgoConfig(
+      files,
+      io,
+      stringOption(values, "alias"),
+      loadOptions(context),
+    );
     if (loaded === undefined) {
       throw new CliError(
         "MISSING_OBJECT",
@@ -176,7 +187,12 @@ export async function runDialectTags(
     selection = selectArgoTag(loaded.config, tags);
     source = loaded.source;
   } else {
-    const loaded = await loadKargoSubscription(files, io, subscriptionOption(context));
+    const loaded = await loadKargoSubscription(
+      files,
+      io,
+      subscriptionOption(context),
+      loadOptions(context),
+    );
     if (loaded === undefined) {
       throw new CliError(
         "MISSING_OBJECT",
@@ -245,7 +261,10 @@ export async function runTagsCompare(context: CommandContext): Promise<ExitCode>
   }
   let flux: Awaited<ReturnType<typeof loadImagePolicy>> | undefined;
   try {
-    flux = await loadImagePolicy(files, stringOption(values, "name"), io);
+    flux = await loadImagePolicy(files, stringOption(values, "name"), io, {
+      ...loadOptions(context),
+      verbose: values.verbose === true,
+    });
   } catch (error) {
     if (
       !(
@@ -257,8 +276,13 @@ export async function runTagsCompare(context: CommandContext): Promise<ExitCode>
       throw error;
     }
   }
-  const argo = await loadArgoConfig(files, io, stringOption(values, "alias"));
-  const kargo = await loadKargoSubscription(files, io, subscriptionOption(context));
+  const argo = await loadArgoConfig(files, io, stringOption(values, "alias"), loadOptions(context));
+  const kargo = await loadKargoSubscription(
+    files,
+    io,
+    subscriptionOption(context),
+    loadOptions(context),
+  );
   const given = [flux, argo, kargo].filter((x) => x !== undefined).length;
   if (given < 2) {
     throw new CliError(

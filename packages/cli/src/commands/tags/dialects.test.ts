@@ -155,6 +155,41 @@ describe("kubeimg tags --dialect argocd", () => {
     );
   });
 
+  it("follows --validate: warn reports the unknown field and goes on, ignore says nothing", async () => {
+    const warn = await run([
+      "tags",
+      "--dialect",
+      "argocd",
+      "-f",
+      "typo.yaml",
+      "--alias",
+      "newest",
+      "--validate",
+      "warn",
+      "--tags-file",
+      "tags.txt",
+      "-o",
+      "json",
+    ]);
+    expect(warn.code).toBe(0);
+    expect(warn.err).toContain("commonUpdateSettings.updateStrategi: unknown field, ignored");
+    // The misspelt strategy is not read: the default (semver) picks.
+    expect(JSON.parse(warn.out).tag).toBe("1.2");
+    const ignore = await run([
+      "tags",
+      "--dialect",
+      "argocd",
+      "-f",
+      "typo.yaml",
+      "--validate",
+      "ignore",
+      "--tags-file",
+      "tags.txt",
+    ]);
+    expect(ignore.code).toBe(0);
+    expect(ignore.err).toBe("");
+  });
+
   it("says when the files hold no Argo CD object", async () => {
     const r = await run([
       "tags",
