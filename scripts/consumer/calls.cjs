@@ -18,6 +18,8 @@ const entryCalls = {
   "@kubeimg/core/platform": (m) =>
     m.formatPlatform(m.parsePlatform("linux/amd64")) === "linux/amd64",
   "@kubeimg/core/internal": (m) => m.strings.Compare("a", "b") === -1,
+  // Types only: the module exists and exports no value.
+  "@kubeimg/core/ports": (m) => Object.keys(m).filter((k) => k !== "default").length === 0,
   "@kubeimg/policy": (m) =>
     m.createVerificationPolicy({ policy: "AlwaysVerify" }).name === "AlwaysVerify",
   "@kubeimg/policy/semver": (m) => typeof m.parseVersion("1.2.3") === "object",
@@ -37,6 +39,9 @@ const entryCalls = {
     m.basicAuthorization({ username: "u", password: "p" }) === "Basic dTpw",
   "@kubeimg/registry/adapters": (m) => typeof m.availabilityFromError(new Error("x")) === "object",
   "@kubeimg/registry/http": (m) => m.canonicalHost("Docker.io") === "docker.io",
+  "@kubeimg/registry/platform": (m) =>
+    m.missingPlatformsReason([{ os: "linux", architecture: "arm64" }]) ===
+    "available, but no linux/arm64 manifest",
   "@kubeimg/redis": (m) =>
     m.hashTagOf(m.registryKeys("prod:", "quay.io").open).startsWith("r") &&
     m.decodeVerdict(m.encodeVerdict({ available: true }))?.available === true,
