@@ -162,6 +162,70 @@ describe("playground in Chromium", () => {
     await page.close();
   });
 
+  it("orders the nginx-unprivileged upstreams by priority", async () => {
+    const page = await open();
+    await page.click("#tab-routing");
+    await page.selectOption("#routing-seed", "nginx");
+    await page.waitForSelector("#routing-containers table");
+    const r = await rows(page, "#routing-containers table");
+    expect(r.map((x) => [x[1], x[2]])).toEqual([
+      ["docker.io/nginxinc/nginx-unprivileged:1.25", "(0, 0, 0, 0)"],
+      ["quay.io/nginx/nginx-unprivileged:1.25", "(0, 3, 10, 1)"],
+      ["public.ecr.aws/nginx/nginx-unprivileged:1.25", "(0, 3, 20, 2)"],
+    ]);
+    expect(r[1]?.[3]).toBe("upstream: ClusterReplicatedImageSet/nginx-unprivileged");
+    await page.close();
+  });
+
+  it("puts the team mirror first, and says which objects applied", async () => {
+    const page = await open();
+    await page.click("#tab-routing");
+    await page.selectOption("#routing-seed", "team");
+    await page.waitForSelector("#routing-containers table");
+    const r = await rows(page, "#routing-containers table");
+    expect(r.map((x) => [x[1], x[2], x[5]])).toEqual([
+      [
+        "fast-registry.internal/my-app-cache/my-app/api:1.4",
+        "(-10, 2, 1, 0)",
+        "my-app/fast-registry-secret",
+      ],
+      ["harbor.example.com/my-app-mirror/my-app/api:1.4", "(-10, 2, 5, 1)", "my-app/harbor-secret"],
+      [
+        "harbor.example.com/global-mirror/my-app/api:1.4",
+        "(-1, 1, 0, 0)",
+        "kuik-system/harbor-secret",
+      ],
+      ["docker-registry.example.com/my-app/api:1.4", "(0, 0, 0, 0)", ""],
+    ]);
+    // In another namespace the team mirror does not apply, and the page says why.
+    await page.fill("#routing-namespace", "other");
+    await page.waitForFunction(
+      `document.querySelectorAll("#routing-containers tbody tr").length === 2`,
+    );
+    const objects = await rows(page, "#routing-resources");
+    expect(objects).toEqual([
+      ["ClusterImageSetMirror/global-mirror", "yes", "contributed the entries marked with it"],
+      [
+        "ImageSetMirror/my-app/team-mirror",
+        "no",
+        'it lives in namespace "my-app", the Pod in "other"',
+      ],
+    ]);
+    // A Pod: one table per container.
+    await page.selectOption("#routing-mode", "pod");
+    await page.waitForFunction(
+      `document.querySelectorAll("#routing-containers table").length === 2`,
+    );
+    await page.screenshot({ path: join(shots, "routing-light.png"), fullPage: true });
+    // A bad CR field is reported on its line with path and value.
+    const crs = readFileSync(join(here, "../demo/fixtures/routing/team-mirror.yaml"), "utf8");
+    await page.fill("#routing-crs", crs.replace("priority: 5", "priority: five"));
+    await page.waitForSelector("#routing-crs-issues button");
+    const issue = (await page.textContent("#routing-crs-issues")) ?? "";
+    expect(issue).toContain('line 38: spec.mirrors[1].priority = "five"');
+    await page.close();
+  });
+
   it("answers references with Go's exact errors", async () => {
     const page = await open();
     await page.click("#tab-references");
@@ -244,6 +308,10 @@ describe("playground in Chromium", () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await page.click("#tab-tags");
     await page.screenshot({ path: join(shots, "tags-phone-dark.png") });
+    await page.setViewportSize({ width: 1200, height: 900 });
+    await page.click("#tab-routing");
+    await page.waitForSelector("#routing-containers table");
+    await page.screenshot({ path: join(shots, "routing-dark.png"), fullPage: true });
     await page.close();
   });
 });

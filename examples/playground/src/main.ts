@@ -6,20 +6,30 @@
  * reproduces a case; nothing is ever sent anywhere.
  */
 
+import nginxRouting from "../../demo/fixtures/routing/nginx-unprivileged.yaml";
+import teamRouting from "../../demo/fixtures/routing/team-mirror.yaml";
 import rcTags from "../../demo/fixtures/tags/app.tags";
 import rcPolicy from "../../demo/fixtures/tags/app-release-candidates.yaml";
 import minioTags from "../../demo/fixtures/tags/minio.tags";
 import minioPolicy from "../../demo/fixtures/tags/minio-release.yaml";
 import podinfoTags from "../../demo/fixtures/tags/podinfo.tags";
 import podinfoPolicy from "../../demo/fixtures/tags/podinfo-semver.yaml";
-import type { InputIssue, ReferencesResult, TagsDialect, TagsResult } from "./compute.js";
+import type {
+  InputIssue,
+  ReferencesResult,
+  RoutingInput,
+  RoutingResult,
+  TagsDialect,
+  TagsResult,
+} from "./compute.js";
 import type { Job } from "./worker.js";
 
 /** How long one answer may take before the worker is terminated and restarted. */
 const BUDGET_MS = 1500;
 const DEBOUNCE_MS = 120;
 
-type View = "tags" | "references";
+type View = "tags" | "routing" | "references";
+const views: readonly View[] = ["tags", "routing", "references"];
 
 interface State {
   view: View;
@@ -27,7 +37,40 @@ interface State {
   tags: string;
   dialect: TagsDialect;
   refs: string;
+  routing: RoutingInput;
 }
+
+const routingSeeds: Record<string, RoutingInput> = {
+  nginx: {
+    crs: nginxRouting,
+    mode: "image",
+    image: "nginxinc/nginx-unprivileged:1.25",
+    namespace: "default",
+    pullPolicy: "",
+    pod: "",
+  },
+  team: {
+    crs: teamRouting,
+    mode: "image",
+    image: "docker-registry.example.com/my-app/api:1.4",
+    namespace: "my-app",
+    pullPolicy: "",
+    pod: [
+      "apiVersion: v1",
+      "kind: Pod",
+      "metadata:",
+      "  name: api",
+      "  namespace: my-app",
+      "spec:",
+      "  containers:",
+      "    - name: api",
+      "      image: docker-registry.example.com/my-app/api:1.4",
+      "    - name: sidecar",
+      "      image: busybox:latest",
+      "",
+    ].join("\n"),
+  },
+};
 
 const seeds: Record<string, { policy: string; tags: string }> = {
   podinfo: { policy: podinfoPolicy, tags: podinfoTags },
@@ -80,6 +123,34 @@ function onInput(id: string): void {
   schedule();
 }
 const select = (id: string) => $(id) as HTMLSelectElement;
+const field = (id: string) => $(id) as HTMLInputElement;
+
+function readRouting(): RoutingInput {
+  return {
+    crs: boxText("routing-crs"),
+    mode: select("routing-mode").value === "pod" ? "pod" : "image",
+    image: field("routing-image").value,
+    namespace: field("routing-namespace").value,
+    pullPolicy: select("routing-pull").value,
+    pod: boxText("routing-pod"),
+  };
+}
+
+function writeRouting(r: Partial<RoutingInput>): void {
+  if (typeof r.crs === "string") area("routing-crs").value = r.crs;
+  if (r.mode === "image" || r.mode === "pod") select("routing-mode").value = r.mode;
+  if (typeof r.image === "string") field("routing-image").value = r.image;
+  if (typeof r.namespace === "string") field("routing-namespace").value = r.namespace;
+  if (typeof r.pullPolicy === "string") select("routing-pull").value = r.pullPolicy;
+  if (typeof r.pod === "string") area("routing-pod").value = r.pod;
+  showRoutingMode();
+}
+
+function showRoutingMode(): void {
+  const pod = select("routing-mode").value === "pod";
+  $("routing-pod-inputs").hidden = !pod;
+  $("routing-image-inputs").hidden = pod;
+}
 
 function h(
   tag: string,
@@ -188,6 +259,7 @@ function readState(): State {
     tags: boxText("tags-list"),
     dialect: select("tags-dialect").value as TagsDialect,
     refs: boxText("refs-input"),
+    routing: readRouting(),
   };
 }
 
@@ -197,7 +269,8 @@ function applyState(s: Partial<State>): void {
   if (typeof s.tags === "string") area("tags-list").value = s.tags;
   if (s.dialect === "flux" || s.dialect === "compare") select("tags-dialect").value = s.dialect;
   if (typeof s.refs === "string") area("refs-input").value = s.refs;
-  showView(s.view === "references" ? "references" : "tags");
+  if (typeof s.routing === "object" && s.routing !== null) writeRouting(s.routing);
+  showView(views.find((v) => v === s.view) ?? "tags");
 }
 
 let writingHash = false;
@@ -374,6 +447,86 @@ function renderTags(r: TagsResult): void {
   );
 }
 
+function renderRouting(r: RoutingResult): void {
+  for (const input of ["crs", "image", "pod"]) {
+    renderIssues(
+      `routing-${input}-issues`,
+      `routing-${input === "image" ? "crs" : input}`,
+      r.issues.filter((i) => i.input === input),
+    );
+  }
+  const answer = $("routing-answer");
+  const first = r.containers[0];
+  answer.hidden = r.containers.length === 0 && r.error === undefined;
+  answer.classList.toggle("none", r.error !== undefined || first?.status !== "routed");
+  answer.textContent =
+    r.error ??
+    r.containers
+      .map((c) =>
+        c.status === "skipped"
+          ? `${c.container}: left alone (${c.skipReason})`
+          : `${c.container}: ${c.alternatives.length} alternatives, first ${c.alternatives[0]?.image ?? "(none)"}${c.probed ? "" : " (not probed)"}`,
+      )
+      .join("; ");
+  $("routing-containers").replaceChildren(
+    ...r.containers.map((c) =>
+      h(
+        "div",
+        { class: "tablewrap" },
+        h("h2", { style: "font-size:1rem" }, `Container ${c.container}: ${c.image}`),
+        c.status === "skipped"
+          ? h("p", { class: "v-error" }, `kuik leaves it alone: ${c.skipReason}`)
+          : h(
+              "table",
+              { class: "routing-alternatives", "data-container": c.container },
+              h(
+                "thead",
+                {},
+                h(
+                  "tr",
+                  {},
+                  h("th", {}, "#"),
+                  h("th", {}, "Image"),
+                  h("th", {}, "Sort key (CR priority, kind rank, entry priority, index)"),
+                  h("th", {}, "From"),
+                  h("th", {}, "Why"),
+                  h("th", {}, "Secret"),
+                ),
+              ),
+              h(
+                "tbody",
+                {},
+                ...c.alternatives.map((a, i) =>
+                  h(
+                    "tr",
+                    { "data-source": a.source },
+                    h("td", {}, String(i + 1)),
+                    h("td", { class: "mono" }, a.image),
+                    h("td", { class: "mono" }, a.key),
+                    h("td", {}, a.resource === "" ? a.source : `${a.source}: ${a.resource}`),
+                    h("td", {}, a.why),
+                    h("td", { class: "mono" }, a.secret),
+                  ),
+                ),
+              ),
+            ),
+      ),
+    ),
+  );
+  const table = $("routing-resources") as HTMLTableElement;
+  (table.tBodies[0] as HTMLTableSectionElement).replaceChildren(
+    ...r.resources.map((x) =>
+      h(
+        "tr",
+        {},
+        h("td", { class: "mono" }, x.resource),
+        h("td", { class: x.applied ? "v-selected" : "v-skipped" }, x.applied ? "yes" : "no"),
+        h("td", {}, x.why),
+      ),
+    ),
+  );
+}
+
 function renderReferences(r: ReferencesResult): void {
   renderIssues(
     "refs-input-issues",
@@ -439,10 +592,13 @@ async function update(): Promise<void> {
             dialect: select("tags-dialect").value as TagsDialect,
           },
         }
-      : { id, view: "references", input: boxText("refs-input") };
+      : currentView === "routing"
+        ? { id, view: "routing", input: readRouting() }
+        : { id, view: "references", input: boxText("refs-input") };
   const result = (await run(job)) as
     | TagsResult
     | ReferencesResult
+    | RoutingResult
     | { timeout: number }
     | { failure: string }
     | undefined;
@@ -459,6 +615,7 @@ async function update(): Promise<void> {
     return;
   }
   if (result.kind === "tags") renderTags(result);
+  else if (result.kind === "routing") renderRouting(result);
   else renderReferences(result);
   setStatus(`Answered in ${Math.round(performance.now() - started)} ms.`);
   document.body.dataset.answered = String(id);
@@ -498,7 +655,23 @@ async function init(): Promise<void> {
       next.click();
     });
   }
-  for (const id of ["tags-policy", "tags-list", "refs-input"]) {
+  for (const id of ["routing-image", "routing-namespace"])
+    $(id).addEventListener("input", schedule);
+  for (const id of ["routing-pull", "routing-mode"]) {
+    $(id).addEventListener("change", () => {
+      showRoutingMode();
+      schedule();
+    });
+  }
+  select("routing-seed").addEventListener("change", () => {
+    const seed = routingSeeds[select("routing-seed").value];
+    if (seed === undefined) return;
+    held.delete("routing-crs");
+    held.delete("routing-pod");
+    writeRouting(seed);
+    schedule();
+  });
+  for (const id of ["tags-policy", "tags-list", "refs-input", "routing-crs", "routing-pod"]) {
     $(id).addEventListener("input", () => onInput(id));
   }
   select("tags-dialect").addEventListener("change", schedule);
@@ -550,7 +723,14 @@ async function init(): Promise<void> {
   if (restored !== undefined) {
     applyState(restored);
   } else {
-    applyState({ view: "tags", ...seeds.podinfo, dialect: "flux", refs: seedRefs });
+    applyState({
+      view: "tags",
+      ...seeds.podinfo,
+      dialect: "flux",
+      refs: seedRefs,
+      routing: routingSeeds.team,
+    });
+    select("routing-seed").value = "team";
     select("tags-seed").value = "podinfo";
   }
   document.body.dataset.ready = "true";
