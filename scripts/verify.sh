@@ -21,9 +21,6 @@ rm -f "$results"
 status=0
 pnpm -s exec vitest run --reporter=default --reporter=json --outputFile.json="$results" || status=$?
 if [ -f "$results" ]; then
-  node -e '
-    const r = require(process.argv[1]);
-    console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
-  ' "$(pwd)/$results"
+  node scripts/test-summary.mjs "$results"
 fi
 exit "$status"

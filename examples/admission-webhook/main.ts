@@ -15,7 +15,6 @@
  */
 import { readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { parseArgs } from "node:util";
 import { pullSecretSchema } from "@kubeimg/core/keyring";
 import {
   activeCheckTimeoutMs,
@@ -28,51 +27,69 @@ import { createRedisAvailabilityState } from "@kubeimg/redis";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";
 import { parseAllDocuments } from "yaml";
+import { exampleArgs, fail, userPath } from "./cli-args.js";
 import { createPodMutator } from "./mutator.js";
 import { startWebhookServer } from "./server.js";
 import { nodeTimers } from "./timers.js";
 
-// `pnpm start -- --flag` passes the `--` through; it is not an argument here.
-const argv = process.argv.slice(2);
-const { values } = parseArgs({
-  args: argv[0] === "--" ? argv.slice(1) : argv,
-  options: {
-    cert: { type: "string" },
-    key: { type: "string" },
-    file: { type: "string", short: "f", multiple: true },
-    config: { type: "string" },
-    secrets: { type: "string" },
-    port: { type: "string", default: "8443" },
-    host: { type: "string", default: "0.0.0.0" },
-    "insecure-registry": { type: "string", multiple: true },
-    "deadline-ms": { type: "string", default: "8000" },
-    "probe-timeout-ms": { type: "string" },
-    "redis-url": { type: "string" },
-    "redis-prefix": { type: "string", default: "kubeimg-webhook:" },
-    "redis-budget-ms": { type: "string", default: "50" },
+const USAGE = `usage: main.ts --cert tls.crt --key tls.key -f routing.yaml [-f more.yaml]
+  [--config kuik-config.yaml] [--secrets secrets.yaml] [--port 8443] [--host 0.0.0.0]
+  [--insecure-registry HOST]... [--deadline-ms 8000] [--probe-timeout-ms MS]
+  [--redis-url URL] [--redis-prefix PREFIX] [--redis-budget-ms 50]
+Relative paths are read from the directory the command was started in.`;
+const { values } = exampleArgs(
+  {
+    options: {
+      cert: { type: "string" },
+      key: { type: "string" },
+      file: { type: "string", short: "f", multiple: true },
+      config: { type: "string" },
+      secrets: { type: "string" },
+      port: { type: "string", default: "8443" },
+      host: { type: "string", default: "0.0.0.0" },
+      "insecure-registry": { type: "string", multiple: true },
+      "deadline-ms": { type: "string", default: "8000" },
+      "probe-timeout-ms": { type: "string" },
+      "redis-url": { type: "string" },
+      "redis-prefix": { type: "string", default: "kubeimg-webhook:" },
+      "redis-budget-ms": { type: "string", default: "50" },
+    },
   },
-});
+  USAGE,
+);
 const positiveMs = (name: string, text: string | undefined): number | undefined => {
   if (text === undefined) return undefined;
   const n = Number(text);
   if (!Number.isInteger(n) || n <= 0 || n > 600_000) {
-    console.error(
+    fail(
       `--${name} must be a whole number of milliseconds in 1..600000, not ${JSON.stringify(text)}`,
     );
-    process.exit(2);
   }
   return n;
 };
-if (!values.cert || !values.key || !values.file?.length) {
-  console.error("usage: main.ts --cert tls.crt --key tls.key -f routing.yaml [--config kuik.yaml]");
-  process.exit(2);
+if (!values.cert || !values.key || !values.file?.length) fail(USAGE);
+/** Reads a file named on the command line; a missing one is one line, exit 2. */
+function readArg(path: string): string {
+  try {
+    return readFileSync(userPath(path), "utf8");
+  } catch (error) {
+    return fail(`${path}: ${(error as NodeJS.ErrnoException).code ?? "cannot be read"}`);
+  }
 }
-const config = loadKuikConfig(values.config ? readFileSync(values.config, "utf8") : "");
-const resources = values.file.flatMap((f) => loadRoutingResources(readFileSync(f, "utf8")));
+let config: ReturnType<typeof loadKuikConfig>;
+let resources: ReturnType<typeof loadRoutingResources>;
+try {
+  config = loadKuikConfig(values.config ? readArg(values.config) : "");
+  resources = values.file.flatMap((f) => loadRoutingResources(readArg(f)));
+} catch (error) {
+  fail(
+    `${(error as Error).message}${(error as { code?: string }).code ? ` [${(error as { code?: string }).code}]` : ""}`,
+  );
+}
 const routing = compileRouting(resources, { config });
 const secrets = new Map<string, unknown>();
 if (values.secrets) {
-  for (const doc of parseAllDocuments(readFileSync(values.secrets, "utf8"))) {
+  for (const doc of parseAllDocuments(readArg(values.secrets))) {
     const secret = pullSecretSchema.parse(doc.toJS());
     secrets.set(`${secret.metadata?.namespace ?? "default"}/${secret.metadata?.name}`, doc.toJS());
   }
@@ -111,8 +128,8 @@ const checker = createAvailabilityGate(
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 const server = await startWebhookServer({
-  cert: readFileSync(values.cert),
-  key: readFileSync(values.key),
+  cert: readArg(values.cert),
+  key: readArg(values.key),
   port: Number(values.port),
   host: values.host ?? "0.0.0.0",
   mutator: createPodMutator({ routing, checker, timers: nodeTimers, log, deadlineMs }),

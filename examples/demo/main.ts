@@ -2,8 +2,17 @@
  * `pnpm demo`: prints the worked examples of kubeimg's specs, computed by
  * the `kubeimg` CLI over the bundled fixtures. Needs no network.
  */
+import { exampleArgs } from "./cli-args.js";
 import { runDemo } from "./demo.js";
 import { SECTIONS } from "./sections.js";
+
+// No options; `--help` says what the demo does, anything else is refused.
+exampleArgs(
+  { options: {} },
+  `usage: pnpm demo (or: pnpm --filter @kubeimg/example-demo start)
+Prints every worked example of kubeimg's specs, computed by the kubeimg CLI over
+examples/demo/fixtures/. Needs no network. Exit 1 when a step does not end as expected.`,
+);
 
 // `pnpm demo | head` closes the pipe early: stop quietly.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {

@@ -8,31 +8,33 @@
  * Exits 1 when a policy is not Ready.
  */
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { createDockerKeyring, parseDockerConfigJson } from "@kubeimg/core/keyring";
 import { createRegistryClient } from "@kubeimg/registry/client";
+import { exampleArgs, fail, userPath } from "./cli-args.js";
 import { readFluxObjects } from "./objects.js";
 import { formatImagePolicies } from "./print.js";
 import { checkImagePolicies } from "./update.js";
 
-// `pnpm start -- --flag` passes the `--` through; it is not an argument here.
-const argv = process.argv.slice(2);
-const { values } = parseArgs({
-  args: argv[0] === "--" ? argv.slice(1) : argv,
-  options: {
-    file: { type: "string", short: "f", multiple: true },
-    "insecure-registry": { type: "string", multiple: true },
-    "docker-config": { type: "string" },
-    "all-namespaces": { type: "boolean", short: "A" },
-    output: { type: "string", short: "o" },
+const USAGE = `usage: main.ts -f FLUX.yaml [-f MORE.yaml] [--insecure-registry HOST]...
+  [--docker-config FILE] [-A] [-o wide|json]
+Relative paths are read from the directory the command was started in.`;
+const { values } = exampleArgs(
+  {
+    options: {
+      file: { type: "string", short: "f", multiple: true },
+      "insecure-registry": { type: "string", multiple: true },
+      "docker-config": { type: "string" },
+      "all-namespaces": { type: "boolean", short: "A" },
+      output: { type: "string", short: "o" },
+    },
   },
-});
-if (!values.file?.length) {
-  console.error("usage: main.ts -f FLUX.yaml [-f MORE.yaml] [--insecure-registry HOST]...");
-  process.exit(2);
-}
+  USAGE,
+);
+if (!values.file?.length) fail(USAGE);
 try {
-  const objects = readFluxObjects(values.file.map((f) => readFileSync(f, "utf8")).join("\n---\n"));
+  const objects = readFluxObjects(
+    values.file.map((f) => readFileSync(userPath(f), "utf8")).join("\n---\n"),
+  );
   const registries = Object.fromEntries(
     (values["insecure-registry"] ?? []).map((h) => [
       h,
@@ -41,7 +43,9 @@ try {
   );
   const dockerConfig = values["docker-config"];
   const keyring = dockerConfig
-    ? createDockerKeyring([{ config: parseDockerConfigJson(readFileSync(dockerConfig, "utf8")) }])
+    ? createDockerKeyring([
+        { config: parseDockerConfigJson(readFileSync(userPath(dockerConfig), "utf8")) },
+      ])
     : undefined;
   const reports = await checkImagePolicies(objects, {
     client: createRegistryClient({ registries }),

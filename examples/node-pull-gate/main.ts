@@ -13,21 +13,25 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { exampleArgs, userPath } from "./cli-args.js";
 import { prometheusRecorder } from "./metrics.js";
 import { formatDecision, runScenario } from "./run.js";
 
-// `pnpm start -- --flag` passes the `--` through; it is not an argument here.
-const argv = process.argv.slice(2);
-const { values } = parseArgs({
-  args: argv[0] === "--" ? argv.slice(1) : argv,
-  options: {
-    policy: { type: "string", default: "NeverVerifyPreloadedImages" },
-    allowlist: { type: "string", multiple: true },
-    dir: { type: "string" },
+const USAGE = `usage: main.ts [--policy NeverVerify|NeverVerifyPreloadedImages|NeverVerifyAllowlistedImages|AlwaysVerify]
+  [--allowlist PATTERN]... [--dir DIR]
+A relative --dir is read from the directory the command was started in.`;
+const { values } = exampleArgs(
+  {
+    options: {
+      policy: { type: "string", default: "NeverVerifyPreloadedImages" },
+      allowlist: { type: "string", multiple: true },
+      dir: { type: "string" },
+    },
   },
-});
-const dir = values.dir ?? mkdtempSync(join(tmpdir(), "kubeimg-node-"));
+  USAGE,
+);
+const dir =
+  values.dir !== undefined ? userPath(values.dir) : mkdtempSync(join(tmpdir(), "kubeimg-node-"));
 const { registry, recorder } = prometheusRecorder();
 console.log(`policy ${values.policy}, records in ${join(dir, "image_manager")}\n`);
 for (const decision of await runScenario(dir, values.policy, values.allowlist ?? [], recorder)) {

@@ -12,31 +12,29 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { checkAlternatives, formatReports } from "./availability.js";
+import { exampleArgs, fail } from "./cli-args.js";
 
-// `pnpm start -- --registry …` hands the program a leading `--`; parseArgs
-// would read everything after it as positionals, so drop it first.
-const argv = process.argv.slice(2);
-const { values, positionals } = parseArgs({
-  args: argv[0] === "--" ? argv.slice(1) : argv,
-  options: {
-    registry: { type: "string", multiple: true },
-    json: { type: "boolean" },
-    "timeout-ms": { type: "string" },
+const USAGE = `usage: main.ts --registry URL [--registry URL]... [--json] [--timeout-ms MS] IMAGE...
+  (or the environment: REGISTRY_URLS and IMAGES)`;
+// `pnpm start -- --registry …` hands the program a leading `--`; exampleArgs
+// drops it (parseArgs would read everything after it as positionals).
+const { values, positionals } = exampleArgs(
+  {
+    options: {
+      registry: { type: "string", multiple: true },
+      json: { type: "boolean" },
+      "timeout-ms": { type: "string" },
+    },
+    allowPositionals: true,
   },
-  allowPositionals: true,
-});
+  USAGE,
+);
 
 const split = (text: string | undefined) => (text ?? "").split(/[\s,]+/).filter((s) => s !== "");
 const registries = values.registry?.length ? values.registry : split(process.env.REGISTRY_URLS);
 const images = positionals.length ? positionals : split(process.env.IMAGES);
-if (registries.length === 0 || images.length === 0) {
-  console.error(
-    "usage: main.ts --registry URL [--registry URL]... IMAGE... (or REGISTRY_URLS / IMAGES)",
-  );
-  process.exit(2);
-}
+if (registries.length === 0 || images.length === 0) fail(USAGE);
 const dockerConfigDir = process.env.DOCKER_CONFIG;
 const dockerConfig = dockerConfigDir
   ? readFileSync(join(dockerConfigDir, "config.json"), "utf8")

@@ -86,3 +86,32 @@ describe("runCli on a terminal (in-process)", () => {
     expect(JSON.parse(out())).toHaveLength(1);
   });
 });
+
+describe("did you mean", () => {
+  it.each([
+    {
+      argv: ["rout"],
+      line: 'kubeimg: unknown command "rout" (did you mean "route"? commands: parse, tags, route, pull-check; see \'kubeimg --help\')\n',
+    },
+    {
+      argv: ["route", "--namepsace", "x"],
+      line: "kubeimg route: Unknown option '--namepsace'; did you mean --namespace? (see 'kubeimg route --help')\n",
+    },
+    {
+      argv: ["tags", "--explian"],
+      line: "kubeimg tags: Unknown option '--explian'; did you mean --explain? (see 'kubeimg tags --help')\n",
+    },
+    {
+      argv: ["route", "--zzz"],
+      line: "kubeimg route: Unknown option '--zzz' (see 'kubeimg route --help')\n",
+    },
+    {
+      argv: ["zzz"],
+      line: "kubeimg: unknown command \"zzz\" (commands: parse, tags, route, pull-check; see 'kubeimg --help')\n",
+    },
+  ])("$argv", async ({ argv, line }) => {
+    const m = memoryIo({ tty: false });
+    expect(await runCli(argv, m.io)).toBe(2);
+    expect(m.err()).toBe(line);
+  });
+});

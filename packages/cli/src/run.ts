@@ -1,5 +1,6 @@
 import { renderCommandHelp, renderMainHelp } from "./args/help.js";
 import { parseCommandArgs } from "./args/parse-command-args.js";
+import { closestName } from "./args/suggest.js";
 import { COMMANDS } from "./commands/all-commands.js";
 import { CliError } from "./errors/cli-error.js";
 import { describeError } from "./errors/describe.js";
@@ -64,9 +65,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
 }
 
 function unknownCommand(name: string, io: CliIo): ExitCode {
+  const names = COMMANDS.map((c) => c.name);
+  const suggestion = closestName(name, [...names, "help"]);
+  const hint = suggestion === undefined ? "" : `did you mean "${suggestion}"? `;
   const error = new CliError(
     "USAGE",
-    `unknown command "${name}" (commands: ${COMMANDS.map((c) => c.name).join(", ")}; see 'kubeimg --help')`,
+    `unknown command "${name}" (${hint}commands: ${names.join(", ")}; see 'kubeimg --help')`,
     name,
   );
   io.stderr.write(`kubeimg: ${sanitizeText(describeError(error))}\n`);

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import type { Command } from "../commands/command.js";
 import { CliError } from "../errors/cli-error.js";
 import { COMMON_OPTIONS } from "./common-options.js";
+import { closestName } from "./suggest.js";
 
 /** The result of {@link parseCommandArgs}. */
 export interface ParsedCommandArgs {
@@ -44,7 +45,17 @@ export function parseCommandArgs(command: Command, argv: readonly string[]): Par
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) {
-      const message = (error as Error).message.split(/\. To specify a positional/)[0] ?? "";
+      let message = (error as Error).message.split(/\. To specify a positional/)[0] ?? "";
+      if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+        const typed = /'(-{1,2}[^'=]*)/.exec(message)?.[1];
+        const suggestion =
+          typed === undefined
+            ? undefined
+            : typed.startsWith("--")
+              ? closestName(typed.slice(2), Object.keys(options))
+              : undefined;
+        if (suggestion !== undefined) message += `; did you mean --${suggestion}?`;
+      }
       throw new CliError(
         "USAGE",
         `${message.replace(/\.$/, "")} (see 'kubeimg ${command.name} --help')`,

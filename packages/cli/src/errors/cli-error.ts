@@ -13,6 +13,12 @@ export type CliErrorCode =
   | "FILE_UNREADABLE"
   /** A file is not valid YAML or JSON. */
   | "INVALID_YAML"
+  /** A YAML document expands (through its aliases) past the size the CLI reads. */
+  | "YAML_TOO_LARGE"
+  /** An object in a file holds a field its kind does not have (strict validation). */
+  | "UNKNOWN_FIELD"
+  /** A route would contain an alternative that is not a valid image reference. */
+  | "INVALID_ALTERNATIVE"
   /** A file parsed but holds no object of the kind the command needs. */
   | "MISSING_OBJECT";
 

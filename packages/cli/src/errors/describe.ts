@@ -20,7 +20,13 @@ export function describeError(error: unknown): string {
     .map((l) => l.trim())
     .filter((l) => l !== "")
     .join("; ");
-  const safe = sanitizeText(oneLine);
+  const code = isKubeimgError(error) ? error.code : undefined;
+  // The private-address guard names the flags that lift it.
+  const hint =
+    code === "BLOCKED_HOST"
+      ? " (allow it with --allow-private-hosts, or --insecure-registry HOST for plain HTTP)"
+      : "";
+  const safe = sanitizeText(oneLine) + hint;
   if (isKubeimgError(error) && error.code !== "USAGE")
     return `${safe} [${sanitizeText(error.code)}]`;
   return safe;

@@ -18,6 +18,11 @@ export interface CliIo {
   readonly cwd: string;
   /** The `fetch` used to reach registries. */
   readonly fetch: typeof globalThis.fetch;
+  /**
+   * Reads standard input to its end (`-f -`); resolves `undefined` when it
+   * holds more than `maxBytes`. Absent where there is no standard input.
+   */
+  readonly readStdin?: (maxBytes: number) => Promise<string | undefined>;
   /** Aborted when the user interrupts the program. */
   readonly signal?: AbortSignal;
 }

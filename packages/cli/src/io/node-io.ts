@@ -29,5 +29,19 @@ export function nodeIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     fetch: globalThis.fetch,
+    readStdin: async (maxBytes) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of process.stdin) {
+        const buffer = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+        size += buffer.byteLength;
+        if (size > maxBytes) {
+          process.stdin.destroy();
+          return undefined;
+        }
+        chunks.push(buffer);
+      }
+      return Buffer.concat(chunks).toString("utf8");
+    },
   };
 }

@@ -19,6 +19,10 @@ export const REGISTRY_OPTIONS: Readonly<Record<string, OptionSpec>> = Object.fre
     value: "HOST",
     help: "talk plain HTTP to HOST[:PORT] and allow its private address (a local registry)",
   },
+  "allow-private-hosts": {
+    type: "boolean",
+    help: "allow registries on loopback, private and link-local addresses (refused by default)",
+  },
   timeout: {
     type: "string",
     value: "DURATION",

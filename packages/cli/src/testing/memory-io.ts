@@ -16,6 +16,8 @@ export function memoryIo(options: {
   env?: Record<string, string | undefined>;
   cwd?: string;
   fetch?: typeof globalThis.fetch;
+  /** Standard input's text, for `-f -`. */
+  stdin?: string;
 }): MemoryIo {
   const stdout: string[] = [];
   const stderr: string[] = [];
@@ -25,6 +27,12 @@ export function memoryIo(options: {
     env: options.env ?? {},
     cwd: options.cwd ?? process.cwd(),
     fetch: options.fetch ?? (() => Promise.reject(new Error("no network in this test"))),
+    ...(options.stdin === undefined
+      ? {}
+      : {
+          readStdin: async (maxBytes: number) =>
+            Buffer.byteLength(options.stdin as string) > maxBytes ? undefined : options.stdin,
+        }),
   };
   return { io, out: () => stdout.join(""), err: () => stderr.join("") };
 }

@@ -22,7 +22,9 @@ export const MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror";
  * ```
  */
 export function readOriginalImages(text: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  // No prototype, keys defined: a container named `__proto__` is a key like
+  // any other (assigning it on `{}` would set the prototype and lose it).
+  const out = Object.create(null) as Record<string, string>;
   if (text === undefined) return out;
   let value: unknown;
   try {
@@ -31,7 +33,9 @@ export function readOriginalImages(text: string | undefined): Record<string, str
     return out;
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) return out;
-  for (const [key, v] of Object.entries(value)) out[key] = typeof v === "string" ? v : "";
+  for (const [key, v] of Object.entries(value)) {
+    setOriginalImage(out, key, typeof v === "string" ? v : "");
+  }
   return out;
 }
 
@@ -46,4 +50,23 @@ export function readOriginalImages(text: string | undefined): Record<string, str
  */
 export function originalImagesKey(name: string, options: { init?: boolean } = {}): string {
   return options.init ? `init:${name}` : name;
+}
+
+/**
+ * Records `image` under `key` in an original-images map as a plain data
+ * property, so that any container name, `__proto__` included, is kept.
+ *
+ * @example
+ * ```ts
+ * const map = readOriginalImages(undefined);
+ * setOriginalImage(map, "__proto__", "nginx:1.27"); // Object.keys(map): ["__proto__"]
+ * ```
+ */
+export function setOriginalImage(map: Record<string, string>, key: string, image: string): void {
+  Object.defineProperty(map, key, {
+    value: image,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }

@@ -12,6 +12,7 @@ import {
   ORIGINAL_IMAGES_ANNOTATION,
   originalImagesKey,
   readOriginalImages,
+  setOriginalImage,
 } from "./original-images.js";
 import { parseRoutingPod, type RoutingPod } from "./pod-schema.js";
 import { orderContainer, podSkipReason } from "./route-container.js";
@@ -152,7 +153,10 @@ function* planSteps(
     });
   }
   const processed = readOriginalImages(meta.annotations[ORIGINAL_IMAGES_ANNOTATION]);
-  const recorded: Record<string, string> = { ...processed };
+  const recorded = readOriginalImages(undefined);
+  for (const key of Object.keys(processed)) {
+    setOriginalImage(recorded, key, processed[key] as string);
+  }
   const containers: ContainerRoute[] = [];
   try {
     for (const { container, init } of allContainers) {
@@ -169,7 +173,7 @@ function* planSteps(
         );
         continue;
       }
-      if (!init) recorded[key] = container.image;
+      if (!init) setOriginalImage(recorded, key, container.image);
       containers.push(orderContainer(routing, { pod: meta, container, init }));
       yield;
     }

@@ -39,8 +39,14 @@ export interface Constraints {
   /**
    * Returns whether `version` satisfies the constraints and, when it does
    * not, Masterminds' `Validate` reasons (`"1.0.0" is less than "2.0"`, …).
+   * With `maxReasons`, at most that many reasons are written out and
+   * `omitted` counts the rest (a range of a thousand `||` groups would
+   * otherwise give a thousand reasons for every version).
    */
-  validate(version: Version): { readonly ok: boolean; readonly reasons: readonly string[] };
+  validate(
+    version: Version,
+    maxReasons?: number,
+  ): { readonly ok: boolean; readonly reasons: readonly string[]; readonly omitted?: number };
   /** Returns Masterminds' `String()`: groups joined by ` || `, constraints by a space. */
   toString(): string;
 }
@@ -199,8 +205,16 @@ class ParsedConstraints implements Constraints {
     return false;
   }
 
-  validate(version: Version): { ok: boolean; reasons: string[] } {
+  validate(
+    version: Version,
+    maxReasons = Number.POSITIVE_INFINITY,
+  ): { ok: boolean; reasons: string[]; omitted?: number } {
     const reasons: string[] = [];
+    let omitted = 0;
+    const push = (reason: () => string) => {
+      if (reasons.length < maxReasons) reasons.push(reason());
+      else omitted++;
+    };
     let reportedPrerelease = false;
     for (let g = 0; g < this.groups.length; g++) {
       const group = this.groups[g] as readonly Constraint[];
@@ -209,7 +223,7 @@ class ParsedConstraints implements Constraints {
       for (const c of group) {
         if (!includePre && version.prerelease !== "") {
           if (!reportedPrerelease) {
-            reasons.push(describeMiss("PRERELEASE", version, c.original));
+            push(() => describeMiss("PRERELEASE", version, c.original));
             reportedPrerelease = true;
           }
           ok = false;
@@ -217,13 +231,13 @@ class ParsedConstraints implements Constraints {
         }
         const miss = comparators[c.operator](version, c, includePre);
         if (miss !== undefined) {
-          reasons.push(describeMiss(miss, version, c.original));
+          push(() => describeMiss(miss, version, c.original));
           ok = false;
         }
       }
       if (ok) return { ok: true, reasons: [] };
     }
-    return { ok: false, reasons };
+    return omitted > 0 ? { ok: false, reasons, omitted } : { ok: false, reasons };
   }
 
   toString(): string {

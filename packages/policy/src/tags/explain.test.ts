@@ -78,3 +78,32 @@ describe("explainTagSelection", () => {
     }
   });
 });
+
+describe("explainTagSelection stays bounded (a reason per tag, not per tag × range group)", () => {
+  it("a thousand range groups give short reasons and the same selection", () => {
+    const groups = Array.from({ length: 1000 }, (_, i) => `>=${i * 10}.0.0 <${i * 10 + 1}.0.0`);
+    const range = groups.join(" || ");
+    const tags = Array.from({ length: 2000 }, (_, i) => `${(i % 50) * 10 + 5}.${i}.0`);
+    tags.push("0.5.0");
+    const e = explainTagSelection(tags, { policy: { semver: { range } } });
+    expect(e.tag).toBe("0.5.0");
+    expect(safeSelectLatestTag(tags, { policy: { semver: { range } } })).toEqual({
+      success: true,
+      tag: "0.5.0",
+    });
+    const longest = Math.max(...e.tags.map((t) => t.reason.length));
+    expect(longest).toBeLessThan(600);
+    const outside = e.tags.find((t) => t.verdict === "out-of-range");
+    expect(outside?.reason).toMatch(/; and 997 more \(one per range group\)$/);
+    expect(outside?.reason).toContain("…'");
+  });
+
+  it("a short range keeps the full reason", () => {
+    const e = explainTagSelection(["3.0.0", "1.0.0"], {
+      policy: { semver: { range: ">=1 <2 || >=5" } },
+    });
+    expect(e.tags[0]?.reason).toBe(
+      `3.0.0 is outside '>=1 <2 || >=5': "3.0.0" is greater than or equal to "2"; "3.0.0" is less than "5"`,
+    );
+  });
+});

@@ -28,6 +28,19 @@ export {
   tagOrders,
 } from "./dialect/guards.js";
 export {
+  type CollectTagInfoOptions,
+  collectTagInfo,
+  MemoryTagMetadataSource,
+  type MetadataNeed,
+  type MetadataRepository,
+  needsTagMetadata,
+  type TagImageMetadata,
+  type TagMetadataCallOptions,
+  TagMetadataError,
+  type TagMetadataErrorCode,
+  type TagMetadataSource,
+} from "./dialect/metadata.js";
+export {
   type Translation,
   translateFluxToArgo,
   translateFluxToKargo,

@@ -137,6 +137,11 @@ function hasPrerelease(tag: string): boolean {
 }
 
 /** Flux `SemVer`: the greatest version in range; the first of equals wins. */
+/** The most reasons an out-of-range verdict spells out; the rest are counted. */
+const MAX_MISS_REASONS = 3;
+/** The longest range text quoted in a verdict. */
+const MAX_RANGE_TEXT = 120;
+
 function semverPolicer(constraints: Constraints): Policer {
   return {
     kind: "semver",
@@ -161,6 +166,12 @@ function semverPolicer(constraints: Constraints): Policer {
     },
     rank(keys) {
       if (keys.length === 0) return { verdicts: [], error: allTagsFiltered() };
+      // Each verdict names the range; a long one is shortened so that every
+      // reason stays short whatever the range's size.
+      const range =
+        constraints.source.length <= MAX_RANGE_TEXT
+          ? constraints.source
+          : `${constraints.source.slice(0, MAX_RANGE_TEXT - 1)}…`;
       const parsed: { key: string; version?: Version; miss?: string }[] = [];
       let best: Version | undefined;
       for (const key of keys) {
@@ -169,9 +180,15 @@ function semverPolicer(constraints: Constraints): Policer {
           parsed.push({ key });
           continue;
         }
-        const result = constraints.validate(version);
+        // A few reasons per tag, not one per range group: the explain trace
+        // stays proportional to the tags whatever the range.
+        const result = constraints.validate(version, MAX_MISS_REASONS);
         if (!result.ok) {
-          parsed.push({ key, version, miss: result.reasons.join("; ") });
+          const more =
+            result.omitted === undefined
+              ? ""
+              : `; and ${result.omitted} more (one per range group)`;
+          parsed.push({ key, version, miss: result.reasons.join("; ") + more });
           continue;
         }
         parsed.push({ key, version });
@@ -189,14 +206,14 @@ function semverPolicer(constraints: Constraints): Policer {
           return {
             key,
             verdict: "out-of-range",
-            reason: `${version} is outside '${constraints.source}': ${miss}`,
+            reason: `${version} is outside '${range}': ${miss}`,
           };
         }
         if (version === best) {
           return {
             key,
             verdict: "selected",
-            reason: `the greatest version in '${constraints.source}'`,
+            reason: `the greatest version in '${range}'`,
           };
         }
         const b = best as Version;

@@ -5,11 +5,16 @@ export {
 } from "./availability.js";
 export type { AdapterCredentials, PullSecretGetter } from "./credentials.js";
 export { createDigestResolver, createTagLister, type TagAdapterOptions } from "./tag-lister.js";
+export { createTagMetadataSource, type TagMetadataSourceOptions } from "./tag-metadata.js";
 export type {
   AdapterCallOptions,
   ImageAvailability,
   ImageAvailabilityChecker,
   ImageDigestResolver,
+  MetadataRepository,
   PullSecretRef,
   RepositoryTagLister,
+  TagImageMetadata,
+  TagMetadataCallOptions,
+  TagMetadataSource,
 } from "./types.js";

@@ -43,3 +43,30 @@ export interface RepositoryTagLister {
 export interface ImageDigestResolver {
   resolveDigest(image: RegistryImage, options: AdapterCallOptions): Promise<string>;
 }
+
+/** As `@kubeimg/policy/tags` `MetadataRepository`. */
+export interface MetadataRepository {
+  readonly domain: string;
+  readonly path: string;
+}
+
+/** As `@kubeimg/policy/tags` `TagImageMetadata`. */
+export interface TagImageMetadata {
+  readonly created: string | undefined;
+  readonly digest: string;
+  readonly platforms: readonly string[] | undefined;
+}
+
+/** As `@kubeimg/policy/tags` `TagMetadataCallOptions`. */
+export interface TagMetadataCallOptions {
+  readonly signal?: AbortSignal;
+}
+
+/** As `@kubeimg/policy/tags` `TagMetadataSource`. */
+export interface TagMetadataSource {
+  tagMetadata(
+    repository: MetadataRepository,
+    tag: string,
+    options: TagMetadataCallOptions,
+  ): Promise<TagImageMetadata>;
+}

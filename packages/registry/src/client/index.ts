@@ -11,7 +11,6 @@ export {
   DEFAULT_BLOB_BYTES,
   type FetchedBlob,
   type GetBlobOptions,
-  verifyBlobDigest,
 } from "./blobs.js";
 export {
   basicAuthorization,

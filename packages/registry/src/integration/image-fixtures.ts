@@ -49,10 +49,14 @@ export interface BuiltImage {
 
 const blob = (bytes: Buffer): Blob => ({ digest: sha256(bytes), bytes });
 
-/** Builds a one-layer image for a platform, as an OCI or a Docker v2 manifest. */
+/**
+ * Builds a one-layer image for a platform, as an OCI or a Docker v2
+ * manifest; `created` goes into the config (and makes the image distinct).
+ */
 export function buildImage(
   platform: { os: string; architecture: string },
   format: "oci" | "docker",
+  options: { readonly created?: string } = {},
 ): BuiltImage {
   const tar = tarOneFile("hello.txt", `hello from ${platform.os}/${platform.architecture}\n`);
   const layer = blob(gzipSync(tar, { level: 9 }));
@@ -61,6 +65,7 @@ export function buildImage(
       JSON.stringify({
         architecture: platform.architecture,
         os: platform.os,
+        ...(options.created !== undefined ? { created: options.created } : {}),
         config: { Cmd: ["/hello"] },
         rootfs: { type: "layers", diff_ids: [sha256(tar)] },
         history: [{ created_by: "kubeimg fixture" }],

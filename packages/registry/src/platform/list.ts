@@ -8,6 +8,7 @@ import type { CallOptions } from "../client/options.js";
 import type { RegistryClient } from "../client/registry-client.js";
 import { RegistryError } from "../errors/index.js";
 import { imageString, type RegistryImage } from "../image/image-name.js";
+import { checkClient, checkOptionsObject } from "./checks.js";
 import {
   type BlobDescriptor,
   type ImageConfigSummary,
@@ -16,7 +17,7 @@ import {
   readIndex,
   readManifestConfig,
 } from "./documents.js";
-import { DEFAULT_MAX_CONFIG_BYTES, DEFAULT_MAX_INDEX_DEPTH, documentKind } from "./resolve.js";
+import { callOptions, checkDepth, DEFAULT_MAX_CONFIG_BYTES, documentKind } from "./resolve.js";
 
 /** Options of {@link listImagePlatforms}. */
 export interface ListPlatformsOptions extends CallOptions {
@@ -69,14 +70,13 @@ export async function listImagePlatforms(
   image: RegistryImage,
   options: ListPlatformsOptions = {},
 ): Promise<ImagePlatforms> {
+  checkClient("listImagePlatforms", client);
+  checkOptionsObject("listImagePlatforms", options);
+  options ??= {};
+  const top = await client.getManifest(image, callOptions(options));
   const reference = imageString(image);
-  const maxDepth = options.maxIndexDepth ?? DEFAULT_MAX_INDEX_DEPTH;
-  const call: CallOptions = {
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.credentials ? { credentials: options.credentials } : {}),
-  };
-  const top = await client.getManifest(image, call);
+  const maxDepth = checkDepth("listImagePlatforms", options.maxIndexDepth);
+  const call = callOptions(options);
   const kind = documentKind(top);
   if (kind === "manifest") {
     const descriptor = readManifestConfig(top.manifest, { reference });

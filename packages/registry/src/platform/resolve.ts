@@ -35,6 +35,7 @@ import type { CallOptions } from "../client/options.js";
 import type { RegistryClient } from "../client/registry-client.js";
 import { RegistryError } from "../errors/index.js";
 import { imageString, type RegistryImage } from "../image/image-name.js";
+import { checkClient, checkOptionsObject, checkPlatformInput } from "./checks.js";
 import {
   type BlobDescriptor,
   IMAGE_MANIFEST_MEDIA_TYPES,
@@ -108,20 +109,58 @@ export interface PlatformResolution {
   readonly configMatches: boolean;
 }
 
+/** The client call options out of a function's options. */
+export function callOptions(options: CallOptions): CallOptions {
+  return {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+  };
+}
+
+/** The index depth option, checked: a positive integer, default {@link DEFAULT_MAX_INDEX_DEPTH}. */
+export function checkDepth(where: string, depth: unknown): number {
+  if (depth === undefined) return DEFAULT_MAX_INDEX_DEPTH;
+  if (typeof depth !== "number" || !Number.isSafeInteger(depth) || depth < 1) {
+    throw new RegistryError(
+      "INVALID_OPTION",
+      `${where}: option maxIndexDepth must be a positive integer`,
+    );
+  }
+  return depth;
+}
+
 /** Returns the comparer the options ask for. */
 export function comparerFromOptions(options: {
   readonly platform?: string | PlatformInput | undefined;
   readonly matcher?: PlatformMatchComparer | undefined;
   readonly host?: HostPlatform | undefined;
 }): PlatformMatchComparer {
-  if (options.matcher !== undefined) return options.matcher;
+  const matcher = options.matcher as unknown;
+  if (matcher !== undefined) {
+    const m = matcher as Record<string, unknown> | null;
+    if (
+      typeof m !== "object" ||
+      m === null ||
+      typeof m.match !== "function" ||
+      typeof m.less !== "function"
+    ) {
+      throw new RegistryError(
+        "INVALID_OPTION",
+        "option matcher must be a platform comparer (match and less)",
+      );
+    }
+    return options.matcher as PlatformMatchComparer;
+  }
   if (options.platform === undefined) {
     throw new RegistryError(
-      "INVALID_REFERENCE",
-      "resolving an image for a platform needs `platform` or `matcher`",
+      "INVALID_OPTION",
+      "resolving an image for a platform needs the option platform or matcher",
     );
   }
+  if (typeof options.platform !== "string") checkPlatformInput("option platform", options.platform);
   const host = options.host;
+  if (host !== undefined) checkPlatformInput("option host", host);
   const platform =
     typeof options.platform === "string"
       ? parsePlatform(options.platform, { host })
@@ -193,15 +232,14 @@ export async function resolveImagePlatform(
   image: RegistryImage,
   options: ResolvePlatformOptions = {},
 ): Promise<PlatformResolution> {
+  checkClient("resolveImagePlatform", client);
+  checkOptionsObject("resolveImagePlatform", options);
+  options ??= {};
   const comparer = comparerFromOptions(options);
-  const maxDepth = options.maxIndexDepth ?? DEFAULT_MAX_INDEX_DEPTH;
-  const call: CallOptions = {
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.credentials ? { credentials: options.credentials } : {}),
-  };
-  const reference = imageString(image);
+  const maxDepth = checkDepth("resolveImagePlatform", options.maxIndexDepth);
+  const call = callOptions(options);
   const top = await client.getManifest(image, call);
+  const reference = imageString(image);
   const indexes: ResolvedIndex[] = [];
   let current: Manifest = top;
   let statedPlatform: PlatformInput | undefined;

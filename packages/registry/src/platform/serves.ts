@@ -21,6 +21,12 @@ import type { CallOptions } from "../client/options.js";
 import type { RegistryClient } from "../client/registry-client.js";
 import { isRegistryError } from "../errors/index.js";
 import type { RegistryImage } from "../image/image-name.js";
+import {
+  checkClient,
+  checkOptionsObject,
+  checkPlatformInput,
+  checkPlatformList,
+} from "./checks.js";
 import type { ImagePlatforms, ListedEntry } from "./list.js";
 import { listImagePlatforms } from "./list.js";
 import { documentKind, resolveImagePlatform } from "./resolve.js";
@@ -47,6 +53,8 @@ export function nodeComparer(
   platform: string | PlatformInput,
   host?: HostPlatform,
 ): PlatformMatchComparer {
+  if (typeof platform !== "string") checkPlatformInput("nodeComparer: platform", platform);
+  if (host !== undefined) checkPlatformInput("nodeComparer: host", host);
   const p = typeof platform === "string" ? parsePlatform(platform, { host }) : platform;
   return defaultMatcher(normalizePlatform(p, { host }), { host });
 }
@@ -75,7 +83,10 @@ export async function imageServesPlatforms(
   platforms: readonly PlatformInput[],
   options: CallOptions & { readonly host?: HostPlatform } = {},
 ): Promise<PlatformsServed> {
-  const { host, ...call } = options;
+  checkClient("imageServesPlatforms", client);
+  checkPlatformList("imageServesPlatforms: platforms", platforms);
+  checkOptionsObject("imageServesPlatforms", options);
+  const { host, ...call } = options ?? {};
   const listing = await listImagePlatforms(client, image, call);
   const missing: PlatformInput[] = [];
   for (const platform of platforms) {
@@ -110,5 +121,6 @@ export async function imageServesPlatforms(
  * ```
  */
 export function missingPlatformsReason(missing: readonly PlatformInput[]): string {
+  checkPlatformList("missingPlatformsReason: missing", missing);
   return `available, but no ${missing.map((p) => formatPlatform(p)).join(" or ")} manifest`;
 }

@@ -64,7 +64,9 @@ async function secretsFromFiles(
   io: CliIo,
 ): Promise<ImagePullSecret[]> {
   const secrets: unknown[] = [];
-  for (const name of files) secrets.push(...yamlDocuments(await readInputFile(name, io)));
+  for (const name of files) {
+    secrets.push(...yamlDocuments(await readInputFile(name, io), { secret: true }));
+  }
   if (secrets.length === 0) return [];
   return makeDockerKeyring(secrets)
     .lookup(repository)

@@ -216,7 +216,8 @@ describe("kubeimg route (built program)", () => {
     {
       name: "no kuik object",
       args: ["-f", "not-kuik.yaml"],
-      line: /^kubeimg route: not-kuik\.yaml: .+ \[INVALID_RESOURCE\]$/,
+      // Other kinds are skipped, as kubectl apply -f users expect; none left is an error.
+      line: /^kubeimg route: not-kuik\.yaml: no kuik\.enix\.io\/v1alpha1 routing object found \(1 object\(s\) of other kinds skipped\) \[MISSING_OBJECT\]$/,
     },
     {
       name: "invalid config",

@@ -11,6 +11,7 @@ import {
 } from "@kubeimg/policy/routing";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { requireOption } from "../../args/parse-command-args.js";
+import { unknownFieldPolicy, VALIDATE_OPTION } from "../../args/validate-option.js";
 import { CliError } from "../../errors/cli-error.js";
 import { EXIT_CODES } from "../../errors/exit-codes.js";
 import type { Colors } from "../../output/color.js";
@@ -21,17 +22,24 @@ import { REGISTRY_OPTIONS } from "../../registry/registry-options.js";
 import { type Command, requireFileOptions, stringOption, stringOptions } from "../command.js";
 import { nodePlatformOption } from "../inspect/node-platform.js";
 import { keyText, resourceLabel, whyText } from "./describe.js";
+import { explainRoute } from "./explain.js";
 import { loadConfigFile, loadRoutingFiles } from "./load.js";
 import { loadNodeConfig, nodePlan, renderNodePlan } from "./node-config.js";
 
 const PULL_POLICIES = ["Always", "IfNotPresent", "Never"] as const;
 
+/** `--label`/`--annotation` values as a map without prototype (a key `__proto__` is just a key). */
 function keyValues(flags: readonly string[], flag: string): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = Object.create(null) as Record<string, string>;
   for (const item of flags) {
     const eq = item.indexOf("=");
     if (eq <= 0) throw new CliError("USAGE", `${flag} must be KEY=VALUE, not "${item}"`, item);
-    out[item.slice(0, eq)] = item.slice(eq + 1);
+    Object.defineProperty(out, item.slice(0, eq), {
+      value: item.slice(eq + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }
@@ -74,9 +82,38 @@ function checkCell(outcome: ProbeOutcome | undefined, c: Colors): Cell {
     case "available":
       return { text: "available", style: c.green };
     case "unavailable":
-      return { text: `unavailable: ${outcome.reason}`, style: c.red };
+      return { text: `unavailable: ${withFlagHint(outcome.reason)}`, style: c.red };
     case "aborted":
       return { text: `not needed (${outcome.reason})`, style: c.dim };
+  }
+}
+
+/** Adds the flags that lift the private-address guard to a reason that names it. */
+function withFlagHint(reason: string): string {
+  return /BLOCKED_HOST|private|loopback/i.test(reason)
+    ? `${reason} (allow it with --allow-private-hosts, or --insecure-registry HOST for plain HTTP)`
+    : reason;
+}
+
+/**
+ * Throws a `INVALID_ALTERNATIVE` {@link CliError} naming the CR and the
+ * entry of the first alternative that is not a valid image reference (an
+ * empty `registry:` gives `/dockerhub-cache/library/nginx:1.27`): such a list
+ * is never printed as an answer.
+ */
+function refuseInvalidAlternatives(alternatives: readonly RoutedAlternative[]): void {
+  for (const a of alternatives) {
+    if (safeParseNormalizedNamed(a.image).success) continue;
+    const r = a.reason;
+    const where =
+      r.source === "original"
+        ? "the original image"
+        : `${resourceLabel(r.resource)} ${r.source === "mirror" ? `mirrors[${r.mirrorIndex}]` : `upstreams[${r.upstreamIndex}]`}`;
+    throw new CliError(
+      "INVALID_ALTERNATIVE",
+      `${where} builds ${JSON.stringify(a.image)}, which is not a valid image reference (check its registry and path)`,
+      a.image,
+    );
   }
 }
 
@@ -95,8 +132,15 @@ export const routeCommand: Command = {
     "",
     "With --check every alternative is probed against its live registry (manifest HEAD,",
     "credentials from --docker-config and --secret-file) and the winner is shown, with",
-    "the image the container would end up with; exit 1 when none is available.",
-    "Without --pull-policy the policy Kubernetes defaults to for the image is used.",
+    "the image the container would end up with; exit 1 when none is available (every",
+    "registry unreachable included). Without --check nothing is contacted: the list is what",
+    "kuik would probe. Without --pull-policy the policy Kubernetes defaults to for the image",
+    "is used. With --explain every entry of every CR is listed with why it applied or",
+    "was skipped (filter, namespace, skip label, pull policy).",
+    "",
+    "-f - reads standard input; -f DIR reads the directory's .yaml, .yml and .json files;",
+    "objects of other kinds are skipped (counted with --verbose). Fields the CRDs do not",
+    "know are errors unless --validate=warn or --validate=ignore.",
     "",
     "With --node-config the whole path is shown: for every alternative, the registry",
     "endpoints the node's runtime tries, in order, with scheme, TLS and credential. A",
@@ -143,6 +187,11 @@ export const routeCommand: Command = {
       help: "kuik (default: as kuik's code) | docs (as kuik's bitnami example)",
     },
     check: { type: "boolean", help: "probe the alternatives against their registries" },
+    explain: {
+      type: "boolean",
+      help: "list every CR entry considered, and why it applied or was skipped",
+    },
+    ...VALIDATE_OPTION,
     platform: {
       type: "string",
       value: "P",
@@ -209,14 +258,45 @@ export const routeCommand: Command = {
       labels: keyValues(stringOptions(values, "label"), "--label"),
       annotations: keyValues(stringOptions(values, "annotation"), "--annotation"),
     };
-    const config = await loadConfigFile(stringOption(values, "config"), io);
-    const resources = await loadRoutingFiles(files, io, { lenient: values.lenient === true });
+    const unknownFields = unknownFieldPolicy(values);
+    const config = await loadConfigFile(stringOption(values, "config"), io, {
+      unknownFields,
+      note: context.note,
+    });
+    const resources = await loadRoutingFiles(files, io, {
+      lenient: values.lenient === true,
+      unknownFields,
+      note: context.note,
+      verbose: values.verbose === true,
+    });
     const routing = compileRouting(resources, { config, discardAlternativeMode: mode });
     for (const problem of routing.problems) {
       context.note(`warning: kuik ignores ${resourceLabel(problem.resource)}: ${problem.message}`);
     }
     const container = { name: stringOption(values, "container") ?? "app", image, imagePullPolicy };
     const route = routeContainer(routing, { pod, container });
+    const considered =
+      values.explain === true
+        ? explainRoute(resources, routing, { pod, container }, route, {
+            config,
+            discardAlternativeMode: mode,
+          })
+        : undefined;
+    const consideredTable = (c: Colors) =>
+      considered === undefined
+        ? ""
+        : `\n${renderTable(
+            ["CR", "ENTRY", "RESULT", "WHY"],
+            considered.map((e) => [
+              e.resource,
+              e.entry,
+              e.result === "applied"
+                ? { text: e.result, style: c.green }
+                : { text: e.result, style: c.dim },
+              e.why,
+            ]),
+            c,
+          )}`;
     const nodeConfigName = stringOption(values, "node-config");
     const plan =
       nodeConfigName === undefined
@@ -239,6 +319,7 @@ export const routeCommand: Command = {
         status: "skipped",
         skipReason: route.skipReason,
         finalImage: image,
+        ...(considered ? { considered } : {}),
         ...planData,
       };
       writeResult(
@@ -253,12 +334,15 @@ export const routeCommand: Command = {
               ["final image", image],
             ],
             c,
-          ) + (plan === undefined ? "" : renderNodePlan(plan, c)),
+          ) +
+          consideredTable(c) +
+          (plan === undefined ? "" : renderNodePlan(plan, c)),
         colors,
       );
       return EXIT_CODES.OK;
     }
 
+    refuseInvalidAlternatives(route.alternatives);
     let outcomes: readonly ProbeOutcome[] | undefined;
     let winner: RoutedAlternative | undefined;
     const check = values.check === true;
@@ -275,6 +359,14 @@ export const routeCommand: Command = {
       const access = await registryAccess(context, {
         defaultTimeoutMs: activeCheckTimeoutMs(config),
       });
+      for (const a of route.alternatives) {
+        const s = a.credentialSecret;
+        if (s !== undefined && s !== null && !access.hasSecret(s.namespace, s.name)) {
+          context.note(
+            `warning: ${a.image} uses the credential secret ${s.namespace}/${s.name}, which no --secret-file supplies; it is probed without it`,
+          );
+        }
+      }
       const checker = createAvailabilityChecker({ ...access, timeoutMs: access.timeoutMs });
       const result = await resolveFirstAvailable(route.alternatives, checker, {
         ...(io.signal ? { signal: io.signal } : {}),
@@ -290,9 +382,11 @@ export const routeCommand: Command = {
       status: "routed",
       normalized: route.normalized,
       probed: route.probed,
+      checked: check,
       originalDiscarded: route.originalDiscarded,
       alternatives: rows,
       ...(check ? { winner: winner?.image ?? null, finalImage } : {}),
+      ...(considered ? { considered } : {}),
       ...(platforms ? { platform: formatAllPlatform(platforms[0] as Platform) } : {}),
       ...planData,
     };
@@ -312,9 +406,11 @@ export const routeCommand: Command = {
               : []),
             [
               "probed",
-              route.probed
-                ? `yes (${route.alternatives.length} alternatives)`
-                : `no (kuik probes lists of two or more; this one has ${route.alternatives.length})`,
+              !route.probed
+                ? `no (kuik probes lists of two or more; this one has ${route.alternatives.length})`
+                : check
+                  ? `yes (${route.alternatives.length} alternatives)`
+                  : `would probe ${route.alternatives.length} alternatives (run with --check to probe them)`,
             ],
           ],
           c,
@@ -354,7 +450,7 @@ export const routeCommand: Command = {
                 ],
                 c,
               )}`;
-        return `${header}\n${table}${footer}${plan === undefined ? "" : renderNodePlan(plan, c)}`;
+        return `${header}\n${table}${footer}${consideredTable(c)}${plan === undefined ? "" : renderNodePlan(plan, c)}`;
       },
       colors,
     );

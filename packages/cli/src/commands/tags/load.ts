@@ -1,20 +1,33 @@
-import { type ImagePolicy, parseImagePolicy } from "@kubeimg/policy/tags";
-import { parse as parseYaml } from "yaml";
+import type { UnknownFieldPolicy } from "@kubeimg/policy/routing";
+import {
+  FLUX_IMAGE_API_VERSIONS,
+  type ImagePolicy,
+  type ImageRepository,
+  parseImagePolicy,
+  parseImageRepository,
+} from "@kubeimg/policy/tags";
 import { CliError } from "../../errors/cli-error.js";
-import { type InputFile, readInputFile } from "../../files/read-file.js";
+import { readInputFile, readInputFiles } from "../../files/read-file.js";
 import { yamlDocuments } from "../../files/yaml-documents.js";
 import type { CliIo } from "../../io/io.js";
 
-const FLUX_IMAGE_GROUP = "image.toolkit.fluxcd.io/";
-
-/** The fields of a Flux `ImageRepository` the CLI needs. */
+/** The fields of a Flux `ImageRepository` the CLI needs, from any served version. */
 export interface ImageRepositoryInfo {
   readonly name: string;
   readonly namespace: string | undefined;
   /** `spec.image`: the repository to list. */
   readonly image: string;
   /** `spec.exclusionList`: Go regexes of tags to drop (Flux's default drops `*.sig`). */
-  readonly exclusionList: readonly string[] | undefined;
+  readonly exclusionList: readonly string[];
+  /** `spec.insecure`: the registry speaks plain HTTP, as Flux then talks to it. */
+  readonly insecure: boolean;
+}
+
+/** How {@link loadImagePolicy} reads and what it reports. */
+export interface LoadImagePolicyOptions {
+  readonly unknownFields: UnknownFieldPolicy;
+  readonly note: (line: string) => void;
+  readonly verbose: boolean;
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
@@ -23,67 +36,71 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
-function fluxObjects(file: InputFile, kind: string): unknown[] {
-  return yamlDocuments(file).filter((d) => {
-    const r = asRecord(d);
-    return (
-      r?.kind === kind &&
-      typeof r.apiVersion === "string" &&
-      r.apiVersion.startsWith(FLUX_IMAGE_GROUP)
-    );
-  });
+function isFluxImageObject(value: unknown, kind: string): boolean {
+  const r = asRecord(value);
+  return r?.kind === kind && (FLUX_IMAGE_API_VERSIONS as readonly unknown[]).includes(r.apiVersion);
+}
+
+function inFile(name: string, error: unknown): unknown {
+  if (error instanceof Error) error.message = `${name}: ${error.message}`;
+  return error;
+}
+
+function repositoryInfo(repository: ImageRepository): ImageRepositoryInfo {
+  return {
+    name: repository.metadata.name,
+    namespace: repository.metadata.namespace,
+    image: repository.spec.image,
+    exclusionList: repository.spec.exclusionList,
+    insecure: repository.spec.insecure,
+  };
 }
 
 /**
- * Returns the `ImagePolicy` of the files (the one named `name` when several
- * are present), validated with Flux's CRD rules and defaults, and every
- * `ImageRepository` found beside it.
+ * Returns the `ImagePolicy` of the files (the one named `wanted` when
+ * several are present), validated with Flux's CRD rules and defaults and
+ * converted to v1 (v1beta2 and v1beta1 are read too), and every
+ * `ImageRepository` found beside it. Objects of other kinds are skipped
+ * (counted with `--verbose`); fields the CRD does not know are handled as
+ * `--validate` says.
  *
  * @example
  * ```ts
- * const { policy, repositories } = await loadImagePolicy(["podinfo.yaml"], undefined, io);
+ * const { policy, repositories } = await loadImagePolicy(["podinfo.yaml"], undefined, io, options);
  * ```
  */
 export async function loadImagePolicy(
   names: readonly string[],
   wanted: string | undefined,
   io: CliIo,
+  options: LoadImagePolicyOptions,
 ): Promise<{ policy: ImagePolicy; repositories: ImageRepositoryInfo[] }> {
   const policies: { file: string; value: unknown }[] = [];
   const repositories: ImageRepositoryInfo[] = [];
-  for (const name of names) {
-    const file = await readInputFile(name, io);
-    for (const value of fluxObjects(file, "ImagePolicy")) policies.push({ file: name, value });
-    fluxObjects(file, "ImageRepository").forEach((value, index) => {
-      const record = asRecord(value);
-      const metadata = asRecord(record?.metadata);
-      const spec = asRecord(record?.spec);
-      const image = spec?.image;
-      const exclusionList = spec?.exclusionList;
-      if (typeof metadata?.name !== "string" || typeof image !== "string" || image === "") {
-        throw new CliError(
-          "MISSING_OBJECT",
-          `${name}: ImageRepository ${index}: metadata.name and spec.image are required`,
-          name,
-        );
+  let skipped = 0;
+  const parseOptions = (file: string) => ({
+    unknownFields: options.unknownFields,
+    onWarning: (issue: { message: string }) => options.note(`warning: ${file}: ${issue.message}`),
+  });
+  for (const file of await readInputFiles(names, io)) {
+    let skippedHere = 0;
+    for (const value of yamlDocuments(file, { version: "1.1" })) {
+      if (isFluxImageObject(value, "ImagePolicy")) {
+        policies.push({ file: file.name, value });
+      } else if (isFluxImageObject(value, "ImageRepository")) {
+        try {
+          repositories.push(repositoryInfo(parseImageRepository(value, parseOptions(file.name))));
+        } catch (error) {
+          throw inFile(file.name, error);
+        }
+      } else {
+        skippedHere++;
       }
-      if (
-        exclusionList !== undefined &&
-        !(Array.isArray(exclusionList) && exclusionList.every((e) => typeof e === "string"))
-      ) {
-        throw new CliError(
-          "MISSING_OBJECT",
-          `${name}: ImageRepository "${metadata.name}": spec.exclusionList must be a list of strings`,
-          name,
-        );
-      }
-      repositories.push({
-        name: metadata.name,
-        namespace: typeof metadata.namespace === "string" ? metadata.namespace : undefined,
-        image,
-        exclusionList,
-      });
-    });
+    }
+    if (options.verbose && skippedHere > 0) {
+      options.note(`${file.name}: skipped ${skippedHere} object(s) of other kinds`);
+    }
+    skipped += skippedHere;
   }
   const nameOf = (v: unknown) => asRecord(asRecord(v)?.metadata)?.name;
   const candidates =
@@ -91,7 +108,7 @@ export async function loadImagePolicy(
   if (candidates.length === 0) {
     throw new CliError(
       "MISSING_OBJECT",
-      `${names.join(", ")}: no image.toolkit.fluxcd.io ImagePolicy${wanted === undefined ? "" : ` named "${wanted}"`} found`,
+      `${names.join(", ")}: no image.toolkit.fluxcd.io ImagePolicy${wanted === undefined ? "" : ` named "${wanted}"`} found${skipped > 0 ? ` (${skipped} object(s) of other kinds skipped)` : ""}`,
       names.join(","),
     );
   }
@@ -103,17 +120,16 @@ export async function loadImagePolicy(
   }
   const [chosen] = candidates as [{ file: string; value: unknown }];
   try {
-    return { policy: parseImagePolicy(chosen.value), repositories };
+    return { policy: parseImagePolicy(chosen.value, parseOptions(chosen.file)), repositories };
   } catch (error) {
-    if (error instanceof Error) error.message = `${chosen.file}: ${error.message}`;
-    throw error;
+    throw inFile(chosen.file, error);
   }
 }
 
 /**
  * Returns the tags of a tags file: a YAML/JSON list of strings, a registry
  * `tags/list` answer (`{"name": …, "tags": […]}`), or plain text with one
- * tag per line (blank lines skipped).
+ * tag per line (blank lines skipped). `-` reads standard input as text.
  *
  * @example
  * ```ts
@@ -123,8 +139,8 @@ export async function loadImagePolicy(
 export async function readTagsFile(name: string, io: CliIo): Promise<string[]> {
   const file = await readInputFile(name, io);
   if (/\.(ya?ml|json)$/i.test(name)) {
-    yamlDocuments(file);
-    const value: unknown = parseYaml(file.text);
+    const documents = yamlDocuments(file);
+    const value: unknown = documents.length === 1 ? documents[0] : undefined;
     const list = Array.isArray(value) ? value : asRecord(value)?.tags;
     if (!Array.isArray(list) || !list.every((t) => typeof t === "string")) {
       throw new CliError(

@@ -1,8 +1,16 @@
 import { makeDockerKeyring } from "@kubeimg/core/keyring";
 import { parseNormalizedNamed } from "@kubeimg/core/reference";
 import { compileRegexp } from "@kubeimg/core/regexp";
-import { composeReadyMessage, explainTagSelection, type TagVerdict } from "@kubeimg/policy/tags";
+import {
+  composeReadyMessage,
+  explainTagSelection,
+  safeSelectLatestTag,
+  type TagExplanation,
+  type TagPolicyError,
+  type TagVerdict,
+} from "@kubeimg/policy/tags";
 import { createTagLister } from "@kubeimg/registry/adapters";
+import { unknownFieldPolicy, VALIDATE_OPTION } from "../../args/validate-option.js";
 import { CliError } from "../../errors/cli-error.js";
 import { EXIT_CODES } from "../../errors/exit-codes.js";
 import type { CliIo } from "../../io/io.js";
@@ -82,6 +90,7 @@ async function listFromRegistry(
   context: CommandContext,
   image: string,
   exclusionList: readonly string[] | undefined,
+  insecure: boolean,
 ): Promise<string[]> {
   let repository: ReturnType<typeof parseNormalizedNamed>;
   try {
@@ -92,7 +101,11 @@ async function listFromRegistry(
   }
   const progress = progressFetch(context, repository.name);
   const io: CliIo = { ...context.io, fetch: progress.fetch };
-  const access = await registryAccess({ ...context, io }, { defaultTimeoutMs: 30_000 });
+  // `spec.insecure: true`: Flux talks plain HTTP to that registry.
+  const access = await registryAccess(
+    { ...context, io },
+    { defaultTimeoutMs: 30_000, insecureHosts: insecure ? [repository.domain] : [] },
+  );
   const keyring = makeDockerKeyring(access.secrets, access.keyring);
   const exclude = exclusionFilter(exclusionList);
   const lister = createTagLister({
@@ -111,13 +124,24 @@ async function listFromRegistry(
   }
 }
 
+function selectOnly(
+  tags: readonly string[],
+  spec: Parameters<typeof safeSelectLatestTag>[1],
+): { tag: string | undefined; error: TagPolicyError | undefined; tags: readonly TagExplanation[] } {
+  const r = safeSelectLatestTag(tags, spec);
+  return r.success
+    ? { tag: r.tag, error: undefined, tags: [] }
+    : { tag: undefined, error: r.error, tags: [] };
+}
+
 /** `kubeimg tags` */
 export const tagsCommand: Command = {
   name: "tags",
   summary: "show which tag a Flux ImagePolicy selects, and why the others lost",
   usage: "kubeimg tags -f IMAGEPOLICY.yaml (--tags-file FILE | --registry) [--explain]",
   description: [
-    "Evaluates a Flux ImagePolicy (image.toolkit.fluxcd.io/v1) exactly as the",
+    "Evaluates a Flux ImagePolicy (image.toolkit.fluxcd.io/v1; v1beta2 and v1beta1 are",
+    "converted to v1 as the API server converts them) exactly as the",
     "image-reflector-controller v1.2.0 does: filterTags pattern and extract (Go RE2 and",
     "Expand), then the semver range (Masterminds/semver v3), alphabetical or numerical",
     "order. The tags come from a file (one per line, a YAML/JSON list, or a registry",
@@ -125,6 +149,11 @@ export const tagsCommand: Command = {
     "the same files (or --image), with a progress line on stderr while pages arrive.",
     "With --explain every tag gets a verdict: filtered out, not a version, outside the",
     "range, ranked lower, or selected. Exit 1 when the policy selects nothing.",
+    "",
+    "-f - reads standard input; -f DIR reads the directory's .yaml, .yml and .json files.",
+    "Objects of other kinds are skipped. Fields the CRDs do not know are errors unless",
+    "--validate=warn or --validate=ignore. The ImageRepository's spec.insecure: true",
+    "means plain HTTP to its registry, as Flux does.",
   ].join("\n"),
   options: {
     file: {
@@ -147,6 +176,7 @@ export const tagsCommand: Command = {
       help: "the repository to list (default: spec.image of the ImageRepository)",
     },
     explain: { type: "boolean", help: "show every tag's verdict" },
+    ...VALIDATE_OPTION,
     ...REGISTRY_OPTIONS,
   },
   positionals: false,
@@ -171,7 +201,16 @@ export const tagsCommand: Command = {
         "give exactly one of --tags-file FILE or --registry (see 'kubeimg tags --help')",
       );
     }
-    const { policy, repositories } = await loadImagePolicy(files, stringOption(values, "name"), io);
+    const { policy, repositories } = await loadImagePolicy(
+      files,
+      stringOption(values, "name"),
+      io,
+      {
+        unknownFields: unknownFieldPolicy(values),
+        note: context.note,
+        verbose: values.verbose === true,
+      },
+    );
     const ref = policy.spec.imageRepositoryRef;
     const repository =
       repositories.find(
@@ -190,10 +229,21 @@ export const tagsCommand: Command = {
           `--registry needs the repository: add the ImageRepository "${ref.name}" to the files or give --image`,
         );
       }
-      tags = await listFromRegistry(context, image, repository?.exclusionList);
+      tags = await listFromRegistry(
+        context,
+        image,
+        repository?.exclusionList,
+        repository?.insecure === true,
+      );
     }
-    const result = explainTagSelection(tags, policy.spec);
+    // The explain trace (a verdict per tag) is built only when asked: the
+    // selection alone is a single pass over the tags.
     const explain = values.explain === true;
+    const result: {
+      tag: string | undefined;
+      error: TagPolicyError | undefined;
+      tags: readonly TagExplanation[];
+    } = explain ? explainTagSelection(tags, policy.spec) : selectOnly(tags, policy.spec);
     const policyName = `${policy.metadata.namespace ?? "default"}/${policy.metadata.name}`;
     const readyMessage =
       result.tag !== undefined && image !== undefined

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../run.js";
+import { memoryIo } from "../testing/memory-io.js";
+import { type ScriptedRegistry, startScriptedRegistry } from "../testing/scripted-registry.js";
+import { type TempFiles, tempFiles } from "../testing/temp-files.js";
+
+const SECRET = `apiVersion: v1
+kind: Secret
+metadata: { name: harbor, namespace: kuik-system }
+type: kubernetes.io/dockerconfigjson
+data:
+  .dockerconfigjson: eyJhdXRocyI6e319
+`;
+
+let registry: ScriptedRegistry;
+let files: TempFiles;
+beforeAll(async () => {
+  registry = await startScriptedRegistry({ repositories: { "team/app": ["1.0"] } });
+  const mirrors = `apiVersion: kuik.enix.io/v1alpha1
+kind: ClusterImageSetMirror
+metadata: { name: m }
+spec:
+  filter: { include: [{ image: ".*" }] }
+  mirrors:
+    - registry: ${registry.host}
+      path: /cache
+      credentialSecret: { name: harbor, namespace: kuik-system }
+`;
+  files = tempFiles({
+    "mirrors.yaml": mirrors,
+    "alias.yaml":
+      "apiVersion: v1\nkind: Secret\nmetadata: { name: s }\nstringData:\n  password: *S3CRET-PASSWORD\n",
+    "syntax.yaml":
+      'apiVersion: v1\nkind: Secret\nmetadata: { name: s }\nstringData:\n  password: "S3CRET-VALUE\n',
+    "configmap.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c }\ndata: { a: b }\n",
+    "secret.yaml": SECRET,
+    // Written as text: an object literal's __proto__ would set a prototype, not a key.
+    "proto.json":
+      '{"apiVersion":"v1","kind":"Secret","metadata":{"name":"harbor","namespace":"kuik-system","__proto__":{"name":"other"}},"type":"kubernetes.io/dockerconfigjson","data":{".dockerconfigjson":"eyJhdXRocyI6e319"}}',
+  });
+});
+afterAll(async () => {
+  await registry.close();
+  files.remove();
+});
+
+async function check(extra: string[]) {
+  const m = memoryIo({ tty: false, cwd: files.dir, fetch: globalThis.fetch });
+  const code = await runCli(
+    [
+      "route",
+      "-f",
+      "mirrors.yaml",
+      "-n",
+      "default",
+      "--image",
+      `${registry.host}/team/app:1.0`,
+      "--check",
+      "--insecure-registry",
+      registry.host,
+      ...extra,
+    ],
+    m.io,
+  );
+  return { code, err: m.err(), out: m.out() };
+}
+
+describe("--secret-file", () => {
+  it("an unresolved alias names the file and position, never the text", async () => {
+    const r = await check(["--secret-file", "alias.yaml"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      "kubeimg route: alias.yaml:5:13: invalid YAML: an alias with no anchor before it [INVALID_YAML]\n",
+    );
+    expect(r.err).not.toContain("S3CRET");
+  });
+
+  it("a syntax error names the file, position and YAML code, never the text", async () => {
+    const r = await check(["--secret-file", "syntax.yaml"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(
+      /^kubeimg route: syntax\.yaml:\d+:\d+: invalid YAML \([A-Z_]+\) \[INVALID_YAML\]\n$/,
+    );
+    expect(r.err).not.toContain("S3CRET");
+  });
+
+  it("a file holding no Secret is a warning, and so is a CR's secret nobody supplied", async () => {
+    const r = await check(["--secret-file", "configmap.yaml"]);
+    expect(r.err).toContain(
+      "kubeimg route: warning: --secret-file configmap.yaml holds no Secret\n",
+    );
+    expect(r.err).toContain(
+      "uses the credential secret kuik-system/harbor, which no --secret-file supplies; it is probed without it",
+    );
+  });
+
+  it("no warning when the Secret is supplied", async () => {
+    const r = await check(["--secret-file", "secret.yaml"]);
+    expect(r.err).not.toContain("warning");
+  });
+
+  it("__proto__ in a Secret is an unknown field, never a value", async () => {
+    const strict = await check(["--secret-file", "proto.json"]);
+    expect(strict.code).toBe(2);
+    expect(strict.err).toContain('unknown field "metadata.__proto__" [UNKNOWN_FIELD]');
+    const ignored = await check(["--secret-file", "proto.json", "--validate=ignore"]);
+    expect(ignored.err).not.toContain("warning");
+    expect(ignored.code).toBe(0);
+  });
+});

@@ -1,0 +1,236 @@
+/**
+ * Image metadata for the strategies that need more than a tag's name:
+ * Argo CD's `newest-build` and `digest`, Kargo's `NewestBuild` and `Digest`,
+ * and any Kargo subscription with a `platform`. The port is declared here,
+ * next to the `TagInfo` it fills, because it is only the dialects that ask;
+ * `@kubeimg/registry/adapters` implements it by the same name over a real
+ * registry, and {@link MemoryTagMetadataSource} answers from a table.
+ *
+ * {@link collectTagInfo} asks the source for each tag with bounded
+ * concurrency, so a repository of a thousand tags costs a thousand lookups
+ * spread over a few parallel lanes rather than a thousand sequential round
+ * trips, and it stops as soon as the caller's signal aborts. For the other
+ * strategies it asks nothing: their updaters never fetch metadata either.
+ */
+import { KubeimgError } from "@kubeimg/core";
+import type { ArgoStrategy } from "../argocd/select.js";
+import type { KargoImageSubscription } from "../kargo/subscription.js";
+import { TagDialectError } from "./errors.js";
+import type { TagInfo } from "./types.js";
+
+/** The repository a source is asked about: a registry host and a path. */
+export interface MetadataRepository {
+  /** The registry host and port, e.g. `ghcr.io`. */
+  readonly domain: string;
+  /** The repository path, e.g. `org/app`. */
+  readonly path: string;
+}
+
+/** What a registry says about the image a tag points to. */
+export interface TagImageMetadata {
+  /** The image config's `created`, RFC 3339; undefined when the config has none. */
+  readonly created: string | undefined;
+  /** The digest of the tag's top manifest (the index for a multi-platform image). */
+  readonly digest: string;
+  /** An index: its platforms (`os/arch[/variant]`); undefined for a single manifest. */
+  readonly platforms: readonly string[] | undefined;
+}
+
+/** Per-call options of a {@link TagMetadataSource}. */
+export interface TagMetadataCallOptions {
+  readonly signal?: AbortSignal;
+}
+
+/** Looks up the image metadata of one tag (implemented by `@kubeimg/registry/adapters`). */
+export interface TagMetadataSource {
+  tagMetadata(
+    repository: MetadataRepository,
+    tag: string,
+    options: TagMetadataCallOptions,
+  ): Promise<TagImageMetadata>;
+}
+
+/** The codes of a {@link TagMetadataError}. */
+export type TagMetadataErrorCode =
+  /** The source knows no image for the tag. */
+  "TAG_NOT_FOUND";
+
+/** Thrown by {@link MemoryTagMetadataSource} for a tag it does not hold. */
+export class TagMetadataError extends KubeimgError {
+  readonly code: TagMetadataErrorCode;
+  readonly repository: string;
+  readonly tag: string;
+
+  constructor(repository: string, tag: string) {
+    super(`${repository}:${tag}: no image metadata for this tag`);
+    this.name = "TagMetadataError";
+    this.code = "TAG_NOT_FOUND";
+    this.repository = repository;
+    this.tag = tag;
+  }
+}
+
+/**
+ * A {@link TagMetadataSource} answering from a table, for tests and for
+ * metadata already at hand (a `--tags-file`).
+ *
+ * @example
+ * ```ts
+ * const source = new MemoryTagMetadataSource({
+ *   "ghcr.io/org/app": [{ name: "1.0", created: "2024-01-01T00:00:00Z", digest: `sha256:${"a".repeat(64)}` }],
+ * });
+ * await source.tagMetadata({ domain: "ghcr.io", path: "org/app" }, "1.0", {});
+ * ```
+ */
+export class MemoryTagMetadataSource implements TagMetadataSource {
+  readonly #byRepository = new Map<string, Map<string, TagImageMetadata>>();
+
+  /** `repositories`: by `domain/path`, the tags with their metadata (a tag without `digest` is refused). */
+  constructor(repositories: Readonly<Record<string, readonly TagInfo[]>>) {
+    if (repositories === null || typeof repositories !== "object") {
+      throw new TagDialectError("repositories", repositories, "must be an object");
+    }
+    for (const name of Object.keys(repositories)) {
+      const tags = repositories[name];
+      if (!Array.isArray(tags)) {
+        throw new TagDialectError(`repositories.${name}`, tags, "must be an array of tags");
+      }
+      const table = new Map<string, TagImageMetadata>();
+      tags.forEach((tag: TagInfo, i: number) => {
+        const at = `repositories.${name}[${i}]`;
+        if (tag === null || typeof tag !== "object" || typeof tag.name !== "string") {
+          throw new TagDialectError(at, tag, "must be a TagInfo with a name");
+        }
+        if (typeof tag.digest !== "string") {
+          throw new TagDialectError(`${at}.digest`, tag.digest, "must be a digest");
+        }
+        table.set(tag.name, {
+          created: tag.created,
+          digest: tag.digest,
+          platforms: tag.platforms === undefined ? undefined : [...tag.platforms],
+        });
+      });
+      this.#byRepository.set(name, table);
+    }
+  }
+
+  async tagMetadata(
+    repository: MetadataRepository,
+    tag: string,
+    options: TagMetadataCallOptions,
+  ): Promise<TagImageMetadata> {
+    options.signal?.throwIfAborted();
+    const name = `${repository.domain}/${repository.path}`;
+    const found = this.#byRepository.get(name)?.get(tag);
+    if (found === undefined) throw new TagMetadataError(name, tag);
+    return found;
+  }
+}
+
+/** Which strategy is about to run, to decide whether metadata is needed. */
+export type MetadataNeed =
+  | { readonly dialect: "flux" }
+  | { readonly dialect: "argocd-image-updater"; readonly strategy: ArgoStrategy }
+  | { readonly dialect: "kargo"; readonly subscription: KargoImageSubscription };
+
+/**
+ * True when the updater fetches image metadata for this strategy: Argo CD
+ * for `newest-build` and `digest` (never for `semver` or `alphabetical`,
+ * whatever platforms say); Kargo for `NewestBuild` and `Digest`, and for any
+ * strategy once a `platform` is set; Flux never.
+ */
+export function needsTagMetadata(need: MetadataNeed): boolean {
+  switch (need.dialect) {
+    case "flux":
+      return false;
+    case "argocd-image-updater":
+      return need.strategy === "newest-build" || need.strategy === "digest";
+    case "kargo": {
+      const sub = need.subscription;
+      const strategy = sub.imageSelectionStrategy ?? "";
+      return strategy === "NewestBuild" || strategy === "Digest" || (sub.platform ?? "") !== "";
+    }
+    default:
+      throw new TagDialectError(
+        "need.dialect",
+        (need as { dialect: unknown }).dialect,
+        "unknown dialect",
+      );
+  }
+}
+
+/** Options of {@link collectTagInfo}. */
+export interface CollectTagInfoOptions {
+  readonly source: TagMetadataSource;
+  readonly repository: MetadataRepository;
+  /** Whether to look anything up (see {@link needsTagMetadata}); false: names only. */
+  readonly needed: boolean;
+  /** Lookups in flight at most. Default 8. */
+  readonly concurrency?: number;
+  /** Stops the lookups; the promise rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Returns one `TagInfo` per name, in the same order, with the source's
+ * metadata when `needed`. Rejects with the first lookup error (the others
+ * still running are told to stop through the signal passed to them).
+ *
+ * @example
+ * ```ts
+ * const tags = await collectTagInfo(["1.0", "1.1"], {
+ *   source, repository: { domain: "ghcr.io", path: "org/app" },
+ *   needed: needsTagMetadata({ dialect: "kargo", subscription }),
+ * });
+ * ```
+ */
+export async function collectTagInfo(
+  names: readonly string[],
+  options: CollectTagInfoOptions,
+): Promise<TagInfo[]> {
+  if (!Array.isArray(names) || names.some((n) => typeof n !== "string")) {
+    throw new TagDialectError("names", names, "must be an array of strings");
+  }
+  const concurrency = options.concurrency ?? 8;
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
+    throw new TagDialectError("concurrency", concurrency, "must be a positive integer");
+  }
+  if (!options.needed) return names.map((name) => ({ name }));
+  const outer = options.signal;
+  outer?.throwIfAborted();
+  const stop = new AbortController();
+  const signal = outer ? AbortSignal.any([outer, stop.signal]) : stop.signal;
+  const out: TagInfo[] = new Array(names.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < names.length) {
+      signal.throwIfAborted();
+      const i = next++;
+      const name = names[i] as string;
+      const meta = await options.source.tagMetadata(options.repository, name, { signal });
+      out[i] = {
+        name,
+        digest: meta.digest,
+        ...(meta.created !== undefined ? { created: meta.created } : {}),
+        ...(meta.platforms !== undefined ? { platforms: meta.platforms } : {}),
+      };
+    }
+  };
+  const lanes = Array.from({ length: Math.min(concurrency, names.length) }, lane);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(outer?.reason);
+    outer?.addEventListener("abort", onAbort, { once: true });
+  });
+  aborted.catch(() => {});
+  try {
+    await Promise.race([Promise.all(lanes), aborted]);
+  } catch (error) {
+    stop.abort(error);
+    for (const l of lanes) l.catch(() => {});
+    throw error;
+  } finally {
+    if (onAbort) outer?.removeEventListener("abort", onAbort);
+  }
+  return out;
+}
