@@ -2,7 +2,13 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { MAX_INPUT_CHARS, readTagList, runReferences, runTags } from "./src/compute.js";
+import {
+  MAX_INPUT_CHARS,
+  MAX_TAG_ROWS,
+  readTagList,
+  runReferences,
+  runTags,
+} from "./src/compute.js";
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), "../demo/fixtures/tags");
 const read = (name: string) => readFileSync(join(fixtures, name), "utf8");
@@ -82,6 +88,16 @@ describe("runTags", () => {
       runTags({ policy: read("podinfo-semver.yaml"), tags: big, dialect: "flux" }).issues[0]
         ?.message,
     ).toContain("larger than");
+  });
+});
+
+describe("the row bound", () => {
+  it("ranks every tag but sends the page at most MAX_TAG_ROWS rows", () => {
+    const tags = Array.from({ length: MAX_TAG_ROWS + 500 }, (_, i) => `5.1.${i}`).join("\n");
+    const r = runTags({ policy: read("podinfo-semver.yaml"), tags, dialect: "flux" });
+    expect(r.selected).toBe(`5.1.${MAX_TAG_ROWS + 499}`);
+    expect(r.rows.length).toBe(MAX_TAG_ROWS);
+    expect(r.hiddenRows).toBe(500);
   });
 });
 

@@ -16,7 +16,8 @@ import { serve } from "./serve.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CHROMIUM = "/usr/bin/chromium";
-const shots = join(here, "screenshots");
+// Each run writes fresh screenshots here (gitignored); the README shows copies in screenshots/.
+const shots = join(here, "screenshots", "latest");
 
 if (!existsSync(CHROMIUM)) {
   throw new Error(`${CHROMIUM} is missing: run scripts/setup.d/chromium.sh`);
@@ -166,7 +167,9 @@ describe("playground in Chromium", () => {
     const page = await open();
     await page.click("#tab-routing");
     await page.selectOption("#routing-seed", "nginx");
-    await page.waitForSelector("#routing-containers table");
+    await page.waitForFunction(
+      `document.querySelector("#routing-containers td.mono")?.textContent?.includes("nginx-unprivileged")`,
+    );
     const r = await rows(page, "#routing-containers table");
     expect(r.map((x) => [x[1], x[2]])).toEqual([
       ["docker.io/nginxinc/nginx-unprivileged:1.25", "(0, 0, 0, 0)"],

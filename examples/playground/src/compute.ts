@@ -176,9 +176,14 @@ export interface ComparePick {
   readonly lost: readonly string[];
 }
 
+/** The explain rows sent to the page at most: rendering more would be the page-thread freeze. */
+export const MAX_TAG_ROWS = 1000;
+
 export interface TagsResult {
   readonly kind: "tags";
   readonly issues: readonly InputIssue[];
+  /** How many tags were explained but not sent (past {@link MAX_TAG_ROWS}). */
+  readonly hiddenRows: number;
   readonly selected: string | undefined;
   readonly error: { readonly code: string; readonly message: string } | undefined;
   readonly rows: readonly TagRow[];
@@ -309,7 +314,13 @@ function matchParts(pattern: string, tag: string): TagRow["match"] {
 
 /** Runs the Tags view: Flux's selection with a verdict per tag, or the three dialects side by side. */
 export function runTags(input: TagsInput): TagsResult {
-  const empty = { selected: undefined, error: undefined, rows: [], compare: undefined };
+  const empty = {
+    selected: undefined,
+    error: undefined,
+    rows: [],
+    compare: undefined,
+    hiddenRows: 0,
+  };
   const issues: InputIssue[] = [];
   const policy = readPolicy(input.policy);
   if (isIssue(policy)) issues.push(policy);
@@ -319,7 +330,8 @@ export function runTags(input: TagsInput): TagsResult {
 
   const e = explainTagSelection(tags, policy.policy);
   const pattern = policy.policy.filterTags?.pattern ?? "";
-  const rows: TagRow[] = e.tags.map((t) => ({
+  const hiddenRows = Math.max(0, e.tags.length - MAX_TAG_ROWS);
+  const rows: TagRow[] = e.tags.slice(0, MAX_TAG_ROWS).map((t) => ({
     tag: t.tag,
     verdict: t.verdict,
     reason: t.reason,
@@ -338,7 +350,7 @@ export function runTags(input: TagsInput): TagsResult {
   const error =
     e.error === undefined ? undefined : { code: e.error.code, message: e.error.message };
   if (input.dialect !== "compare") {
-    return { kind: "tags", issues, selected: e.tag, error, rows, compare: undefined };
+    return { kind: "tags", issues, hiddenRows, selected: e.tag, error, rows, compare: undefined };
   }
   const argo = translateFluxToArgo(policy.policy, policy.image);
   const kargo = translateFluxToKargo(policy.policy, policy.image);
@@ -363,6 +375,7 @@ export function runTags(input: TagsInput): TagsResult {
   const seen = new Set<string>();
   const verdicts: { tag: string; byDialect: string[] }[] = [];
   for (const tag of tags) {
+    if (verdicts.length >= MAX_TAG_ROWS) break;
     if (seen.has(tag)) continue;
     seen.add(tag);
     verdicts.push({
@@ -376,6 +389,7 @@ export function runTags(input: TagsInput): TagsResult {
   return {
     kind: "tags",
     issues,
+    hiddenRows,
     selected: e.tag,
     error,
     rows,

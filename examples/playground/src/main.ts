@@ -363,6 +363,14 @@ function renderTags(r: TagsResult): void {
       r.selected === undefined
         ? `No tag selected: ${r.error?.message ?? "nothing matched"}`
         : `Flux selects ${r.selected}`;
+    if (r.hiddenRows > 0)
+      answer.append(
+        h(
+          "span",
+          { class: "group" },
+          ` (the table shows the first ${r.rows.length} tags; ${r.hiddenRows} more were ranked but are not shown)`,
+        ),
+      );
     answer.dataset.selected = r.selected ?? "";
     body.replaceChildren(
       ...r.rows.map((row) =>
