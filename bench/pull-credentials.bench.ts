@@ -19,7 +19,7 @@ import {
 import { FileSystemPullRecordStore, storageFileName } from "@kubeimg/policy/pull-credentials/fs";
 import { runBenchmarks } from "./lib.js";
 
-const clock = { now: () => new Date("2025-01-01T00:00:00Z") };
+const clock = { now: () => Date.parse("2025-01-01T00:00:00Z") };
 const batch = 1000;
 const secret = { uid: "uid-1", namespace: "team-a", name: "regcred", credentialHash: "hash-1" };
 const podCredentials = () => ({ secrets: [secret] });
@@ -28,7 +28,7 @@ async function warmManager(): Promise<PullManager> {
   const base = new MemoryPullRecordStore();
   for (let i = 0; i < 1000; i++) {
     await base.writePulledRecord({
-      lastUpdatedTime: clock.now(),
+      lastUpdatedTime: new Date(clock.now()),
       imageRef: `sha256:${String(i).padStart(64, "0")}`,
       credentialMapping: new Map([
         [
@@ -160,7 +160,7 @@ try {
   const seed = await FileSystemPullRecordStore.open(bigRoot, { durable: false });
   for (let i = 0; i < 10_000; i++) {
     await seed.writePulledRecord({
-      lastUpdatedTime: clock.now(),
+      lastUpdatedTime: new Date(clock.now()),
       imageRef: `sha256:${String(i).padStart(64, "0")}`,
       credentialMapping: new Map([
         [

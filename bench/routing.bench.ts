@@ -170,11 +170,6 @@ function withOneChanged(): RoutingResource[] {
   return changed;
 }
 const large = makeResources(8000);
-const heapBefore = process.memoryUsage().heapUsed;
-const held = Array.from({ length: 5 }, () => compileRouting(resources, { config }));
-console.log(
-  `memory: ${((process.memoryUsage().heapUsed - heapBefore) / 5 / 1e6).toFixed(2)} MB per 1,000 compiled CRs (heap, ${held.length} copies held)`,
-);
 
 let tag = 0;
 await runBenchmarks("routing: one container against 1,000 CRs", [

@@ -7,8 +7,22 @@
  * Targets at 100,000 tags (half of Go/Flux on the reference machine):
  * semver 39 ms, semver + filter + extract 26.5 ms, alphabetical 9.5 ms,
  * numerical 1.3 ms.
+ *
+ * Then the Argo CD Image Updater and Kargo dialects, each next to the Flux
+ * path on the same list in the same run (goal: within 1.5x of Flux): semver
+ * with a constraint, lexical order, and newest-build with the metadata in
+ * memory (Flux has no newest-build: its peer there is alphabetical order
+ * over the same names, the cheapest Flux selection of one list).
  */
-import { selectLatestTag, type TagSelectionPolicy } from "@kubeimg/policy/tags";
+import {
+  type ArgoConfig,
+  type KargoImageSubscription,
+  selectArgoTag,
+  selectKargoTag,
+  selectLatestTag,
+  type TagInfo,
+  type TagSelectionPolicy,
+} from "@kubeimg/policy/tags";
 import { runBenchmarks, seededRandom as seeded } from "./lib.js";
 
 function semverTags(n: number, random: () => number): string[] {
@@ -109,3 +123,77 @@ const tasks = scenarios.flatMap((s) =>
 );
 
 await runBenchmarks("selectLatestTag: whole pipeline per call", tasks, { time: 1500 });
+
+/** Tags named by build, each with a distinct `created` and a digest, as a metadata source fills them. */
+function buildTags(n: number, random: () => number): TagInfo[] {
+  const base = Date.UTC(2020, 0, 1);
+  const tags: TagInfo[] = [];
+  for (let i = 0; i < n; i++) {
+    const ms = base + Math.floor(random() * 150_000_000_000);
+    tags.push({
+      name: `build-${Math.floor(random() * 0x7fffffff).toString(16)}`,
+      created: new Date(ms).toISOString(),
+      digest: `sha256:${i.toString(16).padStart(64, "0")}`,
+    });
+  }
+  return tags;
+}
+
+const named = (names: readonly string[]): TagInfo[] => names.map((name) => ({ name }));
+const REPO = "ghcr.io/acme/app";
+
+const dialectScenarios: {
+  name: string;
+  tags: (n: number) => TagInfo[];
+  flux: TagSelectionPolicy;
+  argocd: ArgoConfig;
+  kargo: KargoImageSubscription;
+}[] = [
+  {
+    name: "semver >=1.0.0 <5.0.0",
+    tags: (n) => named(semverTags(n, seeded(11))),
+    flux: { policy: { semver: { range: ">=1.0.0 <5.0.0" } } },
+    argocd: { imageName: `${REPO}:>=1.0.0 <5.0.0` },
+    kargo: { repoURL: REPO, constraint: ">=1.0.0 <5.0.0" },
+  },
+  {
+    name: "lexical / alphabetical",
+    tags: (n) => named(releaseTags(n, seeded(12))),
+    flux: { policy: { alphabetical: { order: "asc" } } },
+    argocd: { imageName: REPO, settings: { image: { updateStrategy: "alphabetical" } } },
+    kargo: { repoURL: REPO, imageSelectionStrategy: "Lexical" },
+  },
+  {
+    name: "newest-build (metadata in memory)",
+    tags: (n) => buildTags(n, seeded(13)),
+    flux: { policy: { alphabetical: { order: "asc" } } },
+    argocd: { imageName: REPO, settings: { image: { updateStrategy: "newest-build" } } },
+    kargo: { repoURL: REPO, imageSelectionStrategy: "NewestBuild" },
+  },
+];
+
+const dialectTasks = dialectScenarios.flatMap((s) =>
+  [10_000, 100_000].flatMap((n) => {
+    const infos = s.tags(n);
+    const names = infos.map((t) => t.name);
+    const size = n.toLocaleString("en-US");
+    return [
+      { name: `${s.name}, ${size} tags: flux`, fn: () => selectLatestTag(names, s.flux) },
+      { name: `${s.name}, ${size} tags: argocd`, fn: () => selectArgoTag(s.argocd, infos) },
+      { name: `${s.name}, ${size} tags: kargo`, fn: () => selectKargoTag(s.kargo, infos) },
+    ];
+  }),
+);
+
+const rows = await runBenchmarks(
+  "tag dialects next to Flux on the same list (one call, explain trace included for the dialects)",
+  dialectTasks,
+  { time: 1500 },
+);
+console.log("\n| scenario | argocd / flux | kargo / flux |\n| --- | ---: | ---: |");
+for (let i = 0; i + 2 < rows.length; i += 3) {
+  const [flux, argo, kargo] = [rows[i], rows[i + 1], rows[i + 2]] as const;
+  if (!flux || !argo || !kargo) continue;
+  const ratio = (r: typeof flux) => (r.p50Ms / flux.p50Ms).toFixed(2);
+  console.log(`| ${flux.name.replace(/: flux$/, "")} | ${ratio(argo)}x | ${ratio(kargo)}x |`);
+}

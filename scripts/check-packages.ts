@@ -5,7 +5,7 @@
  * (scripts/check-consumer.ts) on all of them together.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkConsumer } from "./check-consumer.js";
@@ -13,7 +13,12 @@ import { repoRoot } from "./conformance/runner.js";
 
 const bin = (name: string) => join(repoRoot, "node_modules", ".bin", name);
 const packagesDir = join(repoRoot, "packages");
-const packages = readdirSync(packagesDir).sort();
+// Private workspace packages (the test kit) are never packed or published.
+const packages = readdirSync(packagesDir)
+  .filter(
+    (name) => !JSON.parse(readFileSync(join(packagesDir, name, "package.json"), "utf8")).private,
+  )
+  .sort();
 const out = mkdtempSync(join(tmpdir(), "kubeimg-pack-"));
 const failedPackages = new Set<string>();
 const tarballs: string[] = [];

@@ -15,21 +15,19 @@ import {
   createRegistryClient,
   type RegistryClient,
 } from "@kubeimg/registry";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   OCI_INDEX,
   pushImage,
   putManifest,
-} from "../packages/registry/src/integration/image-fixtures.js";
+  type RunningRegistry,
+  startRegistry,
+} from "@kubeimg/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   buildMultiPlatformImage,
   buildOciIndex,
   pushMultiPlatformImage,
 } from "../packages/registry/src/integration/platform-fixtures.js";
-import {
-  type RunningRegistry,
-  startRegistry,
-} from "../packages/registry/src/integration/real-registry.js";
 
 let dir: string;
 let registry: RunningRegistry;

@@ -22,10 +22,10 @@ describe("registry availability checker in routing", () => {
           : { available: false, reason: "NOT_FOUND (HTTP 404)", retryable: false },
     };
     const checker: AvailabilityChecker = registryChecker;
-    const timers: RoutingTimers = {
+    const timers: RoutingTimers<ReturnType<typeof setTimeout>> = {
       now: () => 0,
       setTimeout: (callback, ms) => setTimeout(callback, ms),
-      clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+      clearTimeout: (handle) => clearTimeout(handle),
     };
     const gate = createAvailabilityGate(checker, { timers, probeTimeoutMs: 1000 });
     const result = await resolveFirstAvailable(

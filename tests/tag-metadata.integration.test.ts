@@ -18,19 +18,17 @@ import {
 } from "@kubeimg/policy/tags";
 import { createTagMetadataSource } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   buildImage,
   buildIndex,
   OCI_INDEX,
   pushImage,
   putManifest,
-} from "../packages/registry/src/integration/image-fixtures.js";
-import {
   type RunningRegistry,
   requireRegistryBinary,
   startRegistry,
-} from "../packages/registry/src/integration/real-registry.js";
+} from "@kubeimg/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const amd64 = { os: "linux", architecture: "amd64" };
 let dir: string;

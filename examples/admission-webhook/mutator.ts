@@ -28,13 +28,14 @@ import {
   type AdmissionResponse,
   readAdmissionRequest,
 } from "./admission-review.js";
+import type { NodeTimerHandle } from "./timers.js";
 
 /** What {@link createPodMutator} needs. */
 export interface PodMutatorOptions {
   readonly routing: CompiledRouting;
   /** Usually `createAvailabilityGate(createAvailabilityChecker(…), …)`. */
   readonly checker: AvailabilityChecker;
-  readonly timers: RoutingTimers;
+  readonly timers: RoutingTimers<NodeTimerHandle>;
   /**
    * Budget of one admission decision in ms, kept below the webhook's
    * `timeoutSeconds` (10 s in the shipped configuration). Default 8000.
@@ -67,7 +68,7 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
     const request = readAdmissionRequest(body);
     const started = options.timers.now();
     const controller = new AbortController();
-    let timer: unknown;
+    let timer: NodeTimerHandle | undefined;
     const deadline = new Promise<AdmissionResponse>((resolve) => {
       timer = options.timers.setTimeout(() => {
         controller.abort(new Error("admission deadline"));
@@ -89,7 +90,7 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
       log(`admission ${request.uid}: ${message}; admitted unchanged`);
       return admitUnchanged(request.uid, `kubeimg: ${message}; pod admitted unchanged`);
     } finally {
-      options.timers.clearTimeout(timer);
+      if (timer !== undefined) options.timers.clearTimeout(timer);
       controller.abort(new Error("admission answered"));
     }
   };

@@ -1,9 +1,12 @@
 /** The real clock and timers, for `@kubeimg/policy/routing`'s `RoutingTimers`. */
 import type { RoutingTimers } from "@kubeimg/policy/routing";
 
+/** What Node's `setTimeout` returns. */
+export type NodeTimerHandle = ReturnType<typeof setTimeout>;
+
 /** `performance.now()` and Node's timers. */
-export const nodeTimers: RoutingTimers = {
+export const nodeTimers: RoutingTimers<NodeTimerHandle> = {
   now: () => performance.now(),
   setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  clearTimeout: (handle) => clearTimeout(handle),
 };

@@ -13,12 +13,8 @@ import {
 } from "@kubeimg/policy/routing";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";
+import { buildImage, pushImage, type RunningRegistry, startRegistry } from "@kubeimg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildImage, pushImage } from "../../packages/registry/src/integration/image-fixtures.js";
-import {
-  type RunningRegistry,
-  startRegistry,
-} from "../../packages/registry/src/integration/real-registry.js";
 import { createPodMutator, type PodMutatorOptions } from "./mutator.js";
 import { startWebhookServer, type WebhookServer } from "./server.js";
 import { postJson, selfSignedCertificate, startBlackHole } from "./test-support.js";

@@ -69,7 +69,7 @@ export interface NodePullGateOptions {
   readonly registry: RegistryAccess;
   /** Images preloaded on the node (never pulled by the kubelet). */
   readonly preloaded?: readonly string[];
-  readonly now?: () => Date;
+  readonly now?: () => number;
   /** Receives the kubelet's image-manager metrics (see `main.ts` for prom-client). */
   readonly metrics?: MetricsRecorder;
 }
@@ -99,7 +99,7 @@ export class NodePullGate {
     return PullManager.open({
       store,
       policy: createVerificationPolicy({ policy: options.policy, allowlist: options.allowlist }),
-      clock: { now: options.now ?? (() => new Date()) },
+      clock: { now: options.now ?? Date.now },
       ...metrics,
     });
   }

@@ -19,7 +19,7 @@ export async function runScenario(
     ...(metrics ? { metrics } : {}),
     registry: REGISTRY,
     preloaded: PRELOADED,
-    now: () => new Date("2026-01-15T10:00:00Z"),
+    now: () => Date.parse("2026-01-15T10:00:00Z"),
   });
   const decisions: GateDecision[] = [];
   for (const event of EVENTS) decisions.push(await gate.handle(event));

@@ -22,7 +22,7 @@ const store = await FileSystemPullRecordStore.open(root);
 const manager = await PullManager.open({
   store,
   policy: createVerificationPolicy({ policy: "AlwaysVerify" }),
-  clock: { now: () => RECORDED_AT },
+  clock: { now: () => RECORDED_AT.getTime() },
 });
 
 const { namespace, name, uid, credential } = TEAM_A_SECRET;

@@ -91,7 +91,7 @@ describe("did you mean", () => {
   it.each([
     {
       argv: ["rout"],
-      line: 'kubeimg: unknown command "rout" (did you mean "route"? commands: parse, tags, route, pull-check; see \'kubeimg --help\')\n',
+      line: `kubeimg: unknown command "rout" (did you mean "route"? commands: ${COMMANDS.map((c) => c.name).join(", ")}; see 'kubeimg --help')\n`,
     },
     {
       argv: ["route", "--namepsace", "x"],
@@ -107,7 +107,7 @@ describe("did you mean", () => {
     },
     {
       argv: ["zzz"],
-      line: "kubeimg: unknown command \"zzz\" (commands: parse, tags, route, pull-check; see 'kubeimg --help')\n",
+      line: `kubeimg: unknown command "zzz" (commands: ${COMMANDS.map((c) => c.name).join(", ")}; see 'kubeimg --help')\n`,
     },
   ])("$argv", async ({ argv, line }) => {
     const m = memoryIo({ tty: false });

@@ -1,4 +1,4 @@
-import { KubeimgError } from "@kubeimg/core";
+import { errorGuard, KubeimgError } from "@kubeimg/core";
 
 /** The stable codes a {@link RedisStateError} carries. */
 export type RedisStateErrorCode =
@@ -38,10 +38,7 @@ export class RedisStateError extends KubeimgError {
 }
 
 /** Returns true when `value` is a {@link RedisStateError}, from either module format. */
-export function isRedisStateError(value: unknown): value is RedisStateError {
-  return (
-    value instanceof Error &&
-    value.name === "RedisStateError" &&
-    (value as { code?: unknown }).code === "INVALID_OPTION"
-  );
-}
+export const isRedisStateError = errorGuard<RedisStateError>(
+  "RedisStateError",
+  new Set<RedisStateErrorCode>(["INVALID_OPTION"]),
+);

@@ -11,6 +11,7 @@ export {
 export {
   createRedisAvailabilityState,
   createRedisSender,
+  type NodeTimerHandle,
   type RedisAvailabilityState,
   type RedisAvailabilityStateOptions,
   type RedisAvailabilityStateStats,

@@ -42,7 +42,7 @@ export interface RedisCommandSender {
 }
 
 /** Options of {@link createRedisAvailabilityState}. */
-export interface RedisAvailabilityStateOptions {
+export interface RedisAvailabilityStateOptions<Handle = NodeTimerHandle> {
   /**
    * `redis://[user:password@]host:port[/db]` or `rediss://…` for TLS. Either
    * this or `sender`. The URL is never logged nor put on an error.
@@ -60,7 +60,7 @@ export interface RedisAvailabilityStateOptions {
   /** How long to stay on local state after a failure before trying Redis again (default 1000 ms). */
   readonly retryMs?: number;
   /** Clock and timers (default: `performance.now` and Node's timers). */
-  readonly timers?: RoutingTimers;
+  readonly timers?: RoutingTimers<Handle>;
   /** Where transitions are reported, one line each (default: nowhere). */
   readonly log?: (line: string) => void;
   /** Most verdicts kept in the local fallback (default 1000). */
@@ -88,10 +88,13 @@ export interface RedisAvailabilityState extends AvailabilityState {
   close(): Promise<void>;
 }
 
-const nodeTimers: RoutingTimers = {
+/** What Node's `setTimeout` returns (this package runs on Node only). */
+export type NodeTimerHandle = ReturnType<typeof setTimeout>;
+
+const nodeTimers: RoutingTimers<NodeTimerHandle> = {
   now: () => performance.now(),
   setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  clearTimeout: (handle) => clearTimeout(handle),
 };
 
 /** Removes `user:password@` from anything that might quote a URL. */
@@ -180,11 +183,19 @@ export function createRedisSender(url: string): RedisCommandSender {
  * const gate = createAvailabilityGate(checker, { timers, state });
  * ```
  */
-export function createRedisAvailabilityState(
-  options: RedisAvailabilityStateOptions,
+export function createRedisAvailabilityState<Handle = NodeTimerHandle>(
+  options: RedisAvailabilityStateOptions<Handle>,
+): RedisAvailabilityState {
+  return options.timers === undefined
+    ? createWithTimers(options, nodeTimers)
+    : createWithTimers(options, options.timers);
+}
+
+function createWithTimers<Handle>(
+  options: Omit<RedisAvailabilityStateOptions<unknown>, "timers">,
+  timers: RoutingTimers<Handle>,
 ): RedisAvailabilityState {
   const prefix = checkPrefix(options.prefix);
-  const timers = options.timers ?? nodeTimers;
   const budgetMs = options.budgetMs ?? 50;
   const retryMs = options.retryMs ?? 1000;
   const log = options.log ?? (() => {});

@@ -1,4 +1,4 @@
-import { KubeimgError } from "@kubeimg/core";
+import { errorGuard, KubeimgError } from "@kubeimg/core";
 
 /**
  * The stable codes of {@link CliError}: what was wrong with what the user
@@ -54,11 +54,4 @@ export class CliError extends KubeimgError {
  * if (isCliError(e) && e.code === "USAGE") printHelp();
  * ```
  */
-export function isCliError(value: unknown): value is CliError {
-  return (
-    value instanceof CliError ||
-    (value instanceof Error &&
-      value.name === "CliError" &&
-      typeof (value as { code?: unknown }).code === "string")
-  );
-}
+export const isCliError = errorGuard<CliError>("CliError");

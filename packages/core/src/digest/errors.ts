@@ -1,4 +1,4 @@
-import { KubeimgError } from "../errors/kubeimg-error.js";
+import { errorGuard, KubeimgError } from "../errors/kubeimg-error.js";
 
 /** The stable codes of {@link DigestError}, one per go-digest error. */
 export type DigestErrorCode =
@@ -59,11 +59,4 @@ export class DigestError extends KubeimgError {
  * if (isDigestError(result)) console.log(result.code);
  * ```
  */
-export function isDigestError(value: unknown): value is DigestError {
-  return (
-    value instanceof DigestError ||
-    (value instanceof Error &&
-      value.name === "DigestError" &&
-      typeof (value as { code?: unknown }).code === "string")
-  );
-}
+export const isDigestError = errorGuard<DigestError>("DigestError");

@@ -5,6 +5,6 @@ export {
   isDigestAlgorithm,
 } from "./algorithms.js";
 export { computeDigest } from "./compute.js";
-export { DigestError, type DigestErrorCode, digestErrorMessages, isDigestError } from "./errors.js";
+export { DigestError, type DigestErrorCode, isDigestError } from "./errors.js";
 export { type Digest, isValidDigest, parseDigest, safeParseDigest } from "./parse.js";
 export type { DigestValidationCode } from "./validate.js";

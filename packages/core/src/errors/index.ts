@@ -1,1 +1,1 @@
-export { isKubeimgError, KubeimgError } from "./kubeimg-error.js";
+export { errorGuard, isKubeimgError, KubeimgError } from "./kubeimg-error.js";

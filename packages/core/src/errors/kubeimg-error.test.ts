@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { isKubeimgError, KubeimgError } from "./kubeimg-error.js";
+import { errorGuard, isKubeimgError, KubeimgError } from "./kubeimg-error.js";
 
 class SampleError extends KubeimgError {
+  override readonly name = "SampleError";
   readonly code = "SAMPLE";
+}
+
+class OtherError extends KubeimgError {
+  override readonly name = "OtherError";
+  readonly code = "OTHER";
 }
 
 /** An error as another copy of the package (the CJS build beside the ESM one) would create it. */
@@ -42,5 +48,28 @@ describe("isKubeimgError", () => {
     { what: "null", value: null, want: false },
   ])("$what", ({ value, want }) => {
     expect(isKubeimgError(value)).toBe(want);
+  });
+});
+
+describe("errorGuard", () => {
+  const isSampleError = errorGuard<SampleError>("SampleError");
+
+  it.each([
+    { what: "an instance", value: new SampleError("x"), want: true },
+    { what: "the same class from another copy", value: foreignCopyError(), want: true },
+    { what: "another kubeimg error", value: new OtherError("x"), want: false },
+    {
+      what: "a Node error with the same name and a code",
+      value: nodeError("SAMPLE", "SampleError"),
+      want: false,
+    },
+    { what: "undefined", value: undefined, want: false },
+  ])("$what", ({ value, want }) => {
+    expect(isSampleError(value)).toBe(want);
+  });
+
+  it("keeps the written name under minification (not the constructor's)", () => {
+    const Renamed = class extends SampleError {};
+    expect(new Renamed("x").name).toBe("SampleError");
   });
 });

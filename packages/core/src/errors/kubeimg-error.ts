@@ -24,12 +24,16 @@ const kubeimgErrorBrand: unique symbol = /*#__PURE__*/ Symbol.for(
 ) as never;
 
 export abstract class KubeimgError extends Error {
+  /**
+   * The class's name, written out in each subclass (a minifier renames
+   * classes, so it is never taken from the constructor).
+   */
+  abstract override readonly name: string;
   /** A stable, machine-readable identifier of what went wrong. */
   abstract readonly code: string;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = new.target.name;
     Object.defineProperty(this, kubeimgErrorBrand, { value: true });
   }
 }
@@ -51,4 +55,23 @@ export function isKubeimgError(value: unknown): value is KubeimgError {
       (value as unknown as Record<symbol, unknown>)[kubeimgErrorBrand] === true &&
       typeof (value as { code?: unknown }).code === "string")
   );
+}
+
+/**
+ * Returns the `isXxxError` guard of a {@link KubeimgError} subclass: true for
+ * a kubeimg error (by its brand, so any copy of the package counts) whose
+ * `name` is `name` and, when `codes` is given, whose `code` is one of them.
+ * Every guard kubeimg exports is made by this function.
+ *
+ * @example
+ * ```ts
+ * export const isDigestError = errorGuard<DigestError>("DigestError");
+ * ```
+ */
+export function errorGuard<E extends KubeimgError>(
+  name: E["name"],
+  codes?: ReadonlySet<string>,
+): (value: unknown) => value is E {
+  return (value: unknown): value is E =>
+    isKubeimgError(value) && value.name === name && (codes === undefined || codes.has(value.code));
 }

@@ -199,5 +199,8 @@ export function Clean(p: string): string {
 export function Join(...elements: readonly string[]): string {
   const kept = elements.filter((e) => e !== "");
   if (kept.length === 0) return "";
-  return Clean(kept.join("/"));
+  const joined = kept.join("/");
+  // Fast path: already clean (no empty, `.` or `..` segment, no trailing slash).
+  if (!/(^|\/)\.{1,2}(\/|$)|\/\/|\/$/.test(joined)) return joined;
+  return Clean(joined);
 }

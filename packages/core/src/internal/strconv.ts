@@ -2,7 +2,8 @@
  * Go's `strconv`: `Quote`, which is what `fmt`'s `%q` prints for a string
  * (Masterminds' error messages quote the constraint and version text this
  * way, so a message built here reads exactly like the one Flux logs), and
- * `ParseFloat(s, 64)`, which Flux's numerical policy applies to every tag.
+ * `ParseFloat(s, 64)`, which Flux's numerical policy applies to every tag,
+ * and `Atoi`, with which containerd reads platform variant numbers.
  */
 
 /** Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space. */
@@ -18,6 +19,15 @@ const SHORT_ESCAPES: Readonly<Record<number, string>> = {
   12: "\\f",
   13: "\\r",
 };
+
+/** True when `s` holds only printable ASCII other than `"` and `\`: `Quote` then only adds quotes. */
+function isPlainAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c >= 0x7f || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
+}
 
 function hex(n: number, width: number): string {
   return n.toString(16).padStart(width, "0");
@@ -38,6 +48,7 @@ function hex(n: number, width: number): string {
  * ```
  */
 export function Quote(s: string): string {
+  if (isPlainAscii(s)) return `"${s}"`;
   let out = '"';
   for (const ch of s) {
     const r = ch.codePointAt(0) as number;

@@ -1,8 +1,10 @@
 /**
  * Go's `strings` functions whose results differ from JavaScript's nearest
  * built-in: byte-order comparison (Masterminds pre-release identifiers, the
- * kubelet's sorted record fields, `json.Marshal`'s sorted map keys) and
- * `TrimSpace` (the kubelet's docker config and allowlist checks).
+ * kubelet's sorted record fields, `json.Marshal`'s sorted map keys,
+ * containerd's platform features), `TrimSpace` (the kubelet's docker config
+ * and allowlist checks) and `ToLower` (containerd's platform names, with Go
+ * 1.19's Unicode 13 tables).
  */
 import { lowerCaseChanges } from "../reference/unicode13-case.js";
 import { IsSpace } from "./unicode.js";
@@ -78,5 +80,19 @@ export function ToLower(s: string): string {
     else if (lowerCaseChanges(r)) out += ch.toLowerCase();
     else out += ch;
   }
+  return out;
+}
+
+/** Go's `strings.SplitN(s, sep, n)` for n > 0: at most n pieces, the last keeps the rest. */
+export function SplitN(s: string, sep: string, n: number): string[] {
+  const out: string[] = [];
+  let start = 0;
+  while (out.length < n - 1) {
+    const at = s.indexOf(sep, start);
+    if (at < 0) break;
+    out.push(s.slice(start, at));
+    start = at + sep.length;
+  }
+  out.push(s.slice(start));
   return out;
 }

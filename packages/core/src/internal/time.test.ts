@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { FormatRFC3339, ParseDuration, ParseRFC3339, ZeroTimeMillis } from "./time.js";
+import {
+  DurationString,
+  FormatRFC3339,
+  ParseDuration,
+  ParseRFC3339,
+  ZeroTimeMillis,
+} from "./time.js";
 
 describe("ParseDuration", () => {
   // Go's own table (time_test.go), in nanoseconds.
@@ -91,5 +97,24 @@ describe("RFC 3339", () => {
   it("formats in UTC whole seconds", () => {
     expect(FormatRFC3339(Date.UTC(2025, 0, 1, 12, 30, 45, 999))).toBe("2025-01-01T12:30:45Z");
     expect(FormatRFC3339(ZeroTimeMillis)).toBe("0001-01-01T00:00:00Z");
+  });
+});
+
+describe("DurationString", () => {
+  // Go's own table (time_test.go).
+  it.each([
+    [0n, "0s"],
+    [1n, "1ns"],
+    [1_100n, "1.1µs"],
+    [2_200_000n, "2.2ms"],
+    [3_300_000_000n, "3.3s"],
+    [240_000_000_000n, "4m0s"],
+    [300_000_000_000n + 800_000_000n, "5m0.8s"],
+    [7_200_000_000_000n + 60_000_000_000n, "2h1m0s"],
+    [-1_000_000n, "-1ms"],
+    [9_223_372_036_854_775_807n, "2562047h47m16.854775807s"],
+    [-9_223_372_036_854_775_808n, "-2562047h47m16.854775808s"],
+  ])("%s ns → %s", (ns, text) => {
+    expect(DurationString(ns)).toBe(text);
   });
 });

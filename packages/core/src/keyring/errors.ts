@@ -1,4 +1,4 @@
-import { KubeimgError } from "../errors/index.js";
+import { errorGuard, KubeimgError } from "../errors/index.js";
 
 /** Codes of {@link DockerConfigError}. */
 export type DockerConfigErrorCode = "INVALID_DOCKER_CONFIG" | "INVALID_SECRET";
@@ -16,6 +16,7 @@ export type DockerConfigErrorCode = "INVALID_DOCKER_CONFIG" | "INVALID_SECRET";
  * ```
  */
 export class DockerConfigError extends KubeimgError {
+  override readonly name = "DockerConfigError";
   readonly code: DockerConfigErrorCode;
   /** Where in the document the problem is, e.g. `auths["quay.io"].auth`; `""` for the whole document. */
   readonly path: string;
@@ -43,12 +44,4 @@ export class DockerConfigError extends KubeimgError {
  * if (isDockerConfigError(e) && e.code === "INVALID_SECRET") skipSecret();
  * ```
  */
-export function isDockerConfigError(value: unknown): value is DockerConfigError {
-  if (value instanceof DockerConfigError) return true;
-  if (!(value instanceof Error)) return false;
-  const code = (value as { code?: unknown }).code;
-  return (
-    value.name === "DockerConfigError" &&
-    (code === "INVALID_DOCKER_CONFIG" || code === "INVALID_SECRET")
-  );
-}
+export const isDockerConfigError = errorGuard<DockerConfigError>("DockerConfigError");

@@ -1,4 +1,4 @@
-import { KubeimgError } from "../errors/kubeimg-error.js";
+import { errorGuard, KubeimgError } from "../errors/kubeimg-error.js";
 
 /**
  * The stable codes of {@link PlatformError}. All but `HOST_REQUIRED` stand
@@ -81,11 +81,4 @@ export class PlatformError extends KubeimgError {
  * if (!r.success && isPlatformError(r.error)) r.error.code; // "WILDCARD_NOT_SUPPORTED"
  * ```
  */
-export function isPlatformError(value: unknown): value is PlatformError {
-  return (
-    value instanceof PlatformError ||
-    (value instanceof Error &&
-      value.name === "PlatformError" &&
-      typeof (value as { code?: unknown }).code === "string")
-  );
-}
+export const isPlatformError = errorGuard<PlatformError>("PlatformError");

@@ -35,12 +35,18 @@ describe("ImageReferenceError", () => {
     expect(error).toMatchObject({ code, message, input: "the input", name: "ImageReferenceError" });
   });
 
-  it("is recognised by code and name, not only instanceof", () => {
-    const foreign = Object.assign(new Error("invalid reference format"), {
-      name: "ImageReferenceError",
-      code: "INVALID_REFERENCE_FORMAT",
+  it("is recognised by brand and name, not only instanceof", () => {
+    const lookalike = () =>
+      Object.assign(new Error("invalid reference format"), {
+        name: "ImageReferenceError",
+        code: "INVALID_REFERENCE_FORMAT",
+      });
+    // Another copy of the package (CJS beside ESM) brands its errors with the same global symbol.
+    const foreign = Object.defineProperty(lookalike(), Symbol.for("@kubeimg/core.KubeimgError"), {
+      value: true,
     });
     expect(isImageReferenceError(foreign)).toBe(true);
+    expect(isImageReferenceError(lookalike())).toBe(false);
     expect(isImageReferenceError(new Error("x"))).toBe(false);
     expect(isImageReferenceError("INVALID_REFERENCE_FORMAT")).toBe(false);
   });

@@ -1,6 +1,6 @@
 import { digestErrorMessages } from "../digest/errors.js";
 import type { DigestValidationCode } from "../digest/validate.js";
-import { KubeimgError } from "../errors/kubeimg-error.js";
+import { errorGuard, KubeimgError } from "../errors/kubeimg-error.js";
 
 /**
  * The stable codes of {@link ImageReferenceError}: one per distinct upstream
@@ -101,11 +101,4 @@ export class ImageReferenceError extends KubeimgError {
  * if (!r.success && isImageReferenceError(r.error)) console.log(r.error.code);
  * ```
  */
-export function isImageReferenceError(value: unknown): value is ImageReferenceError {
-  return (
-    value instanceof ImageReferenceError ||
-    (value instanceof Error &&
-      value.name === "ImageReferenceError" &&
-      typeof (value as { code?: unknown }).code === "string")
-  );
-}
+export const isImageReferenceError = errorGuard<ImageReferenceError>("ImageReferenceError");

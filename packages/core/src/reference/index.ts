@@ -2,7 +2,6 @@ export { trimNamed, withDigest, withTag } from "./compose.js";
 export {
   ImageReferenceError,
   type ImageReferenceErrorCode,
-  imageReferenceErrorMessage,
   isImageReferenceError,
 } from "./errors.js";
 export {
@@ -38,12 +37,10 @@ export {
 export {
   type DigestReference,
   type DigestString,
-  domain,
   isCanonical,
   isDigested,
   isNamed,
   isTagged,
   type NamedReference,
-  path,
   type Reference,
 } from "./reference.js";

@@ -59,8 +59,10 @@ describe("compileRegexp rejects what Go rejects, with Go's message", () => {
     expect(error.message).toBe("error parsing regexp: missing closing ): `(?P<v>a)(?P<v>b)(`");
   });
 
-  it("recognises a RegexpError from another copy of the package by name and code", () => {
+  it("recognises a RegexpError from another copy of the package by brand and name", () => {
     const foreign = Object.assign(new Error("x"), { name: "RegexpError", code: "COMPILE_ERROR" });
+    expect(isRegexpError(foreign)).toBe(false); // a look-alike without the brand
+    Object.defineProperty(foreign, Symbol.for("@kubeimg/core.KubeimgError"), { value: true });
     expect(isRegexpError(foreign)).toBe(true);
     expect(isRegexpError(new Error("x"))).toBe(false);
   });

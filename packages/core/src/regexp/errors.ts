@@ -1,4 +1,4 @@
-import { KubeimgError } from "../errors/kubeimg-error.js";
+import { errorGuard, KubeimgError } from "../errors/kubeimg-error.js";
 
 /** The codes a {@link RegexpError} can carry. */
 export type RegexpErrorCode = "COMPILE_ERROR";
@@ -18,6 +18,7 @@ export type RegexpErrorCode = "COMPILE_ERROR";
  * ```
  */
 export class RegexpError extends KubeimgError {
+  override readonly name = "RegexpError";
   readonly code: RegexpErrorCode = "COMPILE_ERROR";
   /** The pattern that failed to compile. */
   readonly pattern: string;
@@ -41,11 +42,4 @@ export class RegexpError extends KubeimgError {
  * isRegexpError(bad); // true
  * ```
  */
-export function isRegexpError(value: unknown): value is RegexpError {
-  return (
-    value instanceof RegexpError ||
-    (value instanceof Error &&
-      value.name === "RegexpError" &&
-      (value as { code?: unknown }).code === "COMPILE_ERROR")
-  );
-}
+export const isRegexpError = errorGuard<RegexpError>("RegexpError");

@@ -21,7 +21,6 @@ import {
   StructView,
 } from "./go-decode.js";
 import { isLocalhost, parseGoUrl, portOf } from "./go-net.js";
-import { formatGoDuration } from "./go-time.js";
 import { type NodeFileMap, NodeFiles } from "./node-files.js";
 import { parseToml, type TomlPosition, TomlSyntaxError, type TomlValue } from "./toml.js";
 
@@ -736,7 +735,9 @@ function resolveWith(
       httpFallback: own[i] ?? sharedSwitched,
       ca: h.caCerts ?? [],
       client: h.clientPairs ?? [],
-      ...(h.dialTimeoutNs !== undefined ? { dialTimeout: formatGoDuration(h.dialTimeoutNs) } : {}),
+      ...(h.dialTimeoutNs !== undefined
+        ? { dialTimeout: goTime.DurationString(h.dialTimeoutNs) }
+        : {}),
     };
   });
   return { dir, hosts: endpoints, warnings: trace.warnings, explain: trace.explain };

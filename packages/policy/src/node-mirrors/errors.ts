@@ -1,4 +1,4 @@
-import { KubeimgError } from "@kubeimg/core";
+import { errorGuard, KubeimgError } from "@kubeimg/core";
 
 /** The stable codes a {@link NodeMirrorsError} carries. */
 export type NodeMirrorsErrorCode =
@@ -84,14 +84,7 @@ export class NodeMirrorsError extends KubeimgError {
 }
 
 /** True for a {@link NodeMirrorsError}, whichever copy of the package made it. */
-export function isNodeMirrorsError(value: unknown): value is NodeMirrorsError {
-  return (
-    value instanceof NodeMirrorsError ||
-    (value instanceof Error &&
-      value.name === "NodeMirrorsError" &&
-      typeof (value as { code?: unknown }).code === "string")
-  );
-}
+export const isNodeMirrorsError = errorGuard<NodeMirrorsError>("NodeMirrorsError");
 
 /**
  * Something in a node file that the runtime accepts without complaint but

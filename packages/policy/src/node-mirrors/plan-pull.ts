@@ -9,12 +9,7 @@
  * explain line for each decision.
  */
 import type { DockerKeyring, TrackedCredential } from "@kubeimg/core/keyring";
-import {
-  domain,
-  isDigested,
-  parseNormalizedNamed,
-  path as referencePath,
-} from "@kubeimg/core/reference";
+import { isDigested, parseNormalizedNamed } from "@kubeimg/core/reference";
 import type { CredentialSecretRef } from "../routing/availability.js";
 import type { CompiledRouting } from "../routing/compile.js";
 import { routeContainer } from "../routing/route-container.js";
@@ -130,7 +125,7 @@ function credentialsFor(
   let repository = image;
   try {
     const ref = parseNormalizedNamed(image);
-    repository = `${domain(ref)}/${referencePath(ref)}`;
+    repository = `${ref.domain}/${ref.path}`;
   } catch {
     // An image the kubelet cannot parse gets no credential; the runtime reports the error.
   }
@@ -159,7 +154,7 @@ function planContainerd(
   explain: string[],
 ): { endpoints: PlannedEndpoint[]; warnings: NodeMirrorsWarning[] } {
   const ref = parseNormalizedNamed(image);
-  const host = domain(ref);
+  const host = ref.domain;
   const digested = isDigested(ref);
   explain.push(`containerd: the image's registry host is ${host}`);
   const result = resolveContainerdHosts(host, node.files, node.options);
@@ -193,7 +188,7 @@ function planContainerd(
       endpoint: url,
       scheme: h.scheme,
       host: h.host,
-      reference: `${h.host}/${referencePath(ref)}${"tag" in ref && typeof ref.tag === "string" ? `:${ref.tag}` : ""}${isDigested(ref) ? `@${ref.digest}` : ""}`,
+      reference: `${h.host}/${ref.path}${"tag" in ref && typeof ref.tag === "string" ? `:${ref.tag}` : ""}${isDigested(ref) ? `@${ref.digest}` : ""}`,
       skipVerify: h.skipVerify,
       httpFallback: h.httpFallback,
       ca: h.ca,

@@ -145,7 +145,9 @@ const emptyCredentials: ImagePullCredentials = Object.freeze({
   nodePodsAccessible: false,
 });
 
-class FieldError extends Error {}
+class FieldError extends Error {
+  override readonly name = "FieldError";
+}
 
 /** A string as the kubelet's `encoding/json` (Go 1.19, the vectors' Go) writes it. */
 const goJson = (s: string): string => json.Quote(s, "go1.19");

@@ -1,4 +1,4 @@
-import { KubeimgError } from "@kubeimg/core";
+import { errorGuard, KubeimgError } from "@kubeimg/core";
 
 /**
  * Codes of {@link PullCredentialsConfigError}.
@@ -27,6 +27,7 @@ export type PullCredentialsConfigErrorCode =
  * ```
  */
 export class PullCredentialsConfigError extends KubeimgError {
+  override readonly name = "PullCredentialsConfigError";
   readonly code: PullCredentialsConfigErrorCode;
   /** The configuration field, e.g. `preloadedImagesVerificationAllowlist`. */
   readonly field: string;
@@ -56,14 +57,9 @@ export class PullCredentialsConfigError extends KubeimgError {
  * if (isPullCredentialsConfigError(e) && e.code === "UNKNOWN_POLICY") { … }
  * ```
  */
-export function isPullCredentialsConfigError(e: unknown): e is PullCredentialsConfigError {
-  return (
-    e instanceof PullCredentialsConfigError ||
-    (e instanceof Error &&
-      e.name === "PullCredentialsConfigError" &&
-      typeof (e as { code?: unknown }).code === "string")
-  );
-}
+export const isPullCredentialsConfigError = errorGuard<PullCredentialsConfigError>(
+  "PullCredentialsConfigError",
+);
 
 /**
  * Codes of {@link PullRecordError}.
@@ -92,6 +88,7 @@ export type PullRecordErrorCode =
  * ```
  */
 export class PullRecordError extends KubeimgError {
+  override readonly name = "PullRecordError";
   readonly code: PullRecordErrorCode;
   readonly key: string | undefined;
   readonly path: string | undefined;
@@ -116,11 +113,4 @@ export class PullRecordError extends KubeimgError {
  * if (isPullRecordError(e) && e.code === "DECODE_ERROR") { … }
  * ```
  */
-export function isPullRecordError(e: unknown): e is PullRecordError {
-  return (
-    e instanceof PullRecordError ||
-    (e instanceof Error &&
-      e.name === "PullRecordError" &&
-      typeof (e as { code?: unknown }).code === "string")
-  );
-}
+export const isPullRecordError = errorGuard<PullRecordError>("PullRecordError");

@@ -40,7 +40,7 @@ export function credentialHashInput(credential: HashableCredential): string {
 /**
  * Returns the credential hash the kubelet records for a pod secret's
  * credential (`credentialHash` in `ImagePullSecret`): lowercase hex SHA-256 of
- * {@link credentialHashInput}. Records written by kubeimg and by a kubelet
+ * Go's `json.Marshal` of username, password and email (`credentialHashInput`). Records written by kubeimg and by a kubelet
  * agree.
  *
  * @example

@@ -2,7 +2,6 @@ export {
   type Allowlist,
   type AllowlistMatching,
   type AllowlistPattern,
-  allowlistField,
   compileAllowlist,
   parseAllowlistPattern,
   validateAllowlistPatterns,
@@ -10,8 +9,6 @@ export {
 export {
   CachedPullRecordStore,
   type CachedPullRecordStoreOptions,
-  maxIntentsCacheCapacity,
-  maxPulledRecordsCacheCapacity,
 } from "./cached-store.js";
 export {
   currentRecordApiVersion,
@@ -21,8 +18,6 @@ export {
   encodeIntentFile,
   encodePulledRecordFile,
   type RecordFileKind,
-  readableRecordApiVersions,
-  recordApiGroup,
 } from "./codec.js";
 export {
   type KubeletPullCredentialsConfig,
@@ -38,7 +33,6 @@ export {
   type PullRecordErrorCode,
 } from "./errors.js";
 export {
-  credentialHashInput,
   type HashableCredential,
   hashCredential,
 } from "./hashing.js";
@@ -47,7 +41,6 @@ export {
   type PullManagerErrorContext,
   type PullManagerOptions,
   type RecordPulledOutcome,
-  writeRecordWhileMatchingLimit,
 } from "./manager.js";
 export { MemoryPullRecordStore } from "./memory-store.js";
 export {
@@ -64,7 +57,6 @@ export {
 export {
   createVerificationPolicy,
   defaultVerificationPolicy,
-  policyField,
   type VerificationPolicy,
   type VerificationPolicyName,
   type VerificationPolicyOptions,

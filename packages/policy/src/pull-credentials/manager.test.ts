@@ -7,7 +7,7 @@ import { type MetricsRecorder, pullManagerMetrics } from "./metrics.js";
 import { createVerificationPolicy } from "./policy.js";
 import type { ImagePullSecret } from "./types.js";
 
-const clock = { now: () => new Date("2025-01-01T00:00:00Z") };
+const clock = { now: () => Date.parse("2025-01-01T00:00:00Z") };
 const image = "registry.example.com/team/app:1.0";
 const ref = `sha256:${"1".repeat(64)}`;
 const secretA: ImagePullSecret = {
@@ -224,7 +224,7 @@ describe("PullManager", () => {
 
   it("prunes only records older than `until` that are not in use", async () => {
     let now = new Date("2025-01-01T00:00:00Z");
-    const m = await open({ clock: { now: () => now } });
+    const m = await open({ clock: { now: () => now.getTime() } });
     await m.recordImagePulled(image, "old", null);
     await m.recordImagePulled(image, "in-use", null);
     now = new Date("2025-01-02T00:00:00Z");

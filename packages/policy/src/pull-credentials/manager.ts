@@ -61,7 +61,7 @@ export interface PullManagerErrorContext {
  *
  * @example
  * ```ts
- * const options: PullManagerOptions = { store, policy: createVerificationPolicy(), clock: { now: () => new Date() } };
+ * const options: PullManagerOptions = { store, policy: createVerificationPolicy(), clock: { now: Date.now } };
  * ```
  */
 export interface PullManagerOptions {
@@ -167,7 +167,7 @@ function requireString(value: unknown, name: string): asserts value is string {
  * const manager = await PullManager.open({
  *   store: new MemoryPullRecordStore(),
  *   policy: createVerificationPolicy({ policy: "NeverVerifyPreloadedImages" }),
- *   clock: { now: () => new Date() },
+ *   clock: { now: Date.now },
  * });
  * await manager.recordPullIntent("registry.example.com/app:1");
  * await manager.recordImagePulled("registry.example.com/app:1", "sha256:…",
@@ -374,12 +374,12 @@ export class PullManager {
         const mapping = new Map<string, ImagePullCredentials>();
         if (credentials !== null) mapping.set(key, credentials);
         next = Object.freeze({
-          lastUpdatedTime: this.#clock.now(),
+          lastUpdatedTime: new Date(this.#clock.now()),
           imageRef,
           credentialMapping: mapping,
         });
       } else {
-        const merged = mergeCredentials(existing, key, credentials, this.#clock.now());
+        const merged = mergeCredentials(existing, key, credentials, new Date(this.#clock.now()));
         if (!merged.changed) return;
         next = merged.record;
       }

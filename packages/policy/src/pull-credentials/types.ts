@@ -178,14 +178,4 @@ export interface ImageLister {
   listImages(options?: { signal?: AbortSignal }): Promise<readonly RuntimeImage[]>;
 }
 
-/**
- * The time source; injected so decisions and records are reproducible.
- *
- * @example
- * ```ts
- * const clock: Clock = { now: () => new Date() };
- * ```
- */
-export interface Clock {
-  now(): Date;
-}
+export type { Clock } from "@kubeimg/core/ports";

@@ -12,8 +12,11 @@ import type { AvailabilityState } from "./availability-state.js";
 import { flushMicrotasks } from "./fake-timers.test-support.js";
 import { resolveFirstAvailable } from "./resolve.js";
 
+/** What a contract clock's timers return: a fake's id, or Node's own handle. */
+export type ContractTimerHandle = number | ReturnType<typeof setTimeout>;
+
 /** A clock the contract can move: fake (instant) or real (sleeps). */
-export interface ContractClock extends RoutingTimers {
+export interface ContractClock extends RoutingTimers<ContractTimerHandle> {
   advance(ms: number): Promise<void>;
 }
 
@@ -71,7 +74,7 @@ class ContractChecker implements AvailabilityChecker {
     };
     return new Promise((resolve) => {
       if (behaviour === "hang-ignoring-abort") return;
-      let handle: unknown;
+      let handle: ContractTimerHandle | undefined;
       if (behaviour !== "hang") {
         handle = this.clock.setTimeout(
           () =>
@@ -138,7 +141,7 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
     world: ContractWorld,
     checker: AvailabilityChecker,
     state: AvailabilityState,
-    extra: Partial<AvailabilityGateOptions> = {},
+    extra: Partial<AvailabilityGateOptions<ContractTimerHandle>> = {},
   ) =>
     createAvailabilityGate(checker, {
       timers: world.clock,

@@ -70,7 +70,7 @@ describe("createAvailabilityGate with the in-memory state", () => {
         handles.set(++nextHandle, callback);
         return nextHandle;
       },
-      clearTimeout: (handle: unknown) => void handles.delete(handle as number),
+      clearTimeout: (handle: number) => void handles.delete(handle),
     };
     const state = createMemoryAvailabilityState({ now: timers.now, maxVerdicts: 100 });
     let n = 0;

@@ -26,9 +26,9 @@ import {
 export type { CircuitState } from "./availability-state.js";
 
 /** Options of {@link createAvailabilityGate}. */
-export interface AvailabilityGateOptions {
+export interface AvailabilityGateOptions<Handle> {
   /** Clock and timers. */
-  readonly timers: RoutingTimers;
+  readonly timers: RoutingTimers<Handle>;
   /** A probe that has not answered after this long counts as unavailable (default 1000, kuik's `routing.activeCheck.timeout`). */
   readonly probeTimeoutMs?: number;
   /** How long an "available" answer is reused (default 5000). */
@@ -234,9 +234,9 @@ function attempt<T>(work: () => Promise<T>): Promise<T> {
  * const { winner } = await resolveFirstAvailable(route.alternatives, gate, { timers, deadlineMs: 8000 });
  * ```
  */
-export function createAvailabilityGate(
+export function createAvailabilityGate<Handle>(
   checker: AvailabilityChecker,
-  options: AvailabilityGateOptions,
+  options: AvailabilityGateOptions<Handle>,
 ): AvailabilityGate {
   const { timers } = options;
   const probeTimeoutMs = options.probeTimeoutMs ?? 1000;

@@ -1,4 +1,4 @@
-import { KubeimgError } from "@kubeimg/core";
+import { errorGuard, KubeimgError } from "@kubeimg/core";
 
 /** The stable codes a {@link RoutingError} carries. */
 export type RoutingErrorCode =
@@ -111,9 +111,4 @@ const routingCodes: ReadonlySet<string> = new Set<RoutingErrorCode>([
  * if (isRoutingError(e) && e.code === "INVALID_RESOURCE") console.error(e.path);
  * ```
  */
-export function isRoutingError(value: unknown): value is RoutingError {
-  if (value instanceof RoutingError) return true;
-  if (!(value instanceof Error) || value.name !== "RoutingError") return false;
-  const code = (value as { code?: unknown }).code;
-  return typeof code === "string" && routingCodes.has(code);
-}
+export const isRoutingError = errorGuard<RoutingError>("RoutingError", routingCodes);

@@ -11,7 +11,7 @@ interface Scheduled {
 }
 
 /** Fake {@link RoutingTimers}: `advance(ms)` runs what falls due, letting promises settle in between. */
-export class FakeTimers implements RoutingTimers {
+export class FakeTimers implements RoutingTimers<number> {
   private current = 0;
   private nextId = 1;
   private queue: Scheduled[] = [];
@@ -20,13 +20,13 @@ export class FakeTimers implements RoutingTimers {
     return this.current;
   }
 
-  setTimeout(callback: () => void, ms: number): unknown {
+  setTimeout(callback: () => void, ms: number): number {
     const id = this.nextId++;
     this.queue.push({ id, at: this.current + Math.max(0, ms), callback });
     return id;
   }
 
-  clearTimeout(handle: unknown): void {
+  clearTimeout(handle: number): void {
     this.queue = this.queue.filter((t) => t.id !== handle);
   }
 

@@ -37,7 +37,6 @@ export {
   type CompiledResource,
   type CompiledUpstream,
   compileRoutingResource,
-  KIND_RANK,
   type RoutingPodMeta,
   type RoutingResourceRef,
 } from "./compile-resource.js";

@@ -191,7 +191,9 @@ function parseInt64(s: string): bigint | undefined {
   return n;
 }
 
-class SelectorSyntaxError extends Error {}
+class SelectorSyntaxError extends Error {
+  override readonly name = "SelectorSyntaxError";
+}
 
 class Parser {
   private position = 0;

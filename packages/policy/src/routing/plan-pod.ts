@@ -25,9 +25,9 @@ export interface PlanPodRoutingOptions {
 }
 
 /** Options of {@link planPodRoutingAsync}. */
-export interface PlanPodRoutingAsyncOptions extends PlanPodRoutingOptions {
+export interface PlanPodRoutingAsyncOptions<Handle> extends PlanPodRoutingOptions {
   /** Timers whose zero-delay timeout hands the event loop back between chunks. */
-  readonly timers: RoutingTimers;
+  readonly timers: RoutingTimers<Handle>;
   /** Containers routed between two turns of the event loop (default 128). */
   readonly yieldEvery?: number;
   /** Stops planning at the next chunk boundary; rejects with `ABORTED`. */
@@ -98,10 +98,10 @@ export function planPodRouting(
  * const plan = await planPodRoutingAsync(routing, request.object, { timers, signal, namespace });
  * ```
  */
-export async function planPodRoutingAsync(
+export async function planPodRoutingAsync<Handle>(
   routing: CompiledRouting,
   value: unknown,
-  options: PlanPodRoutingAsyncOptions,
+  options: PlanPodRoutingAsyncOptions<Handle>,
 ): Promise<PodRoutingPlan> {
   const { timers, signal } = options;
   const yieldEvery = Math.max(1, options.yieldEvery ?? 128);

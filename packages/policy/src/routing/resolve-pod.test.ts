@@ -32,7 +32,7 @@ const bigPod = (n: number) => ({
 /** Counts timers scheduled with delay 0: each is one hand-back of the event loop. */
 class CountingTimers extends FakeTimers {
   zeroDelays = 0;
-  override setTimeout(callback: () => void, ms: number): unknown {
+  override setTimeout(callback: () => void, ms: number): number {
     if (ms === 0) this.zeroDelays++;
     return super.setTimeout(callback, ms);
   }

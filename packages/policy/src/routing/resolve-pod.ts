@@ -16,8 +16,8 @@ import {
 import type { RoutedAlternative } from "./route-types.js";
 
 /** Options of {@link resolvePodRouting}. */
-export interface ResolvePodRoutingOptions
-  extends ResolveFirstAvailableOptions,
+export interface ResolvePodRoutingOptions<Handle>
+  extends ResolveFirstAvailableOptions<Handle>,
     BuildPodPatchOptions {
   /**
    * Containers resolved at once (default 16); each probes its alternatives
@@ -50,10 +50,10 @@ export interface PodResolution extends PodPatch {
  * const { patch } = await resolvePodRouting(plan, gate, { timers, deadlineMs: 8000 });
  * ```
  */
-export async function resolvePodRouting(
+export async function resolvePodRouting<Handle>(
   plan: PodRoutingPlan,
   checker: AvailabilityChecker,
-  options: ResolvePodRoutingOptions = {},
+  options: ResolvePodRoutingOptions<Handle> = {},
 ): Promise<PodResolution> {
   const { timers, signal, deadlineMs } = options;
   if (deadlineMs !== undefined && timers === undefined) {

@@ -20,7 +20,7 @@ export interface ProbeTarget {
 }
 
 /** Options of {@link resolveFirstAvailable}. */
-export interface ResolveFirstAvailableOptions {
+export interface ResolveFirstAvailableOptions<Handle> {
   /** Aborts every probe and settles at once with `aborted: true`. */
   readonly signal?: AbortSignal;
   /**
@@ -30,7 +30,7 @@ export interface ResolveFirstAvailableOptions {
    */
   readonly deadlineMs?: number;
   /** RoutingTimers and clock (required with `deadlineMs`; used for `durationMs`). */
-  readonly timers?: RoutingTimers;
+  readonly timers?: RoutingTimers<Handle>;
   /**
    * The platforms the pod may run on, passed to every probe: an alternative
    * then wins only if it can serve them (see `AvailabilityCheckOptions`).
@@ -96,10 +96,10 @@ function outcomeOf(slot: Slot): ProbeOutcome {
  * const image = finalContainerImage(route, winner);
  * ```
  */
-export function resolveFirstAvailable<T extends ProbeTarget>(
+export function resolveFirstAvailable<T extends ProbeTarget, Handle>(
   alternatives: readonly T[],
   checker: AvailabilityChecker,
-  options: ResolveFirstAvailableOptions = {},
+  options: ResolveFirstAvailableOptions<Handle> = {},
 ): Promise<FirstAvailableResult<T>> {
   const { signal, deadlineMs, timers } = options;
   if (deadlineMs !== undefined && timers === undefined) {
@@ -112,7 +112,7 @@ export function resolveFirstAvailable<T extends ProbeTarget>(
 
   return new Promise<FirstAvailableResult<T>>((resolve) => {
     let finished = false;
-    let deadlineHandle: unknown;
+    let deadline: { readonly handle: Handle } | undefined;
 
     const abortSlot = (i: number, reason: string): void => {
       if (slots[i]?.state !== "pending") return;
@@ -123,7 +123,7 @@ export function resolveFirstAvailable<T extends ProbeTarget>(
     const finish = (index: number, flags: { timedOut?: boolean; aborted?: boolean }): void => {
       if (finished) return;
       finished = true;
-      if (deadlineHandle !== undefined) timers?.clearTimeout(deadlineHandle);
+      if (deadline !== undefined) timers?.clearTimeout(deadline.handle);
       signal?.removeEventListener("abort", onAbort);
       const reason = flags.aborted
         ? "aborted by caller"
@@ -172,10 +172,12 @@ export function resolveFirstAvailable<T extends ProbeTarget>(
       return;
     }
     if (deadlineMs !== undefined && timers !== undefined) {
-      deadlineHandle = timers.setTimeout(
-        () => finish(firstKnownAvailable(), { timedOut: true }),
-        deadlineMs,
-      );
+      deadline = {
+        handle: timers.setTimeout(
+          () => finish(firstKnownAvailable(), { timedOut: true }),
+          deadlineMs,
+        ),
+      };
     }
 
     alternatives.forEach((alternative, i) => {

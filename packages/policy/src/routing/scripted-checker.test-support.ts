@@ -38,7 +38,7 @@ export class ScriptedChecker implements AvailabilityChecker {
     const behaviour = this.script[image] ?? { after: 1, available: false, retryable: false };
     return new Promise((resolve) => {
       if (behaviour === "hang-ignoring-abort") return;
-      let handle: unknown;
+      let handle: number | undefined;
       if (behaviour !== "hang") {
         handle = this.timers.setTimeout(
           () =>

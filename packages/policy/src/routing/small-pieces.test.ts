@@ -1,4 +1,3 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseGoDuration } from "./duration.js";
 import { readOriginalImages } from "./original-images.js";
@@ -46,11 +45,14 @@ describe("isRoutingError", () => {
     const e = new RoutingError("INVALID_CONFIG", "bad", { path: "routing", value: 1 });
     expect(e.name).toBe("RoutingError");
     expect(isRoutingError(e)).toBe(true);
+    const brand = Symbol.for("@kubeimg/core.KubeimgError");
     const foreign = Object.assign(new Error("x"), { name: "RoutingError", code: "INVALID_YAML" });
+    expect(isRoutingError(foreign)).toBe(false); // a look-alike without the brand
+    Object.defineProperty(foreign, brand, { value: true });
     expect(isRoutingError(foreign)).toBe(true);
-    expect(
-      isRoutingError(Object.assign(new Error("x"), { name: "RoutingError", code: "NOPE" })),
-    ).toBe(false);
+    const unknownCode = Object.assign(new Error("x"), { name: "RoutingError", code: "NOPE" });
+    Object.defineProperty(unknownCode, brand, { value: true });
+    expect(isRoutingError(unknownCode)).toBe(false);
     expect(isRoutingError(new Error("x"))).toBe(false);
   });
 });

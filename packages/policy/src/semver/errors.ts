@@ -1,4 +1,4 @@
-import { KubeimgError } from "@kubeimg/core";
+import { errorGuard, KubeimgError } from "@kubeimg/core";
 
 /**
  * The codes a {@link SemverError} can carry. The version codes mirror the
@@ -28,6 +28,7 @@ export type SemverErrorCode =
  * ```
  */
 export class SemverError extends KubeimgError {
+  override readonly name = "SemverError";
   readonly code: SemverErrorCode;
   /** The version or constraint string that failed to parse. */
   readonly input: string;
@@ -59,11 +60,4 @@ const codes: ReadonlySet<string> = new Set<SemverErrorCode>([
  * isSemverError(new SemverError("INVALID_SEMVER", "x", "invalid semantic version")); // true
  * ```
  */
-export function isSemverError(value: unknown): value is SemverError {
-  return (
-    value instanceof SemverError ||
-    (value instanceof Error &&
-      value.name === "SemverError" &&
-      codes.has((value as { code?: unknown }).code as string))
-  );
-}
+export const isSemverError = errorGuard<SemverError>("SemverError", codes);

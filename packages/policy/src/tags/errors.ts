@@ -1,4 +1,4 @@
-import { KubeimgError } from "@kubeimg/core";
+import { errorGuard, KubeimgError } from "@kubeimg/core";
 
 /**
  * The codes a {@link TagPolicyError} can carry: the failures of Flux's
@@ -35,6 +35,7 @@ export type TagPolicyErrorCode =
  * ```
  */
 export class TagPolicyError extends KubeimgError {
+  override readonly name = "TagPolicyError";
   readonly code: TagPolicyErrorCode;
   /** The offending input: the range, order, pattern or tag, when there is one. */
   readonly input: string | undefined;
@@ -84,14 +85,7 @@ const codes: ReadonlySet<string> = new Set<TagPolicyErrorCode>([
  * isTagPolicyError(new TagPolicyError("NO_TAGS", "no tags in database")); // true
  * ```
  */
-export function isTagPolicyError(value: unknown): value is TagPolicyError {
-  return (
-    value instanceof TagPolicyError ||
-    (value instanceof Error &&
-      value.name === "TagPolicyError" &&
-      codes.has((value as { code?: unknown }).code as string))
-  );
-}
+export const isTagPolicyError = errorGuard<TagPolicyError>("TagPolicyError", codes);
 
 /** Flux's `Latest([])` error, shared by every policer. */
 export function allTagsFiltered(): TagPolicyError {

@@ -5,6 +5,7 @@
  * list the repository's tags, select, reflect the digest, compute the next
  * status.
  */
+import type { DigestResolver, TagLister } from "@kubeimg/core/ports";
 import { type NamedReference, parseNormalizedNamed, withTag } from "@kubeimg/core/reference";
 import { parseIntervalMillis } from "./duration.js";
 import { isTagPolicyError, TagPolicyError } from "./errors.js";
@@ -19,17 +20,7 @@ import {
   type ReconcileOutcome,
 } from "./status.js";
 
-/** Lists the tags of a repository (implemented by `@kubeimg/registry`). */
-export interface TagLister {
-  /** Returns every tag of `repository`, in the order the registry lists them. */
-  listTags(repository: NamedReference, options: { signal?: AbortSignal }): Promise<string[]>;
-}
-
-/** Resolves a tag to its manifest digest (implemented by `@kubeimg/registry`). */
-export interface DigestResolver {
-  /** Returns the digest (`sha256:…`) that `image` (a reference with a tag) points to. */
-  resolveDigest(image: NamedReference, options: { signal?: AbortSignal }): Promise<string>;
-}
+export type { DigestResolver, TagLister } from "@kubeimg/core/ports";
 
 /** What {@link resolveImagePolicy} needs. */
 export interface ResolveImagePolicyOptions {

@@ -1,4 +1,4 @@
-import { isKubeimgError, KubeimgError } from "@kubeimg/core";
+import { errorGuard, KubeimgError } from "@kubeimg/core";
 
 /**
  * Error codes of {@link RegistryError}. The first group are the OCI
@@ -142,8 +142,4 @@ export function checkArgument(ok: boolean, where: string, value: unknown, rule: 
  * if (isRegistryError(e) && e.retryable) scheduleRetry();
  * ```
  */
-export function isRegistryError(value: unknown): value is RegistryError {
-  return (
-    value instanceof RegistryError || (isKubeimgError(value) && value.name === "RegistryError")
-  );
-}
+export const isRegistryError = errorGuard<RegistryError>("RegistryError");

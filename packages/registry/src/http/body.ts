@@ -7,6 +7,7 @@
 
 /** Thrown by {@link readBodyLimited} when the body is larger than allowed. */
 export class BodyTooLargeError extends Error {
+  override readonly name = "BodyTooLargeError";
   constructor(readonly limit: number) {
     super(`response body exceeds ${limit} bytes`);
   }

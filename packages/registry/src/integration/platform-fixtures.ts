@@ -19,7 +19,7 @@ import {
   putManifest,
   sha256,
   tarOneFile,
-} from "./image-fixtures.js";
+} from "@kubeimg/testkit";
 
 export interface FixturePlatform {
   readonly os: string;

@@ -11,12 +11,18 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onlyStrict, ordered } from "@kubeimg/core/platform";
+import {
+  OCI_INDEX,
+  pushImage,
+  putManifest,
+  type RunningRegistry,
+  startRegistry,
+} from "@kubeimg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAvailabilityChecker } from "../adapters/index.js";
 import { createRegistryClient, type RegistryClient } from "../client/index.js";
 import { isRegistryError } from "../errors/index.js";
 import { listImagePlatforms, resolveImagePlatform } from "../platform/index.js";
-import { OCI_INDEX, pushImage, putManifest } from "./image-fixtures.js";
 import {
   buildMultiPlatformImage,
   buildOciIndex,
@@ -24,7 +30,6 @@ import {
   pushMultiPlatformImage,
   writeOciLayout,
 } from "./platform-fixtures.js";
-import { type RunningRegistry, startRegistry } from "./real-registry.js";
 
 const SKOPEO = "/usr/bin/skopeo";
 

@@ -9,6 +9,22 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDockerKeyring, parseDockerConfigJson } from "@kubeimg/core/keyring";
+import {
+  type BuiltImage,
+  buildImage,
+  buildIndex,
+  DOCKER_MANIFEST,
+  fetchTrusting,
+  OCI_INDEX,
+  OCI_MANIFEST,
+  pushImage,
+  putManifest,
+  type RunningRegistry,
+  type RunningTokenServer,
+  requireRegistryBinary,
+  startRegistry,
+  startTokenServer,
+} from "@kubeimg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createAvailabilityChecker,
@@ -20,19 +36,6 @@ import {
   keyringCredentials,
   type RegistryClientOptions,
 } from "../client/index.js";
-import {
-  type BuiltImage,
-  buildImage,
-  buildIndex,
-  DOCKER_MANIFEST,
-  OCI_INDEX,
-  OCI_MANIFEST,
-  pushImage,
-  putManifest,
-} from "./image-fixtures.js";
-import { type RunningRegistry, requireRegistryBinary, startRegistry } from "./real-registry.js";
-import { fetchTrusting } from "./tls-fetch.js";
-import { type RunningTokenServer, startTokenServer } from "./token-server.js";
 
 const APP_TAGS = ["1.0.0", "1.1.0", "2.0.0", "v2.1.0", "latest", "sha256-0123456789abcdef.sig"];
 

@@ -4,6 +4,7 @@
  * redirects, oversized bodies, hangs and slow bodies.
  */
 import { createDockerKeyring, parseDockerConfigJson } from "@kubeimg/core/keyring";
+import { type ScriptedServer, sendError, sha256, startScriptedServer } from "@kubeimg/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAvailabilityChecker } from "../adapters/index.js";
 import {
@@ -11,8 +12,6 @@ import {
   keyringCredentials,
   type RegistryClientOptions,
 } from "../client/index.js";
-import { sha256 } from "./image-fixtures.js";
-import { type ScriptedServer, sendError, startScriptedServer } from "./scripted-server.js";
 
 const servers: ScriptedServer[] = [];
 afterEach(async () => {

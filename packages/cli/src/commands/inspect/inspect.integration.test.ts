@@ -7,22 +7,20 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   OCI_INDEX,
   pushImage,
   putManifest,
-} from "../../../../registry/src/integration/image-fixtures.js";
+  type RunningRegistry,
+  startRegistry,
+} from "@kubeimg/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   buildMultiPlatformImage,
   buildOciIndex,
   type MultiPlatformImage,
   pushMultiPlatformImage,
 } from "../../../../registry/src/integration/platform-fixtures.js";
-import {
-  type RunningRegistry,
-  startRegistry,
-} from "../../../../registry/src/integration/real-registry.js";
 import { runKubeimg } from "../../testing/run-program.js";
 
 let dir: string;

@@ -64,7 +64,7 @@ beforeAll(async () => {
   const manager = await PullManager.open({
     store,
     policy: createVerificationPolicy({ policy: "AlwaysVerify" }),
-    clock: { now: () => new Date("2026-01-15T10:00:00Z") },
+    clock: { now: () => Date.parse("2026-01-15T10:00:00Z") },
   });
   const hashA = await hashCredential({ username: "a", password: "pa" });
   const hashB = await hashCredential({ username: "b", password: "pb" });

@@ -231,7 +231,7 @@ export const pullCheckCommand: Command = {
     const store = await FileSystemPullRecordStore.open(await kubeletRoot(dir, io), {
       readOnly: true,
     });
-    const manager = await PullManager.open({ store, policy, clock: { now: () => new Date() } });
+    const manager = await PullManager.open({ store, policy, clock: { now: Date.now } });
 
     const readProblems: string[] = [];
     let found: Awaited<ReturnType<typeof store.getPulledRecordFile>>;

@@ -21,6 +21,7 @@ import { writeResult } from "../../output/write.js";
 import { registryAccess } from "../../registry/registry-access.js";
 import { REGISTRY_OPTIONS } from "../../registry/registry-options.js";
 import { type Command, type CommandContext, requireFileOptions, stringOption } from "../command.js";
+import { dialectOption, runDialectTags, runTagsCompare } from "./dialect-run.js";
 import { loadImagePolicy, readTagsFile } from "./load.js";
 
 /** Flux errors that mean "the policy found nothing" (exit 1) rather than bad input (exit 2). */
@@ -137,8 +138,11 @@ function selectOnly(
 /** `kubeimg tags` */
 export const tagsCommand: Command = {
   name: "tags",
-  summary: "show which tag a Flux ImagePolicy selects, and why the others lost",
-  usage: "kubeimg tags -f IMAGEPOLICY.yaml (--tags-file FILE | --registry) [--explain]",
+  summary: "show which tag Flux, Argo CD Image Updater or Kargo selects, and why the others lost",
+  usage: [
+    "kubeimg tags [--dialect flux|argocd|kargo] -f FILE... (--tags-file FILE | --registry) [--explain]",
+    "       kubeimg tags compare -f FILE... --tags-file FILE",
+  ].join("\n"),
   description: [
     "Evaluates a Flux ImagePolicy (image.toolkit.fluxcd.io/v1; v1beta2 and v1beta1 are",
     "converted to v1 as the API server converts them) exactly as the",
@@ -149,6 +153,18 @@ export const tagsCommand: Command = {
     "the same files (or --image), with a progress line on stderr while pages arrive.",
     "With --explain every tag gets a verdict: filtered out, not a version, outside the",
     "range, ranked lower, or selected. Exit 1 when the policy selects nothing.",
+    "",
+    "--dialect argocd reads an ImageUpdater (argocd-image-updater.argoproj.io/v1alpha1; the",
+    "image --alias, default the first) or an Argo CD Application with the updater's",
+    "annotations and answers as Argo CD Image Updater v1.3.0; --dialect kargo reads a",
+    "kargo.akuity.io/v1alpha1 Warehouse (its first image subscription, or --subscription N)",
+    "and answers as Kargo v1.11.2. Their tags files may list TagInfo objects (name,",
+    "created, digest, platforms) for the newest-build, digest and platform strategies;",
+    "with --registry that metadata is read from the registry when the strategy needs it.",
+    "Fields these objects do not define are refused with their path.",
+    "",
+    "'tags compare' runs every updater configured in the files over the same tags and",
+    "prints each pick side by side, with what separates each pair that differs.",
     "",
     "-f - reads standard input; -f DIR reads the directory's .yaml, .yml and .json files.",
     "Objects of other kinds are skipped. Fields the CRDs do not know are errors unless",
@@ -177,9 +193,20 @@ export const tagsCommand: Command = {
     },
     explain: { type: "boolean", help: "show every tag's verdict" },
     ...VALIDATE_OPTION,
+    dialect: {
+      type: "string",
+      value: "DIALECT",
+      help: "flux (default), argocd or kargo: whose rules pick the tag",
+    },
+    alias: { type: "string", value: "ALIAS", help: "argocd: the ImageUpdater image to use" },
+    subscription: {
+      type: "string",
+      value: "N",
+      help: "kargo: the Warehouse subscription to use (default: the first image one)",
+    },
     ...REGISTRY_OPTIONS,
   },
-  positionals: false,
+  positionals: true,
   examples: [
     [
       "which tag does this policy pick from these tags, and why not the others?",
@@ -189,8 +216,26 @@ export const tagsCommand: Command = {
       "ask the registry (ImageRepository and ImagePolicy in one file)",
       "kubeimg tags -f podinfo.yaml --registry --docker-config ~/.docker/config.json",
     ],
+    [
+      "what Kargo picks from these tags, and why",
+      "kubeimg tags --dialect kargo -f warehouse.yaml --tags-file tags.json --explain",
+    ],
+    [
+      "Flux, Argo CD and Kargo side by side",
+      "kubeimg tags compare -f policy.yaml -f image-updater.yaml -f warehouse.yaml --tags-file tags.txt",
+    ],
   ],
   async run(context) {
+    const [subcommand, ...extra] = context.positionals;
+    if (subcommand === "compare" && extra.length === 0) return runTagsCompare(context);
+    if (subcommand !== undefined) {
+      throw new CliError(
+        "USAGE",
+        `unexpected argument ${JSON.stringify(context.positionals.join(" "))} (the one subcommand is 'compare')`,
+      );
+    }
+    const dialect = dialectOption(context);
+    if (dialect !== "flux") return runDialectTags(context, dialect);
     const { io, values, format, colors } = context;
     const files = requireFileOptions(values, "tags");
     const tagsFile = stringOption(values, "tags-file");

@@ -58,7 +58,7 @@ export async function runCrashWorkload(root: string, journalPath: string): Promi
   const manager = await PullManager.open({
     store,
     policy: createVerificationPolicy({ policy: "NeverVerifyPreloadedImages" }),
-    clock: { now: () => new Date() },
+    clock: { now: Date.now },
     // Every store error the manager swallows is journaled: with no hostile file in the
     // directory there must be none, even with another process writing the same records.
     onError: () => journal(`error ${errors++}`),

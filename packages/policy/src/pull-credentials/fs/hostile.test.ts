@@ -37,12 +37,12 @@ import {
   storageFileName,
 } from "./index.js";
 
-const clock = { now: () => new Date("2026-01-15T10:00:00Z") };
+const clock = { now: () => Date.parse("2026-01-15T10:00:00Z") };
 const secret = { uid: "u", namespace: "n", name: "s", credentialHash: "h" };
 const image = "registry.example.com/team/app:1";
 const imageRef = `sha256:${"a".repeat(64)}`;
 const record = (ref: string, uid = "u"): ImagePulledRecord => ({
-  lastUpdatedTime: clock.now(),
+  lastUpdatedTime: new Date(clock.now()),
   imageRef: ref,
   credentialMapping: new Map([
     [

@@ -1,4 +1,4 @@
-import { KubeimgError } from "@kubeimg/core";
+import { errorGuard, KubeimgError } from "@kubeimg/core";
 
 /** The codes a {@link TagDialectError} carries. */
 export type TagDialectErrorCode =
@@ -14,6 +14,7 @@ export type TagDialectErrorCode =
  * selection's `outcome`.
  */
 export class TagDialectError extends KubeimgError {
+  override readonly name = "TagDialectError";
   readonly code: TagDialectErrorCode;
   /** The field path, such as `tags[3].created` or `config.discoveryLimit`. */
   readonly path: string;
@@ -22,7 +23,6 @@ export class TagDialectError extends KubeimgError {
 
   constructor(path: string, value: unknown, problem: string) {
     super(`${path}: ${problem} (got ${describe(value)})`);
-    this.name = "TagDialectError";
     this.code = "INVALID_INPUT";
     this.path = path;
     this.value = value;
@@ -39,7 +39,5 @@ function describe(value: unknown): string {
   }
 }
 
-/** True when `value` is a {@link TagDialectError}. */
-export function isTagDialectError(value: unknown): value is TagDialectError {
-  return value instanceof TagDialectError;
-}
+/** True when `value` is a {@link TagDialectError}, from whichever copy of the package threw it. */
+export const isTagDialectError = errorGuard<TagDialectError>("TagDialectError");

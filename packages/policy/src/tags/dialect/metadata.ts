@@ -57,13 +57,13 @@ export type TagMetadataErrorCode =
 
 /** Thrown by {@link MemoryTagMetadataSource} for a tag it does not hold. */
 export class TagMetadataError extends KubeimgError {
+  override readonly name = "TagMetadataError";
   readonly code: TagMetadataErrorCode;
   readonly repository: string;
   readonly tag: string;
 
   constructor(repository: string, tag: string) {
     super(`${repository}:${tag}: no image metadata for this tag`);
-    this.name = "TagMetadataError";
     this.code = "TAG_NOT_FOUND";
     this.repository = repository;
     this.tag = tag;

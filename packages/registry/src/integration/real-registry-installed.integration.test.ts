@@ -3,8 +3,9 @@
  * missing, so a machine without it can never report the integration suite
  * as skipped-but-green.
  */
+
+import { requireRegistryBinary } from "@kubeimg/testkit";
 import { describe, expect, it } from "vitest";
-import { requireRegistryBinary } from "./real-registry.js";
 
 describe("real registry", () => {
   it("is installed (Debian docker-registry, by scripts/setup.d/registry.sh)", () => {

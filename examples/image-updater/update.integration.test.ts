@@ -7,12 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRegistryClient } from "@kubeimg/registry/client";
+import { buildImage, pushImage, type RunningRegistry, startRegistry } from "@kubeimg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildImage, pushImage } from "../../packages/registry/src/integration/image-fixtures.js";
-import {
-  type RunningRegistry,
-  startRegistry,
-} from "../../packages/registry/src/integration/real-registry.js";
 import { readFluxObjects } from "./objects.js";
 import { formatImagePolicies } from "./print.js";
 import { checkImagePolicies } from "./update.js";

@@ -10,12 +10,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { buildImage, pushImage, type RunningRegistry, startRegistry } from "@kubeimg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildImage, pushImage } from "../../packages/registry/src/integration/image-fixtures.js";
-import {
-  type RunningRegistry,
-  startRegistry,
-} from "../../packages/registry/src/integration/real-registry.js";
 
 /** A loopback port that was free a moment ago and has nothing listening. */
 async function closedPort(): Promise<number> {

@@ -1,0 +1,145 @@
+/**
+ * `@kubeimg/core/ports`: the interfaces through which kubeimg's pure
+ * decisions meet the outside world, declared once. `@kubeimg/policy` asks
+ * for them (routing probes availability, tag selection lists tags and
+ * resolves digests, the pull-credential manager reads the time) and
+ * re-exports them; `@kubeimg/registry` implements them under the same names;
+ * tests and applications pass fakes. Neither package imports the other, and
+ * no copy of these shapes has to be kept in sync, because there is one.
+ *
+ * Types only: importing this subpath adds nothing to a bundle.
+ *
+ * @packageDocumentation
+ */
+
+import type { PlatformInput } from "../platform/index.js";
+import type { NamedReference } from "../reference/index.js";
+
+/** What every port call may be given: a signal to stop and settle promptly when it aborts. */
+export interface CallOptions {
+  readonly signal?: AbortSignal | undefined;
+}
+
+// --- Secrets -----------------------------------------------------------------
+
+/** A Kubernetes Secret named by namespace and name (a pull secret, a kuik `credentialSecret`). */
+export interface SecretRef {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/**
+ * Reads Secrets, e.g. from the Kubernetes API. The answer is the Secret
+ * object as the API returns it (validated by whoever reads it, see
+ * `@kubeimg/core/keyring`), or `undefined` when it does not exist.
+ */
+export interface SecretReader {
+  getSecret(ref: SecretRef, options: CallOptions): Promise<unknown>;
+}
+
+// --- Availability ------------------------------------------------------------
+
+/** The answer of one availability probe. */
+export type Availability =
+  | { readonly available: true }
+  | {
+      readonly available: false;
+      /** Why (status code, timeout, refused connection, …). */
+      readonly reason: string;
+      /**
+       * True when asking again later may succeed (timeout, refused connection,
+       * 5xx, rate limit); false for a definite answer such as 404 or 401.
+       */
+      readonly retryable: boolean;
+    };
+
+/**
+ * Checks whether an image reference can be pulled, with the credentials of
+ * `credentialSecret` when one is named. Implementations honour
+ * `options.signal`.
+ */
+export interface AvailabilityChecker {
+  check(
+    image: string,
+    credentialSecret: SecretRef | undefined,
+    options: AvailabilityCheckOptions,
+  ): Promise<Availability>;
+}
+
+/** Per-call options of {@link AvailabilityChecker.check}. */
+export interface AvailabilityCheckOptions extends CallOptions {
+  /**
+   * The platforms the pod may land on (one node's, or every platform of a
+   * node pool). When given, an image counts as available only if it can
+   * serve each of them, as containerd would pick a manifest for that node;
+   * otherwise the answer is unavailable with the reason
+   * `available, but no linux/arm64 manifest`. Absent (the default), a
+   * checker answers as kube-image-keeper does: the manifest exists.
+   * Checkers that do not know platforms ignore it.
+   */
+  readonly platforms?: readonly PlatformInput[];
+}
+
+// --- Tags, digests, image metadata ------------------------------------------
+
+/** Lists the tags of a repository. */
+export interface TagLister {
+  /** Returns every tag of `repository`, in the order the registry lists them. */
+  listTags(repository: NamedReference, options: CallOptions): Promise<string[]>;
+}
+
+/** Resolves a tagged reference to the digest of its manifest. */
+export interface DigestResolver {
+  /** Returns the digest (`sha256:…`) that `image` (a reference with a tag) points to. */
+  resolveDigest(image: NamedReference, options: CallOptions): Promise<string>;
+}
+
+/** A platform an image is built for, with the OCI image index's field names. */
+export interface ImagePlatform {
+  readonly os: string;
+  readonly architecture: string;
+  readonly variant?: string | undefined;
+  readonly osVersion?: string | undefined;
+}
+
+/**
+ * What a registry knows about one tag beyond its name: the digest it points
+ * to, when the image was created (the config's `created`, absent when the
+ * image does not say) and the platforms it serves (one for a single
+ * manifest, several for an index).
+ */
+export interface ImageMetadata {
+  readonly digest: string;
+  readonly created: Date | undefined;
+  readonly platforms: readonly ImagePlatform[];
+}
+
+/** Reads {@link ImageMetadata} per tag (the shape a tag-metadata source for policies builds on). */
+export interface ImageMetadataReader {
+  /** Returns the metadata of `image`, a reference with a tag. */
+  imageMetadata(image: NamedReference, options: CallOptions): Promise<ImageMetadata>;
+}
+
+// --- Time ----------------------------------------------------------------------
+
+/**
+ * The time source, injected so decisions and records are reproducible:
+ * milliseconds since the Unix epoch (`Date.now` in production, a fixed or
+ * stepped number in tests).
+ */
+export interface Clock {
+  now(): number;
+}
+
+/**
+ * One-shot timers. `Handle` is whatever the implementation's `setTimeout`
+ * returns (Node's `Timeout`, a browser's `number`, a fake's id) and
+ * `clearTimeout` takes back; users of the port are generic in it, so
+ * `{ setTimeout, clearTimeout }` of any runtime fits without a cast.
+ */
+export interface Timers<Handle> {
+  /** Calls `callback` once after `ms` milliseconds; returns a handle for `clearTimeout`. */
+  setTimeout(callback: () => void, ms: number): Handle;
+  /** Cancels a pending `setTimeout`. */
+  clearTimeout(handle: Handle): void;
+}
