@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
-import { makeDockerKeyring } from "@kubeimg/core/keyring";
+import { makeDockerKeyring, type PullSecret, parsePullSecret } from "@kubeimg/core/keyring";
 import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import {
   createVerificationPolicy,
@@ -63,9 +63,11 @@ async function secretsFromFiles(
   repository: string,
   io: CliIo,
 ): Promise<ImagePullSecret[]> {
-  const secrets: unknown[] = [];
+  const secrets: PullSecret[] = [];
   for (const name of files) {
-    secrets.push(...yamlDocuments(await readInputFile(name, io), { secret: true }));
+    for (const document of yamlDocuments(await readInputFile(name, io), { secret: true })) {
+      secrets.push(parsePullSecret(document, secrets.length));
+    }
   }
   if (secrets.length === 0) return [];
   return makeDockerKeyring(secrets)
