@@ -333,7 +333,7 @@ export function orderContainer(
   if (policy === "Never" && !routingConfig.rewriteOnNeverImagePullPolicy) {
     return skipped(input, "PULL_POLICY_NEVER");
   }
-  const normalized = parsed.reference.string;
+  const normalized = parsed.data.string;
   const pinnedFirst = policy === "Always" && !routingConfig.honorPrioritiesOnAlwaysImagePullPolicy;
   const memo = memoOf(routing);
   const [key, scopeKey] = memo.keys(pod, normalized, pinnedFirst);

@@ -210,7 +210,7 @@ export const pullCheckCommand: Command = {
     }
     const secrets = [
       ...stringOptions(values, "secret").map(parseSecretFlag),
-      ...(await secretsFromFiles(stringOptions(values, "secret-file"), parsed.reference.name, io)),
+      ...(await secretsFromFiles(stringOptions(values, "secret-file"), parsed.data.name, io)),
     ];
     const saFlag = stringOption(values, "service-account");
     const serviceAccount = saFlag === undefined ? undefined : parseServiceAccountFlag(saFlag);
@@ -253,7 +253,7 @@ export const pullCheckCommand: Command = {
       serviceAccount: serviceAccount ?? null,
     }));
     const record = found?.record;
-    const name = parsed.reference.name;
+    const name = parsed.data.name;
     const entry = record?.credentialMapping.get(name);
     const source = found && { path: found.path, apiVersion: found.apiVersion };
     const shownPath = source && relative(io.cwd, source.path);
