@@ -1,8 +1,10 @@
+import { time } from "@kubeimg/core/internal";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { selectArgoTag } from "../argocd/select.js";
 import { selectKargoTag } from "../kargo/select.js";
 import { TagDialectError } from "./errors.js";
-import { compareInstants, parseInstant } from "./tag-list.js";
+import { compareInstants, parseInstant, scanUtcInstant } from "./tag-list.js";
 
 const list = (key: string) => `argocd-image-updater.argoproj.io/${key}`;
 
@@ -94,5 +96,59 @@ describe("instants", () => {
     const a = parseInstant("2024-01-01T01:00:00.123456789+01:00");
     const b = parseInstant("2024-01-01T00:00:00.123456788Z");
     expect(a && b && compareInstants(a, b)).toBeGreaterThan(0);
+  });
+});
+
+describe("scanUtcInstant", () => {
+  const full = (text: string) => {
+    const ms = time.ParseRFC3339(text);
+    if (ms === undefined) return undefined;
+    const fraction = /\.(\d+)Z$/.exec(text)?.[1] ?? "";
+    return { ms, subMsNanos: Number(fraction.slice(0, 9).padEnd(9, "0")) % 1_000_000 };
+  };
+
+  it("agrees with the full RFC 3339 reader wherever it answers, and answers for the common shape", () => {
+    const digits = (n: number) => fc.stringMatching(new RegExp(`^[0-9]{${n}}$`));
+    const utc = fc
+      .tuple(
+        digits(4),
+        digits(2),
+        digits(2),
+        digits(2),
+        digits(2),
+        digits(2),
+        fc.option(digits(1).chain(() => fc.stringMatching(/^[0-9]{1,12}$/))),
+      )
+      .map(
+        ([y, mo, d, h, mi, s, f]) => `${y}-${mo}-${d}T${h}:${mi}:${s}${f === null ? "" : `.${f}`}Z`,
+      );
+    const noise = fc.oneof(
+      utc,
+      fc.string(),
+      utc.map((t) => t.replace("Z", "+01:00")),
+      utc.map((t) => t.slice(1)),
+    );
+    fc.assert(
+      fc.property(noise, (text) => {
+        const fast = scanUtcInstant(text);
+        if (fast !== undefined) expect(fast).toEqual(full(text));
+        if (
+          /^[1-9]\d{3}-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?Z$/.test(
+            text,
+          )
+        ) {
+          expect(fast).toBeDefined();
+        }
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it("leaves leap days, offsets and early years to the full reader", () => {
+    expect(scanUtcInstant("2024-02-29T00:00:00Z")).toEqual(full("2024-02-29T00:00:00Z"));
+    expect(scanUtcInstant("2023-02-29T00:00:00Z")).toBeUndefined();
+    expect(scanUtcInstant("0099-01-01T00:00:00Z")).toBeUndefined();
+    expect(parseInstant("0099-01-01T00:00:00Z")).toEqual(full("0099-01-01T00:00:00Z"));
+    expect(scanUtcInstant("2024-01-01T00:00:00+00:00")).toBeUndefined();
   });
 });

@@ -38,8 +38,77 @@ export interface TagList {
 
 const digestPattern = /^sha256:[0-9a-f]{64}$/;
 
+/** Days in each month of a common year. */
+const monthDays = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The two ASCII digits of `text` at `i` as a number, or -1. */
+function twoDigits(text: string, i: number): number {
+  const a = text.charCodeAt(i) - 48;
+  const b = text.charCodeAt(i + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
+/**
+ * The shape registries write (`2024-01-02T03:04:05.123456789Z`: UTC, years
+ * 1000–9999), read with character codes; `undefined` for anything else, which
+ * {@link parseInstant} then hands to the full RFC 3339 reader. Held to that
+ * reader by a property test.
+ */
+export function scanUtcInstant(text: string): Instant | undefined {
+  const n = text.length;
+  if (n < 20 || text.charCodeAt(n - 1) !== 90 /* Z */) return undefined;
+  if (
+    text[4] !== "-" ||
+    text[7] !== "-" ||
+    text[10] !== "T" ||
+    text[13] !== ":" ||
+    text[16] !== ":"
+  ) {
+    return undefined;
+  }
+  const hi = twoDigits(text, 0);
+  const lo = twoDigits(text, 2);
+  const month = twoDigits(text, 5);
+  const day = twoDigits(text, 8);
+  const hour = twoDigits(text, 11);
+  const minute = twoDigits(text, 14);
+  const second = twoDigits(text, 17);
+  if (
+    hi < 10 ||
+    lo < 0 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    hour > 23 ||
+    minute < 0 ||
+    minute > 59
+  ) {
+    return undefined;
+  }
+  if (hour < 0 || second < 0 || second > 59) return undefined;
+  const year = hi * 100 + lo;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (day > (month === 2 && leap ? 29 : (monthDays[month - 1] as number))) return undefined;
+  let nanos = 0;
+  if (n > 20) {
+    // A fraction: "." and 1 or more digits before the Z; Go keeps nine.
+    if (text[19] !== "." || n === 21) return undefined;
+    let scale = 100_000_000;
+    for (let i = 20; i < n - 1; i++) {
+      const d = text.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return undefined;
+      nanos += d * scale;
+      scale = Math.floor(scale / 10);
+    }
+  }
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second) + Math.floor(nanos / 1_000_000);
+  return { ms, subMsNanos: nanos % 1_000_000 };
+}
+
 /** Parses an RFC 3339 time as Go's `time.Parse(time.RFC3339, …)`, keeping nanoseconds. */
 export function parseInstant(text: string): Instant | undefined {
+  const fast = scanUtcInstant(text);
+  if (fast !== undefined) return fast;
   const ms = time.ParseRFC3339(text);
   if (ms === undefined) return undefined;
   // The fraction follows the seconds (`…T15:04:05.999999999`); Go keeps nine digits.
@@ -57,8 +126,8 @@ function fail(i: number, field: string, value: unknown, problem: string): never 
   throw new TagDialectError(`tags[${i}]${field === "" ? "" : `.${field}`}`, value, problem);
 }
 
-/** Checks one entry's shape (every field, whatever the strategy reads). */
-function checkEntry(tag: TagInfo, i: number): void {
+/** Checks one entry's shape (every field, whatever the strategy reads); returns its `created`, read. */
+function checkEntry(tag: TagInfo, i: number): Instant | undefined {
   if (tag === null || typeof tag !== "object") fail(i, "", tag, "must be an object with a name");
   for (const key in tag) {
     if (key !== "name" && key !== "created" && key !== "digest" && key !== "platforms") {
@@ -67,11 +136,10 @@ function checkEntry(tag: TagInfo, i: number): void {
   }
   if (typeof tag.name !== "string") fail(i, "name", tag.name, "must be a string");
   const { created, digest, platforms } = tag;
-  if (
-    created !== undefined &&
-    (typeof created !== "string" || parseInstant(created) === undefined)
-  ) {
-    fail(i, "created", created, "must be an RFC 3339 time");
+  let instant: Instant | undefined;
+  if (created !== undefined) {
+    instant = typeof created === "string" ? parseInstant(created) : undefined;
+    if (instant === undefined) fail(i, "created", created, "must be an RFC 3339 time");
   }
   if (digest !== undefined && (typeof digest !== "string" || !digestPattern.test(digest))) {
     fail(i, "digest", digest, "must be sha256: and 64 lower-case hex digits");
@@ -81,11 +149,12 @@ function checkEntry(tag: TagInfo, i: number): void {
     for (let k = 0; ok && k < platforms.length; k++) ok = typeof platforms[k] === "string";
     if (!ok) fail(i, "platforms", platforms, "must be a non-empty array of strings");
   }
+  return instant;
 }
 
-function metadataOf(tag: TagInfo): TagMetadata {
+function metadataOf(tag: TagInfo, created: Instant | undefined): TagMetadata {
   return {
-    created: tag.created === undefined ? ZERO_INSTANT : (parseInstant(tag.created) as Instant),
+    created: created ?? ZERO_INSTANT,
     digest: tag.digest,
     platforms: tag.platforms === undefined ? undefined : [...tag.platforms],
   };
@@ -101,9 +170,11 @@ export function readTagList(tags: readonly TagInfo[], options: { metadata: boole
   if (!Array.isArray(tags)) throw new TagDialectError("tags", tags, "must be an array of tags");
   const n = tags.length;
   const names: string[] = new Array(n);
+  const instants: (Instant | undefined)[] = options.metadata ? new Array(n) : [];
   for (let i = 0; i < n; i++) {
     const tag = tags[i] as TagInfo;
-    checkEntry(tag, i);
+    const created = checkEntry(tag, i);
+    if (options.metadata) instants[i] = created;
     names[i] = tag.name;
   }
   if (!options.metadata) {
@@ -112,15 +183,16 @@ export function readTagList(tags: readonly TagInfo[], options: { metadata: boole
       metadata: () => ({ created: ZERO_INSTANT, digest: undefined, platforms: undefined }),
     };
   }
-  const last = new Map<string, TagInfo>();
-  for (let i = 0; i < n; i++) last.set(names[i] as string, tags[i] as TagInfo);
+  const last = new Map<string, number>();
+  for (let i = 0; i < n; i++) last.set(names[i] as string, i);
   const cache = new Map<string, TagMetadata>();
   return {
     names,
     metadata(name) {
       let meta = cache.get(name);
       if (meta === undefined) {
-        meta = metadataOf(last.get(name) as TagInfo);
+        const i = last.get(name) as number;
+        meta = metadataOf(tags[i] as TagInfo, instants[i]);
         cache.set(name, meta);
       }
       return meta;
