@@ -69,7 +69,7 @@ export {
   type TagVerdict,
 } from "./explain.js";
 export { compileTagFilter, type TagFilter } from "./filter.js";
-export { selectKargoTag } from "./kargo/select.js";
+export { type KargoSelectOptions, selectKargoTag } from "./kargo/select.js";
 export {
   type DefaultedKargoSubscription,
   defaultKargoSubscription,
