@@ -19,6 +19,11 @@ describe("pnpm demo", () => {
     // Tag policies: the spec's three worked examples.
     const selected = [...transcript.matchAll(/selected: +(.+)/g)].map((m) => m[1]);
     expect(selected).toEqual(["5.1.10", "1.2.0-rc.1", "RELEASE.2024-10-02T17-50-41Z"]);
+    // Three updaters, one repository, three picks.
+    expect(transcript).toMatch(/flux +1\.1\.0\n/);
+    expect(transcript).toMatch(/argocd-image-updater +1\.2\n/);
+    expect(transcript).toMatch(/kargo +1\.3\.0-rc\.1\n/);
+    expect(transcript).toContain('flux does not pick "1.2" (not-a-version');
     // Routing: the seed examples' orders.
     expect(transcript).toMatch(
       /1 +docker\.io\/nginxinc\/nginx-unprivileged:1\.29 .*\n.*2 +quay\.io\/nginx\/nginx-unprivileged:1\.29 .*\n.*3 +public\.ecr\.aws\/nginx\/nginx-unprivileged:1\.29 /,

@@ -67,6 +67,22 @@ const tagPolicies: DemoSection = {
       ],
       exit: 0,
     },
+    {
+      say: "one repository, three updaters, three picks: Flux 1.1.0 (1.2 is no MAJOR.MINOR.PATCH version to it, 1.3.0-rc.1 out of range), Argo CD 1.2 (any Masterminds version; no constraint is *, no pre-releases), Kargo 1.3.0-rc.1 (no constraint checks nothing)",
+      args: [
+        "tags",
+        "compare",
+        "-f",
+        "tags/dialects/flux-policy.yaml",
+        "-f",
+        "tags/dialects/argocd-image-updater.yaml",
+        "-f",
+        "tags/dialects/kargo-warehouse.yaml",
+        "--tags-file",
+        "tags/dialects/app.tags",
+      ],
+      exit: 0,
+    },
   ],
 };
 
