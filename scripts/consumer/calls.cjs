@@ -18,6 +18,9 @@ const entryCalls = {
   "@kubeimg/core/platform": (m) =>
     m.formatPlatform(m.parsePlatform("linux/amd64")) === "linux/amd64",
   "@kubeimg/core/internal": (m) => m.strings.Compare("a", "b") === -1,
+  // Types only: the module loads and exports no value.
+  "@kubeimg/core/ports": (m) =>
+    typeof m === "object" && Object.keys(m).filter((k) => k !== "default").length === 0,
   "@kubeimg/policy": (m) =>
     m.createVerificationPolicy({ policy: "AlwaysVerify" }).name === "AlwaysVerify",
   "@kubeimg/policy/semver": (m) => typeof m.parseVersion("1.2.3") === "object",
@@ -29,6 +32,9 @@ const entryCalls = {
     m.createVerificationPolicy({ policy: "NeverVerify" }).name === "NeverVerify",
   "@kubeimg/policy/pull-credentials/fs": (m) =>
     m.storageFileName("testimageref1").startsWith("sha256-d77ed748"),
+  "@kubeimg/policy/objects": (m) =>
+    m.editDistance("registy", "registry") === 1 &&
+    m.readYamlDocuments("a: 1\n---\nb: 2\n").ok === true,
   "@kubeimg/policy/node-mirrors": (m) => typeof m.hostDirectoryName("docker.io") === "string",
   "@kubeimg/policy/node-mirrors/fs": async (m) =>
     typeof (await m.readRegistriesConf("/nonexistent/registries.conf")) === "object",
@@ -37,6 +43,8 @@ const entryCalls = {
     m.basicAuthorization({ username: "u", password: "p" }) === "Basic dTpw",
   "@kubeimg/registry/adapters": (m) => typeof m.availabilityFromError(new Error("x")) === "object",
   "@kubeimg/registry/http": (m) => m.canonicalHost("Docker.io") === "docker.io",
+  "@kubeimg/registry/platform": (m) =>
+    typeof m.listImagePlatforms === "function" && m.DEFAULT_MAX_INDEX_DEPTH > 0,
   "@kubeimg/redis": (m) =>
     m.hashTagOf(m.registryKeys("prod:", "quay.io").open).startsWith("r") &&
     m.decodeVerdict(m.encodeVerdict({ available: true }))?.available === true,
