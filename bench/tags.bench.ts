@@ -186,7 +186,7 @@ const dialectTasks = dialectScenarios.flatMap((s) =>
 );
 
 const rows = await runBenchmarks(
-  "tag dialects next to Flux on the same list (one call, explain trace included for the dialects)",
+  "tag dialects next to Flux on the same list (one call each, no explain trace)",
   dialectTasks,
   { time: 1500 },
 );

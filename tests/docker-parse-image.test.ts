@@ -43,7 +43,7 @@ describe("docker-parse-image differs from distribution/reference", () => {
   ])("refuses $input, which is valid", ({ input, ours }) => {
     expect(dockerParseImage(input)).toBeNull();
     const r = safeParseNormalizedNamed(input);
-    expect(r.success && r.reference.string).toBe(ours);
+    expect(r.success && r.data.string).toBe(ours);
   });
 
   it("reads localhost/foo as a Hub namespace; localhost is always a domain", () => {
@@ -52,19 +52,19 @@ describe("docker-parse-image differs from distribution/reference", () => {
       namespace: "localhost",
     });
     const r = safeParseNormalizedNamed("localhost/foo");
-    expect(r.success && [r.reference.domain, r.reference.path]).toEqual(["localhost", "foo"]);
+    expect(r.success && [r.data.domain, r.data.path]).toEqual(["localhost", "foo"]);
   });
 
   it("returns tag@digest as one tag; we keep them apart", () => {
     const input = `foo:tag@sha256:${hex64}`;
     expect(dockerParseImage(input)?.tag).toBe(`tag@sha256:${hex64}`);
     const r = safeParseNormalizedNamed(input);
-    expect(r.success && [r.reference.tag, r.reference.digest]).toEqual(["tag", `sha256:${hex64}`]);
+    expect(r.success && [r.data.tag, r.data.digest]).toEqual(["tag", `sha256:${hex64}`]);
   });
 
   it("keeps index.docker.io and has no docker.io/library/ form; we normalize", () => {
     expect(dockerParseImage("index.docker.io/nginx")?.registry).toBe("index.docker.io");
     const r = safeParseNormalizedNamed("index.docker.io/nginx");
-    expect(r.success && r.reference.name).toBe("docker.io/library/nginx");
+    expect(r.success && r.data.name).toBe("docker.io/library/nginx");
   });
 });

@@ -133,6 +133,7 @@ const server = await startWebhookServer({
   port: Number(values.port),
   host: values.host ?? "0.0.0.0",
   mutator: createPodMutator({ routing, checker, timers: nodeTimers, log, deadlineMs }),
+  now: nodeTimers.now,
   log,
   // Counters for operators and the tests: the gate's, the shared state's, and memory.
   get: {
@@ -142,6 +143,14 @@ const server = await startWebhookServer({
       mode: state?.mode ?? "local",
       rss: process.memoryUsage.rss(),
       eventLoopDelayMs: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
+      answerMs: server.answerMs.count
+        ? {
+            count: server.answerMs.count,
+            p50: server.answerMs.percentile(50),
+            p99: server.answerMs.percentile(99),
+            max: server.answerMs.max,
+          }
+        : { count: 0 },
     }),
   },
 });

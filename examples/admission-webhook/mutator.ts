@@ -13,6 +13,8 @@
  * Pod can neither miss its own deadline nor stall everybody else's. At the
  * deadline the admission's planning and probes are aborted, not abandoned.
  */
+
+import { setMaxListeners } from "node:events";
 import {
   type AvailabilityChecker,
   type CompiledRouting,
@@ -43,6 +45,13 @@ export interface PodMutatorOptions {
   readonly deadlineMs?: number;
   /** Makes a chosen alternative's secret available in the Pod's namespace (kuik copies it). */
   readonly ensurePullSecret?: (secret: PullSecretToEnsure, namespace: string) => Promise<void>;
+  /**
+   * Admissions decided at once (default 32). Under a burst the others wait
+   * for a slot; one still waiting at its deadline is admitted unchanged
+   * without any planning or probing, so an overloaded webhook sheds work
+   * instead of spreading its CPU so thin that every answer is late.
+   */
+  readonly maxConcurrentAdmissions?: number;
   /** Containers of one Pod resolved at once (default 16). */
   readonly maxConcurrentContainers?: number;
   /** The name a copied secret gets in the Pod's namespace (default: the source's name). */
@@ -50,8 +59,15 @@ export interface PodMutatorOptions {
   readonly log?: (line: string) => void;
 }
 
-/** Answers one AdmissionReview body (already parsed JSON). */
-export type PodMutator = (body: unknown) => Promise<AdmissionResponse>;
+/**
+ * Answers one AdmissionReview body (already parsed JSON). `receivedAt` (on
+ * the timers' clock) is when the request arrived: the deadline counts from
+ * there, so time spent reading and parsing the body is part of the budget.
+ */
+export type PodMutator = (
+  body: unknown,
+  context?: { readonly receivedAt?: number },
+) => Promise<AdmissionResponse>;
 
 const admitUnchanged = (uid: string, warning?: string): AdmissionResponse =>
   warning === undefined ? { uid, allowed: true } : { uid, allowed: true, warnings: [warning] };
@@ -64,23 +80,69 @@ const admitUnchanged = (uid: string, warning?: string): AdmissionResponse =>
 export function createPodMutator(options: PodMutatorOptions): PodMutator {
   const deadlineMs = options.deadlineMs ?? 8000;
   const log = options.log ?? (() => {});
-  return async (body) => {
+  const maxConcurrent = options.maxConcurrentAdmissions ?? 32;
+  if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) {
+    throw new RangeError(
+      `maxConcurrentAdmissions must be a whole number ≥ 1, not ${String(maxConcurrent)}`,
+    );
+  }
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  /** Resolves when a decision slot is ours, or never (the deadline answers first). */
+  const acquire = (signal: AbortSignal): Promise<boolean> => {
+    if (running < maxConcurrent) {
+      running++;
+      return Promise.resolve(true);
+    }
+    return new Promise<boolean>((resolve) => {
+      const grant = (): void => {
+        signal.removeEventListener("abort", leave);
+        resolve(true);
+      };
+      const leave = (): void => {
+        const i = waiting.indexOf(grant);
+        if (i >= 0) waiting.splice(i, 1);
+        resolve(false);
+      };
+      waiting.push(grant);
+      signal.addEventListener("abort", leave, { once: true });
+    });
+  };
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  return async (body, context) => {
+    const started = context?.receivedAt ?? options.timers.now();
     const request = readAdmissionRequest(body);
-    const started = options.timers.now();
     const controller = new AbortController();
+    // Every container's probes listen on the admission's signal: dozens of
+    // listeners are expected, not a leak (and the warning costs a stack trace).
+    setMaxListeners(0, controller.signal);
     let timer: NodeTimerHandle | undefined;
     const deadline = new Promise<AdmissionResponse>((resolve) => {
-      timer = options.timers.setTimeout(() => {
-        controller.abort(new Error("admission deadline"));
-        resolve(
-          admitUnchanged(
-            request.uid,
-            `kubeimg: no decision within ${deadlineMs} ms; pod admitted unchanged`,
-          ),
-        );
-      }, deadlineMs);
+      timer = options.timers.setTimeout(
+        () => {
+          controller.abort(new Error("admission deadline"));
+          resolve(
+            admitUnchanged(
+              request.uid,
+              `kubeimg: no decision within ${deadlineMs} ms; pod admitted unchanged`,
+            ),
+          );
+        },
+        Math.max(0, deadlineMs - (options.timers.now() - started)),
+      );
     });
-    const decision = decide(request, options, started, deadlineMs, controller.signal);
+    const decision = acquire(controller.signal).then(async (granted) => {
+      if (!granted) return admitUnchanged(request.uid);
+      try {
+        return await decide(request, options, started, deadlineMs, controller.signal);
+      } finally {
+        release();
+      }
+    });
     try {
       // The race observes `decision` even when the deadline wins, so a late
       // failure of an abandoned decision is no unhandled rejection.

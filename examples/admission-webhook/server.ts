@@ -7,6 +7,7 @@
  */
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
+import { createHistogram, type RecordableHistogram } from "node:perf_hooks";
 import { type AdmissionResponse, BadAdmissionReview, reviewReply } from "./admission-review.js";
 import type { PodMutator } from "./mutator.js";
 
@@ -17,6 +18,12 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export interface WebhookServer {
   readonly server: Server;
   readonly port: number;
+  /**
+   * Milliseconds from a review's arrival to its answer being written, as
+   * this process saw them: set beside a client's figures, it tells time
+   * spent here from time spent queued in sockets or in the client.
+   */
+  readonly answerMs: RecordableHistogram;
   close(): Promise<void>;
 }
 
@@ -29,15 +36,23 @@ export async function startWebhookServer(options: {
   readonly host?: string;
   readonly path?: string;
   readonly log?: (line: string) => void;
+  /**
+   * The mutator's clock (its timers' `now`; default `performance.now`): a
+   * request's arrival is read on it, and the admission deadline counts from there.
+   */
+  readonly now?: () => number;
   /** More `GET` endpoints answering JSON (for example `/stats`). */
   readonly get?: Readonly<Record<string, () => unknown>>;
 }): Promise<WebhookServer> {
   const path = options.path ?? "/mutate-pods";
   const log = options.log ?? (() => {});
+  const now = options.now ?? (() => performance.now());
+  const answerMs = createHistogram();
   // The API server keeps its connections to a webhook open between calls.
   const server = createServer(
     { cert: options.cert, key: options.key, keepAliveTimeout: 60_000 },
     (req, res) => {
+      const receivedAt = now();
       req.on("error", (error) => log(`request error: ${error.message}`));
       res.on("error", (error) => log(`response error: ${error.message}`));
       const send = (status: number, body: unknown) => {
@@ -80,12 +95,15 @@ export async function startWebhookServer(options: {
         }
         let answer: Promise<AdmissionResponse>;
         try {
-          answer = options.mutator(body);
+          answer = options.mutator(body, { receivedAt });
         } catch (error) {
           answer = Promise.reject(error);
         }
         answer.then(
-          (response) => send(200, reviewReply(response)),
+          (response) => {
+            send(200, reviewReply(response));
+            answerMs.record(Math.max(1, Math.round(now() - receivedAt)));
+          },
           (error: unknown) => {
             if (error instanceof BadAdmissionReview) return send(400, error.message);
             log(`internal error: ${error instanceof Error ? error.message : String(error)}`);
@@ -102,6 +120,7 @@ export async function startWebhookServer(options: {
   return {
     server,
     port,
+    answerMs,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -18,9 +18,8 @@ const entryCalls = {
   "@kubeimg/core/platform": (m) =>
     m.formatPlatform(m.parsePlatform("linux/amd64")) === "linux/amd64",
   "@kubeimg/core/internal": (m) => m.strings.Compare("a", "b") === -1,
-  // Types only: the module loads and exports no value.
-  "@kubeimg/core/ports": (m) =>
-    typeof m === "object" && Object.keys(m).filter((k) => k !== "default").length === 0,
+  // Types only: the module exists and exports no value.
+  "@kubeimg/core/ports": (m) => Object.keys(m).filter((k) => k !== "default").length === 0,
   "@kubeimg/policy": (m) =>
     m.createVerificationPolicy({ policy: "AlwaysVerify" }).name === "AlwaysVerify",
   "@kubeimg/policy/semver": (m) => typeof m.parseVersion("1.2.3") === "object",
@@ -44,7 +43,8 @@ const entryCalls = {
   "@kubeimg/registry/adapters": (m) => typeof m.availabilityFromError(new Error("x")) === "object",
   "@kubeimg/registry/http": (m) => m.canonicalHost("Docker.io") === "docker.io",
   "@kubeimg/registry/platform": (m) =>
-    typeof m.listImagePlatforms === "function" && m.DEFAULT_MAX_INDEX_DEPTH > 0,
+    m.missingPlatformsReason([{ os: "linux", architecture: "arm64" }]) ===
+    "available, but no linux/arm64 manifest",
   "@kubeimg/redis": (m) =>
     m.hashTagOf(m.registryKeys("prod:", "quay.io").open).startsWith("r") &&
     m.decodeVerdict(m.encodeVerdict({ available: true }))?.available === true,

@@ -370,6 +370,12 @@ export interface ReviewOutcome {
   readonly uid: string;
   /** Milliseconds from sending the request to the end of the answer. */
   readonly ms: number;
+  /**
+   * Milliseconds from the start until this client had handed the whole
+   * request to its socket (`finish`): the part of `ms` the client itself
+   * spent, a busy client being slow to write as well as to read.
+   */
+  readonly sentMs: number;
   readonly status: number;
   readonly allowed: boolean;
   readonly patched: boolean;
@@ -418,8 +424,9 @@ export async function sendReviews(options: {
             const text = bodies[i] as string;
             const started = performance.now();
             const port = options.ports[i % options.ports.length] as number;
-            const finish = (outcome: Omit<ReviewOutcome, "uid" | "ms">) =>
-              resolve({ uid, ms: performance.now() - started, ...outcome });
+            let sentMs = Number.NaN;
+            const finish = (outcome: Omit<ReviewOutcome, "uid" | "ms" | "sentMs">) =>
+              resolve({ uid, ms: performance.now() - started, sentMs, ...outcome });
             const req = request(
               {
                 host: "127.0.0.1",
@@ -469,6 +476,9 @@ export async function sendReviews(options: {
             req.on("error", (e) =>
               finish({ status: 0, allowed: false, patched: false, error: e.message }),
             );
+            req.on("finish", () => {
+              sentMs = performance.now() - started;
+            });
             req.end(text);
           }),
       ),

@@ -17,6 +17,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import {
   podReview,
@@ -39,6 +40,8 @@ export interface LoadTestOptions {
   /** Distinct images the Pods draw from. */
   readonly images: number;
   readonly maxRssBytes: number;
+  /** Extra Node flags for the webhook process (`--cpu-prof`, `--trace-gc`). */
+  readonly nodeArgs?: readonly string[];
 }
 
 /** What {@link runLoadTest} measured. */
@@ -48,6 +51,9 @@ export interface LoadTestReport {
   readonly p50: number;
   readonly p99: number;
   readonly max: number;
+  /** p50/p99 of the time the client took to write its requests (included in the latency). */
+  readonly sentP50: number;
+  readonly sentP99: number;
   /** Reviews answered later than deadline + 100 ms, or not properly. */
   readonly late: number;
   readonly failed: number;
@@ -55,7 +61,12 @@ export interface LoadTestReport {
   readonly peakRssBytes: number;
   readonly stillUp: boolean;
   readonly probes: { readonly hung: number; readonly slow: number; readonly origin: number };
-  /** The webhook's own `/stats` after the run (gate counters, event-loop delay). */
+  /**
+   * This (the client) process's event-loop delay while sending, in ms: a
+   * client too busy to read its answers makes the webhook look late.
+   */
+  readonly clientLoopDelayMs: { readonly p99: number; readonly max: number };
+  /** The webhook's own `/stats` after the run (gate counters, event-loop delay, answer times). */
   readonly webhookStats: unknown;
   readonly violations: readonly string[];
 }
@@ -73,6 +84,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
     insecureRegistries: [hung, slow, origin],
     deadlineMs: options.deadlineMs,
     probeTimeoutMs: options.probeTimeoutMs,
+    ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
   });
   try {
     const reviews = Array.from({ length: options.reviews }, (_, i) => ({
@@ -85,12 +97,19 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
         ),
       ),
     }));
+    const clientLoop = monitorEventLoopDelay({ resolution: 10 });
+    clientLoop.enable();
     const outcomes = await sendReviews({
       ports: [replica.port],
       ca: tls.cert,
       reviews,
       timeoutMs: options.deadlineMs + 5000,
     });
+    clientLoop.disable();
+    const clientLoopDelayMs = {
+      p99: clientLoop.percentile(99) / 1e6,
+      max: clientLoop.max / 1e6,
+    };
     const webhookStats = await replica.stats(tls.cert).then(
       (s) => s,
       () => undefined,
@@ -123,17 +142,27 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
       p50: quantile(ms, 0.5),
       p99: quantile(ms, 0.99),
       max: Math.max(...ms),
+      sentP50: quantile(
+        outcomes.map((o) => o.sentMs).filter((x) => !Number.isNaN(x)),
+        0.5,
+      ),
+      sentP99: quantile(
+        outcomes.map((o) => o.sentMs).filter((x) => !Number.isNaN(x)),
+        0.99,
+      ),
       late,
       failed,
       patched: outcomes.filter((o) => o.patched).length,
       peakRssBytes,
       stillUp,
       probes: await registries.counts(),
+      clientLoopDelayMs,
       webhookStats,
       violations,
     };
   } finally {
-    await replica.kill("SIGKILL");
+    // A profiled webhook writes its profile on a clean exit only.
+    await replica.kill(options.nodeArgs?.length ? "SIGTERM" : "SIGKILL");
     await registries.stop();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -147,6 +176,8 @@ export function formatLoadTestReport(report: LoadTestReport): string {
     `latency p50 ${report.p50.toFixed(0)} ms, p99 ${report.p99.toFixed(0)} ms, max ${report.max.toFixed(0)} ms (bound ${o.deadlineMs + 100} ms); late ${report.late}; failed ${report.failed}; patched ${report.patched}`,
     `peak RSS ${(report.peakRssBytes / 2 ** 20).toFixed(0)} MB (bound ${(o.maxRssBytes / 2 ** 20).toFixed(0)} MB); process up: ${report.stillUp}`,
     `manifest requests: hung ${report.probes.hung}, slow ${report.probes.slow}, origin ${report.probes.origin}`,
+    `client: requests fully written after p50 ${report.sentP50.toFixed(0)} ms, p99 ${report.sentP99.toFixed(0)} ms; ` +
+      `event-loop delay p99 ${report.clientLoopDelayMs.p99.toFixed(0)} ms, max ${report.clientLoopDelayMs.max.toFixed(0)} ms`,
     `webhook stats: ${JSON.stringify(report.webhookStats)}`,
     report.violations.length === 0 ? "OK" : `FAILED:\n- ${report.violations.join("\n- ")}`,
   ].join("\n");
@@ -166,6 +197,7 @@ if (invokedDirectly) {
       "slow-ms": { type: "string", default: "700" },
       images: { type: "string", default: "200" },
       "max-rss-mb": { type: "string", default: "512" },
+      "node-arg": { type: "string", multiple: true },
     },
   });
   const whole = (name: string, text: string | undefined, max: number): number => {
@@ -184,6 +216,7 @@ if (invokedDirectly) {
     slowMs: whole("slow-ms", values["slow-ms"], 30_000),
     images: whole("images", values.images, 100_000),
     maxRssBytes: whole("max-rss-mb", values["max-rss-mb"], 16_384) * 2 ** 20,
+    ...(values["node-arg"] ? { nodeArgs: values["node-arg"] } : {}),
   });
   console.log(formatLoadTestReport(report));
   process.exitCode = report.violations.length === 0 ? 0 : 1;

@@ -60,8 +60,8 @@ async function run(v: RoutingVector): Promise<unknown> {
         honorPrioritiesOnAlwaysImagePullPolicy: v.config.honorPrioritiesOnAlwaysImagePullPolicy,
         rewriteOnNeverImagePullPolicy: v.config.rewriteOnNeverImagePullPolicy,
       },
-      skipLabels: v.config.skipLabels ?? [],
-      skipAnnotations: v.config.skipAnnotations ?? [],
+      skipLabels: [...(v.config.skipLabels ?? [])],
+      skipAnnotations: [...(v.config.skipAnnotations ?? [])],
     },
   });
   const route = routeContainer(routing, {

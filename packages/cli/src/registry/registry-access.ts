@@ -2,6 +2,7 @@ import {
   createDockerKeyring,
   type DockerKeyring,
   isDockerConfigError,
+  type PullSecret,
   parseDockerConfigJson,
   pullSecretSchema,
 } from "@kubeimg/core/keyring";
@@ -26,7 +27,7 @@ export interface RegistryAccess extends AdapterCredentials {
   /** The budget of one call in milliseconds. */
   readonly timeoutMs: number;
   /** Every Secret read from `--secret-file`, in file order. */
-  readonly secrets: readonly unknown[];
+  readonly secrets: readonly PullSecret[];
   /** Whether a `--secret-file` supplied the Secret `namespace/name`. */
   hasSecret(namespace: string, name: string): boolean;
 }
@@ -62,8 +63,8 @@ export async function loadSecrets(
   names: readonly string[],
   context: CommandContext,
   unknownFields: UnknownFieldPolicy = "strict",
-): Promise<Map<string, unknown>> {
-  const secrets = new Map<string, unknown>();
+): Promise<Map<string, PullSecret>> {
+  const secrets = new Map<string, PullSecret>();
   for (const name of names) {
     const file = await readInputFile(name, context.io);
     const documents = yamlDocuments(file, { secret: true });
@@ -89,7 +90,7 @@ export async function loadSecrets(
         );
       }
       found++;
-      secrets.set(`${metadata.namespace ?? "default"}/${metadata.name}`, document);
+      secrets.set(`${metadata.namespace ?? "default"}/${metadata.name}`, parsed.data);
     });
     if (found === 0) context.note(`warning: --secret-file ${name} holds no Secret`);
   }

@@ -52,7 +52,7 @@ export function parseDigest(s: string): Digest {
 }
 
 /**
- * Returns `{ success: true, digest }` or `{ success: false, error }`: the
+ * Returns `{ success: true, data }` or `{ success: false, error }`: the
  * non-throwing form of {@link parseDigest}, for validating many inputs.
  *
  * @example
@@ -63,10 +63,10 @@ export function parseDigest(s: string): Digest {
  */
 export function safeParseDigest(
   s: string,
-): { success: true; digest: Digest } | { success: false; error: DigestError } {
+): { success: true; data: Digest } | { success: false; error: DigestError } {
   const code = checkDigest(s);
   if (code !== undefined) return { success: false, error: new DigestError(code, s) };
-  return { success: true, digest: digestFromValidated(s) };
+  return { success: true, data: digestFromValidated(s) };
 }
 
 /**

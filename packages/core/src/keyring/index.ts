@@ -21,6 +21,7 @@ export {
   dockerConfigsFromSecrets,
   makeDockerKeyring,
   type PullSecret,
+  parsePullSecret,
   pullSecretSchema,
   SECRET_TYPE_DOCKER_CONFIG_JSON,
   SECRET_TYPE_DOCKERCFG,

@@ -1,7 +1,13 @@
-import { describe, expect, it } from "vitest";
+import type { V1Secret } from "@kubernetes/client-node";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { parseDockerConfigJson } from "./docker-config.js";
 import { createDockerKeyring } from "./keyring.js";
-import { dockerConfigsFromSecrets, makeDockerKeyring } from "./secrets.js";
+import {
+  dockerConfigsFromSecrets,
+  makeDockerKeyring,
+  type PullSecret,
+  parsePullSecret,
+} from "./secrets.js";
 
 const b64 = (text: string) => btoa(text);
 const secret = (name: string, type: string, data: Record<string, string>) => ({
@@ -44,9 +50,33 @@ describe("makeDockerKeyring", () => {
       ]),
     ).toThrow(expect.objectContaining({ code: "INVALID_DOCKER_CONFIG", secret: "team/bad" }));
   });
-  it("rejects objects that are not Secrets", () => {
+  it("rejects objects that are not Secrets, from JavaScript callers too", () => {
+    // @ts-expect-error: the type refuses it; a JavaScript caller still gets a typed error.
     expect(() => makeDockerKeyring([{ metadata: "x" }])).toThrow(
       expect.objectContaining({ code: "INVALID_SECRET" }),
+    );
+  });
+  it("takes a @kubernetes/client-node V1Secret without a cast", () => {
+    expectTypeOf<V1Secret>().toExtend<PullSecret>();
+    const v1: V1Secret = {
+      metadata: { name: "regcred", namespace: "team", uid: "u1" },
+      type: "kubernetes.io/dockerconfigjson",
+      data: {
+        ".dockerconfigjson": btoa(JSON.stringify({ auths: { "r.io": { auth: btoa("u:p") } } })),
+      },
+    };
+    expect(makeDockerKeyring([v1]).lookup("r.io/app")).toHaveLength(1);
+  });
+});
+
+describe("parsePullSecret", () => {
+  it("returns the Secret typed, or INVALID_SECRET naming its position", () => {
+    expect(parsePullSecret({ type: "Opaque", metadata: { name: "a" } }).metadata?.name).toBe("a");
+    expect(() => parsePullSecret({ metadata: "x" }, 3)).toThrow(
+      expect.objectContaining({
+        code: "INVALID_SECRET",
+        message: expect.stringMatching(/^pull secret #3 /),
+      }),
     );
   });
 });

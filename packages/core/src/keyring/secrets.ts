@@ -84,9 +84,37 @@ function dataValue(
 }
 
 /**
+ * Returns `value` validated as a pull Secret (the fields the kubelet reads),
+ * for a value read from YAML or JSON before it goes to
+ * {@link makeDockerKeyring}. Fields the kubelet does not read are dropped.
+ *
+ * @throws {DockerConfigError} `INVALID_SECRET` naming the Secret's position
+ *   (`index`, default 0) and the failing fields.
+ * @example
+ * ```ts
+ * const secrets = yaml.parseAllDocuments(text).map((d, i) => parsePullSecret(d.toJS(), i));
+ * ```
+ */
+export function parsePullSecret(value: unknown, index = 0): PullSecret {
+  const parsed = pullSecretSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new DockerConfigError(
+      "INVALID_SECRET",
+      `pull secret #${index} is not a valid Secret object: ${parsed.error.issues
+        .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+        .join("; ")}`,
+      { path: "", cause: parsed.error },
+    );
+  }
+  return parsed.data;
+}
+
+/**
  * Returns the docker configs the kubelet would take from a pod's pull
  * Secrets, in pod order, each with its source; Secrets of other types or
- * with an empty key are skipped.
+ * with an empty key are skipped. A `V1Secret` of `@kubernetes/client-node`
+ * fits {@link PullSecret} as it is; the objects are validated again, for
+ * JavaScript callers (see {@link parsePullSecret} for values read from YAML).
  *
  * @throws {DockerConfigError} `INVALID_SECRET` for an object that is not a
  *   Secret or has undecodable `data`; `INVALID_DOCKER_CONFIG` when a counted
@@ -97,20 +125,10 @@ function dataValue(
  * configs[0]?.source; // { kind: "secret", namespace: "team-a", name: "regcred", uid: "…" }
  * ```
  */
-export function dockerConfigsFromSecrets(secrets: readonly unknown[]): KeyringConfig[] {
+export function dockerConfigsFromSecrets(secrets: readonly PullSecret[]): KeyringConfig[] {
   const out: KeyringConfig[] = [];
   secrets.forEach((raw, index) => {
-    const parsed = pullSecretSchema.safeParse(raw);
-    if (!parsed.success) {
-      throw new DockerConfigError(
-        "INVALID_SECRET",
-        `pull secret #${index} is not a valid Secret object: ${parsed.error.issues
-          .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
-          .join("; ")}`,
-        { path: "", cause: parsed.error },
-      );
-    }
-    const secret = parsed.data;
+    const secret = parsePullSecret(raw, index);
     const name = secretName(secret, index);
     const source: CredentialSource = {
       kind: "secret",
@@ -149,7 +167,7 @@ export function dockerConfigsFromSecrets(secrets: readonly unknown[]): KeyringCo
  * ```
  */
 export function makeDockerKeyring(
-  secrets: readonly unknown[],
+  secrets: readonly PullSecret[],
   nodeKeyring?: DockerKeyring,
 ): DockerKeyring {
   const configs = dockerConfigsFromSecrets(secrets);

@@ -266,11 +266,11 @@ export function parseAllPlatforms(
 
 /** The outcome of {@link safeParsePlatform}. */
 export type SafeParsePlatformResult =
-  | { readonly success: true; readonly platform: Platform }
+  | { readonly success: true; readonly data: Platform }
   | { readonly success: false; readonly error: PlatformError };
 
 /**
- * Returns `{ success: true, platform }` or `{ success: false, error }`
+ * Returns `{ success: true, data }` or `{ success: false, error }`
  * instead of throwing: for validating many specifiers (a webhook reading
  * every node's labels) without try/catch.
  *
@@ -285,7 +285,7 @@ export function safeParsePlatform(
   options: PlatformOptions = {},
 ): SafeParsePlatformResult {
   try {
-    return { success: true, platform: parsePlatform(specifier, options) };
+    return { success: true, data: parsePlatform(specifier, options) };
   } catch (e) {
     if (e instanceof PlatformError) return { success: false, error: e };
     throw e;

@@ -351,12 +351,12 @@ export function parseDockerRef(s: string): NamedReference {
 
 /** The result of a `safeParse…` function: the reference, or the error that `parse…` would throw. */
 export type SafeParseResult<R> =
-  | { readonly success: true; readonly reference: R }
+  | { readonly success: true; readonly data: R }
   | { readonly success: false; readonly error: ImageReferenceError };
 
 function safely<R>(parser: (s: string) => R, s: string): SafeParseResult<R> {
   try {
-    return { success: true, reference: parser(s) };
+    return { success: true, data: parser(s) };
   } catch (error) {
     if (error instanceof ImageReferenceError) return { success: false, error };
     throw error;
@@ -364,7 +364,7 @@ function safely<R>(parser: (s: string) => R, s: string): SafeParseResult<R> {
 }
 
 /**
- * The non-throwing {@link parse}: `{ success: true, reference }` or
+ * The non-throwing {@link parse}: `{ success: true, data }` or
  * `{ success: false, error }`.
  *
  * @example
@@ -423,7 +423,7 @@ export function safeParseAnyReference(s: string): SafeParseResult<Reference> {
  * @example
  * ```ts
  * const r = safeParseDockerRef("nginx");
- * if (r.success) r.reference.tag; // "latest"
+ * if (r.success) r.data.tag; // "latest"
  * ```
  */
 export function safeParseDockerRef(s: string): SafeParseResult<NamedReference> {

@@ -270,8 +270,7 @@ function describeReason(route: ContainerRoute, index: number): string {
 export function planPull(input: PlanPullInput): PullPlan {
   const route = routeContainer(input.routing, input);
   const explain: string[] = [];
-  const images =
-    route.status === "routed" ? route.alternatives.map((a) => a.image) : [input.container.image];
+  const images = route.status === "routed" ? route.alternatives.map((a) => a.image) : [route.image];
   if (route.status === "routed") {
     explain.push(
       `webhook: ${route.alternatives.length} alternative(s) in order; it rewrites the Pod to the first one available${route.originalDiscarded ? " (the original is discarded)" : ""}`,
@@ -333,7 +332,7 @@ export function planPull(input: PlanPullInput): PullPlan {
   });
   return {
     container: input.container.name,
-    image: input.container.image,
+    image: route.image,
     route,
     alternatives,
     explain,

@@ -31,8 +31,8 @@ function routes(routing: CompiledRouting): string[] {
       container: { name: "app", image, imagePullPolicy: "IfNotPresent" },
     });
     if (!r.success) return r.error.code;
-    if (r.route.status === "skipped") return r.route.skipReason;
-    return r.route.alternatives.map((a) => `${a.image} ${a.credentialSecret?.name}`).join(",");
+    if (r.data.status === "skipped") return r.data.skipReason;
+    return r.data.alternatives.map((a) => `${a.image} ${a.credentialSecret?.name}`).join(",");
   });
 }
 

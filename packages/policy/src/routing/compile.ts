@@ -13,14 +13,18 @@ import {
   compileRoutingResource,
   type RoutingResourceRef,
 } from "./compile-resource.js";
-import { type KuikConfig, parseKuikConfig } from "./config-schema.js";
+import { type KuikConfig, type KuikConfigInput, parseKuikConfig } from "./config-schema.js";
 import { type LabelSelector, parseLabelSelector } from "./label-selector.js";
 import type { RoutingResource } from "./resource-schema.js";
 
 /** What {@link compileRouting} options may hold. */
 export interface CompileRoutingOptions {
-  /** kuik's operator configuration (input form; defaults applied). */
-  readonly config?: unknown;
+  /**
+   * kuik's operator configuration (input form; defaults applied). Still
+   * validated: a value read from YAML or JSON that fails the schema throws
+   * `INVALID_CONFIG`.
+   */
+  readonly config?: KuikConfigInput | undefined;
   /** Reuses compiled objects across calls while their generation is unchanged. */
   readonly cache?: RoutingCompileCache;
   /**

@@ -129,6 +129,8 @@ export type {
   RoutedAlternative,
   RoutedContainerRoute,
   RoutingContainer,
+  RoutingContainerInput,
+  RoutingPodMetaInput,
   RoutingSkipReason,
   SkippedContainerRoute,
 } from "./route-types.js";

@@ -66,7 +66,7 @@ const cases = resources.flatMap((resource) =>
 function parsedClean(resource: unknown) {
   const r = safeParseRoutingResource(resource);
   if (!r.success) throw r.error;
-  return r.resource;
+  return r.data;
 }
 
 describe("routing loaders and prototype keys (a key never supplies a value)", () => {
@@ -85,10 +85,10 @@ describe("routing loaders and prototype keys (a key never supplies a value)", ()
     }
     // Ignored: exactly the object without the key.
     const ignored = safeParseRoutingResource(hostile, { unknownFields: "ignore" });
-    expect(ignored.success && ignored.resource).toEqual(parsedClean(resource));
+    expect(ignored.success && ignored.data).toEqual(parsedClean(resource));
     // Warned: the same object, one warning naming the path.
     const warned = safeParseRoutingResource(hostile, { unknownFields: "warn" });
-    expect(warned.success && warned.resource).toEqual(parsedClean(resource));
+    expect(warned.success && warned.data).toEqual(parsedClean(resource));
     expect(warned.success && warned.warnings.map((w) => w.path)).toEqual([where]);
     // The same through YAML text (JSON is YAML), all documents at once.
     expect(() => loadRoutingResources(text)).toThrow(
@@ -147,7 +147,7 @@ spec:
         ({ resource, path }, key) => {
           const hostile = JSON.parse(jsonWithKeyAt(resource, path, key));
           const r = safeParseRoutingResource(hostile, { unknownFields: "ignore" });
-          expect(r.success && r.resource).toEqual(parsedClean(resource));
+          expect(r.success && r.data).toEqual(parsedClean(resource));
           expect(Object.getPrototypeOf({})).toBe(Object.prototype);
         },
       ),

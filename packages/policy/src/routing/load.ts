@@ -122,7 +122,7 @@ export function safeParseRoutingResource(
   value: unknown,
   options: ParseRoutingResourceOptions = {},
 ):
-  | { success: true; resource: RoutingResource; warnings: readonly RoutingWarning[] }
+  | { success: true; data: RoutingResource; warnings: readonly RoutingWarning[] }
   | { success: false; error: RoutingError } {
   const fail = (error: RoutingError) => ({ success: false as const, error });
   // A copy without prototypes, `null` members dropped as the API server does;
@@ -210,7 +210,7 @@ export function safeParseRoutingResource(
       );
     }
   }
-  return { success: true, resource: parsed.data, warnings };
+  return { success: true, data: parsed.data, warnings };
 }
 
 /** Every unknown field of a routing object: the schema's, metadata's, and the prototype keys. */
@@ -262,7 +262,7 @@ export function parseRoutingResource(
 ): RoutingResource {
   const result = safeParseRoutingResource(value, options);
   if (!result.success) throw result.error;
-  return result.resource;
+  return result.data;
 }
 
 /** Options of {@link loadRoutingResources}. */
@@ -373,7 +373,7 @@ export function loadRoutingResources(
           document: index,
         });
       }
-      out.push(result.resource);
+      out.push(result.data);
     }
   });
   return out;

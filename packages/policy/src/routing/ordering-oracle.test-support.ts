@@ -82,7 +82,7 @@ function naiveOrder(
 ): string[] | string {
   const parsed = safeParseNormalizedNamed(image);
   if (!parsed.success || image.includes("@")) return "skipped";
-  const n = parsed.reference.string;
+  const n = parsed.data.string;
   const selected = (kinds: string[]) =>
     kinds.flatMap((kind) =>
       resources.filter(
@@ -135,7 +135,7 @@ function naiveOrder(
     for (const c of [...list]) {
       const p = safeParseNormalizedNamed(c.image);
       if (!p.success) return "INVALID_ALTERNATIVE_REFERENCE";
-      const s = p.reference.string;
+      const s = p.data.string;
       if (!f(s)) continue;
       const path = s.slice(s.indexOf("/") + 1);
       r.spec.mirrors.forEach((m, d) => {
@@ -339,9 +339,9 @@ export function compareScenario(value: typeof scenario extends fc.Arbitrary<infe
     got.push(
       !result.success
         ? result.error.code
-        : result.route.status === "skipped"
+        : result.data.status === "skipped"
           ? "skipped"
-          : result.route.alternatives.map(
+          : result.data.alternatives.map(
               (a) =>
                 `${a.image} ${a.credentialSecret ? `${a.credentialSecret.namespace}/${a.credentialSecret.name}` : null}`,
             ),

@@ -40,8 +40,10 @@ import {
 import { type Candidate, type MirrorWalk, memoOf, type RoutingMemo } from "./route-memo.js";
 import type {
   ContainerRoute,
+  ResolvedRouteContainerInput,
   RouteContainerInput,
   RoutedAlternative,
+  RoutingContainer,
   RoutingSkipReason,
   SkippedContainerRoute,
 } from "./route-types.js";
@@ -134,7 +136,10 @@ function joinClean(prefix: string, path: string): string {
   return `${prefix}/${path}`;
 }
 
-function skipped(input: RouteContainerInput, skipReason: RoutingSkipReason): SkippedContainerRoute {
+function skipped(
+  input: ResolvedRouteContainerInput,
+  skipReason: RoutingSkipReason,
+): SkippedContainerRoute {
   return Object.freeze({
     status: "skipped",
     container: input.container.name,
@@ -171,20 +176,29 @@ export function routeContainer(
   routing: CompiledRouting,
   input: RouteContainerInput,
 ): ContainerRoute {
-  const { container } = input;
-  // Tolerate callers (plain JavaScript) that leave out empty label or annotation maps.
+  // A Pod's metadata leaves out an empty namespace, label or annotation map,
+  // and a container spec may leave out its image (read as the Pod schema
+  // does: empty, hence `INVALID_IMAGE`).
   const pod: RoutingPodMeta = {
-    namespace: input.pod.namespace ?? "",
-    labels: input.pod.labels ?? {},
-    annotations: input.pod.annotations ?? {},
+    namespace: input.pod?.namespace ?? "",
+    labels: input.pod?.labels ?? {},
+    annotations: input.pod?.annotations ?? {},
   };
+  const container: RoutingContainer = {
+    name: input.container.name,
+    image: input.container.image ?? "",
+    ...(input.container.imagePullPolicy === undefined
+      ? {}
+      : { imagePullPolicy: input.container.imagePullPolicy }),
+  };
+  const resolved: ResolvedRouteContainerInput = { pod, container, init: input.init ?? false };
   const podReason = podSkipReason(routing, pod);
-  if (podReason) return skipped(input, podReason);
+  if (podReason) return skipped(resolved, podReason);
   const processed = readOriginalImages(pod.annotations[ORIGINAL_IMAGES_ANNOTATION]);
   if (Object.hasOwn(processed, originalImagesKey(container.name, { init: input.init ?? false }))) {
-    return skipped(input, "ALREADY_PROCESSED");
+    return skipped(resolved, "ALREADY_PROCESSED");
   }
-  return orderContainer(routing, { ...input, pod });
+  return orderContainer(routing, resolved);
 }
 
 /** Step 9: one mirror set's contribution, walking the list as it stands. */
@@ -308,7 +322,7 @@ function buildRouteCore(
  */
 export function orderContainer(
   routing: CompiledRouting,
-  input: RouteContainerInput,
+  input: ResolvedRouteContainerInput,
 ): ContainerRoute {
   const { pod, container } = input;
   const parsed = safeParseNormalizedNamed(container.image);
@@ -319,7 +333,7 @@ export function orderContainer(
   if (policy === "Never" && !routingConfig.rewriteOnNeverImagePullPolicy) {
     return skipped(input, "PULL_POLICY_NEVER");
   }
-  const normalized = parsed.reference.string;
+  const normalized = parsed.data.string;
   const pinnedFirst = policy === "Always" && !routingConfig.honorPrioritiesOnAlwaysImagePullPolicy;
   const memo = memoOf(routing);
   const [key, scopeKey] = memo.keys(pod, normalized, pinnedFirst);

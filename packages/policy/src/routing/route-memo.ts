@@ -62,7 +62,7 @@ export function parsedCandidate(candidate: Candidate): { normalized: string; pat
       { input: candidate.image, value: candidate.image, cause: result.error },
     );
   }
-  const normalized = result.reference.string;
+  const normalized = result.data.string;
   const slash = normalized.indexOf("/");
   candidate.parsed = { normalized, path: normalized.slice(slash + 1) };
   return candidate.parsed;

@@ -21,9 +21,9 @@ import type { ContainerRoute, RouteContainerInput, RoutedAlternative } from "./r
 export function safeRouteContainer(
   routing: CompiledRouting,
   input: RouteContainerInput,
-): { success: true; route: ContainerRoute } | { success: false; error: RoutingError } {
+): { success: true; data: ContainerRoute } | { success: false; error: RoutingError } {
   try {
-    return { success: true, route: routeContainer(routing, input) };
+    return { success: true, data: routeContainer(routing, input) };
   } catch (e) {
     if (e instanceof RoutingError) return { success: false, error: e };
     throw e;

@@ -7,7 +7,7 @@ import type { CredentialSecretRef } from "./availability.js";
 import type { RoutingPodMeta, RoutingResourceRef } from "./compile-resource.js";
 import type { AlternativeSortKey } from "./sort-key.js";
 
-/** The container fields routing reads. */
+/** The container fields routing reads, once read (image present). */
 export interface RoutingContainer {
   readonly name: string;
   readonly image: string;
@@ -20,12 +20,44 @@ export interface RoutingContainer {
   readonly imagePullPolicy?: string;
 }
 
+/**
+ * The container fields {@link routeContainer} reads, as a Pod spec holds
+ * them: a `V1Container` of `@kubernetes/client-node` fits as it is. A
+ * container without an image (a workload controller fills it in later) is
+ * skipped with `INVALID_IMAGE`, as `planPodRouting` does.
+ */
+export interface RoutingContainerInput {
+  readonly name: string;
+  readonly image?: string | undefined;
+  /** As in {@link RoutingContainer.imagePullPolicy}. */
+  readonly imagePullPolicy?: string | undefined;
+}
+
+/**
+ * The Pod metadata {@link routeContainer} reads, every field optional as in
+ * a Pod's `metadata` (a `V1ObjectMeta` fits as it is): an absent namespace
+ * is the empty one, absent labels or annotations are empty maps.
+ */
+export interface RoutingPodMetaInput {
+  readonly namespace?: string | undefined;
+  readonly labels?: Readonly<Record<string, string>> | undefined;
+  readonly annotations?: Readonly<Record<string, string>> | undefined;
+}
+
 /** What {@link routeContainer} needs. */
 export interface RouteContainerInput {
+  /** The Pod's `metadata` (absent: no namespace, labels or annotations). */
+  readonly pod?: RoutingPodMetaInput | undefined;
+  readonly container: RoutingContainerInput;
+  /** True for an init container (never recorded in the annotation). */
+  readonly init?: boolean | undefined;
+}
+
+/** A {@link RouteContainerInput} with its defaults filled in. */
+export interface ResolvedRouteContainerInput {
   readonly pod: RoutingPodMeta;
   readonly container: RoutingContainer;
-  /** True for an init container (never recorded in the annotation). */
-  readonly init?: boolean;
+  readonly init?: boolean | undefined;
 }
 
 /** Why kuik leaves a container alone without building a list. */

@@ -15,5 +15,6 @@ export {
   parseTagVersion,
   parseVersion,
   tryParseTagVersion,
+  tryParseVersion,
   Version,
 } from "./version.js";

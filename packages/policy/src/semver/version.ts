@@ -443,6 +443,26 @@ export function parseTagVersion(tag: string): Version {
 }
 
 /**
+ * Returns `input` parsed as {@link parseVersion} (Masterminds `NewVersion`),
+ * or undefined where that throws. Cheap on a miss: the grammar is scanned
+ * without throwing, so only the rare post-match failures (a number past
+ * 2^64-1, a bad pre-release) cost an exception.
+ *
+ * @example
+ * ```ts
+ * tryParseVersion("1.2")?.toString(); // "1.2.0"
+ * tryParseVersion("latest");          // undefined
+ * ```
+ */
+export function tryParseVersion(input: string): Version | undefined {
+  try {
+    return scanVersion(input);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Returns the tag parsed as {@link parseTagVersion}, or undefined when it is
  * not a version. Used on every tag of a repository, where a non-version is
  * an ordinary miss, not an error.

@@ -15,6 +15,7 @@ import {
   type ExpandTemplate,
   type GoRegexp,
   isRegexpError,
+  parseTemplate,
   requiredLiteralPrefix,
 } from "@kubeimg/core/regexp";
 import { TagPolicyError } from "./errors.js";
@@ -60,8 +61,9 @@ export function compileTagFilter(spec: TagFilterSpec): TagFilter {
   }
   const template: ExpandTemplate | undefined =
     extract === "" ? undefined : re.compileTemplate(extract);
-  const keyOf = makeKeyOf(re, template, anchoredPrefix(pattern));
-  return {
+  const prefix = anchoredPrefix(pattern);
+  const keyOf = makeKeyOf(re, template, prefix);
+  const filter: TagFilter = {
     pattern,
     extract,
     keyOf,
@@ -75,6 +77,53 @@ export function compileTagFilter(spec: TagFilterSpec): TagFilter {
       return keys;
     },
   };
+  const group = template === undefined ? -1 : loneGroup(extract, re.subexpNames());
+  const match = group < 0 ? undefined : new Int32Array(2 * (group + 1));
+  scanners.set(filter, { re, prefix, keyOf, group, match });
+  return filter;
+}
+
+/**
+ * What the single-pass selection of `select.ts` needs from a filter: the
+ * matcher itself, and, when the key is one group of the match (`$ts`), that
+ * group's index and a position buffer, so the key can be read in place
+ * without slicing it out of the tag.
+ */
+export interface TagScanner {
+  readonly re: GoRegexp;
+  readonly prefix: string;
+  readonly keyOf: (tag: string) => string | undefined;
+  /** The one group the key is, or -1 when the key is the tag, a constant or a longer template. */
+  readonly group: number;
+  /** Positions buffer for `group` (groups 0 to `group`), when `group >= 0`. */
+  readonly match: Int32Array | undefined;
+}
+
+const scanners = new WeakMap<TagFilter, TagScanner>();
+
+/** Returns the scanner behind a filter made by {@link compileTagFilter}. */
+export function tagScanner(filter: TagFilter): TagScanner | undefined {
+  return scanners.get(filter);
+}
+
+/**
+ * The group a template is when it is exactly one reference to exactly one
+ * group (`$ts`, `${1}`), else -1: the key is then that group's text, or ""
+ * when the group did not take part.
+ */
+function loneGroup(extract: string, names: readonly string[]): number {
+  const pieces = parseTemplate(extract);
+  if (pieces.length !== 1) return -1;
+  const piece = pieces[0] as (typeof pieces)[number];
+  if (piece.kind === "number") return piece.group < names.length ? piece.group : -1;
+  if (piece.kind !== "name") return -1;
+  let found = -1;
+  for (let i = 1; i < names.length; i++) {
+    if (names[i] !== piece.name) continue;
+    if (found >= 0) return -1;
+    found = i;
+  }
+  return found;
 }
 
 /** How many compiled patterns are kept before the table starts over. */

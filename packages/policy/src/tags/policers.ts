@@ -244,6 +244,20 @@ function semverPolicer(constraints: Constraints): Policer {
  * order. One check of one string instead of one per tag.
  */
 function alphabeticalPolicer(order: "ASC" | "DESC"): Policer {
+  const policer = alphabeticalRanking(order);
+  orders.set(policer, order);
+  return policer;
+}
+
+/** The order an alphabetical or numerical policer ranks in, for the single-pass selection. */
+const orders = new WeakMap<Policer, "ASC" | "DESC">();
+
+/** Returns `ASC` or `DESC` for a policer built by {@link policerFromSpec} with an order. */
+export function policerOrder(policer: Policer): "ASC" | "DESC" | undefined {
+  return orders.get(policer);
+}
+
+function alphabeticalRanking(order: "ASC" | "DESC"): Policer {
   const sign = order === "ASC" ? 1 : -1;
   const highChars = /[\uD800-\uFFFF]/;
   function pick(keys: readonly string[]): string {
@@ -304,6 +318,12 @@ function invalidNumber(key: string): TagPolicyError {
  * equals wins and a NaN breaks the order as in Go.
  */
 function numericalPolicer(order: "ASC" | "DESC"): Policer {
+  const policer = numericalRanking(order);
+  orders.set(policer, order);
+  return policer;
+}
+
+function numericalRanking(order: "ASC" | "DESC"): Policer {
   const asc = order === "ASC";
   return {
     kind: "numerical",

@@ -519,9 +519,9 @@ export function parseImagePolicy(input: unknown, options: FluxObjectOptions = {}
 export function safeParseImagePolicy(
   input: unknown,
   options: FluxObjectOptions = {},
-): { success: true; policy: ImagePolicy } | { success: false; error: TagPolicyError } {
+): { success: true; data: ImagePolicy } | { success: false; error: TagPolicyError } {
   const result = parseFluxObject("ImagePolicy", input, options);
-  if (result.success) return { success: true, policy: result.data as ImagePolicy };
+  if (result.success) return { success: true, data: result.data as ImagePolicy };
   return { success: false, error: result.error };
 }
 

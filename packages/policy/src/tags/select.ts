@@ -13,10 +13,15 @@
  * order matters (ties between keys) Flux may return any of several tags, and
  * we return one of them: the keys are ranked in the order their first tag
  * appears.
+ *
+ * Alphabetical and numerical selections with a filter take a single pass
+ * (`single-pass.ts`) that finds the same tag without the map; anything it
+ * cannot settle falls back to the steps above.
  */
 import { TagPolicyError } from "./errors.js";
 import { compileTagFilter, type TagFilter } from "./filter.js";
 import { type Policer, policerFromSpec } from "./policers.js";
+import { singlePassSelect } from "./single-pass.js";
 import type { TagSelectionPolicy } from "./types.js";
 
 /** A tag policy compiled once, to select from many tag lists. */
@@ -66,6 +71,8 @@ export function compileTagPolicy(spec: TagSelectionPolicy): CompiledTagPolicy {
       if (tags.length === 0) throw new TagPolicyError("NO_TAGS", "no tags in database");
       if (!hasFilter) return policer.latest(tags);
       if (filter === undefined) throw filterError as TagPolicyError;
+      const fast = singlePassSelect(tags, filter, policer);
+      if (fast !== undefined) return fast;
       const keys = filter.apply(tags);
       const latest = policer.latest([...keys.keys()]);
       return keys.get(latest) as string;

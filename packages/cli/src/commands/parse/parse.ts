@@ -51,7 +51,7 @@ export function describeReference(input: string): ParsedReferenceRow | InvalidRe
     const code = isImageReferenceError(error) ? error.code : "INVALID_REFERENCE_FORMAT";
     return { input, valid: false, error: { code, message: error.message } };
   }
-  const r = parsed.reference;
+  const r = parsed.data;
   return {
     input,
     valid: true,

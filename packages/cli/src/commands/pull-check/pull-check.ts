@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
-import { makeDockerKeyring } from "@kubeimg/core/keyring";
+import { makeDockerKeyring, type PullSecret, parsePullSecret } from "@kubeimg/core/keyring";
 import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import {
   createVerificationPolicy,
@@ -63,9 +63,11 @@ async function secretsFromFiles(
   repository: string,
   io: CliIo,
 ): Promise<ImagePullSecret[]> {
-  const secrets: unknown[] = [];
+  const secrets: PullSecret[] = [];
   for (const name of files) {
-    secrets.push(...yamlDocuments(await readInputFile(name, io), { secret: true }));
+    for (const document of yamlDocuments(await readInputFile(name, io), { secret: true })) {
+      secrets.push(parsePullSecret(document, secrets.length));
+    }
   }
   if (secrets.length === 0) return [];
   return makeDockerKeyring(secrets)
@@ -208,7 +210,7 @@ export const pullCheckCommand: Command = {
     }
     const secrets = [
       ...stringOptions(values, "secret").map(parseSecretFlag),
-      ...(await secretsFromFiles(stringOptions(values, "secret-file"), parsed.reference.name, io)),
+      ...(await secretsFromFiles(stringOptions(values, "secret-file"), parsed.data.name, io)),
     ];
     const saFlag = stringOption(values, "service-account");
     const serviceAccount = saFlag === undefined ? undefined : parseServiceAccountFlag(saFlag);
@@ -251,7 +253,7 @@ export const pullCheckCommand: Command = {
       serviceAccount: serviceAccount ?? null,
     }));
     const record = found?.record;
-    const name = parsed.reference.name;
+    const name = parsed.data.name;
     const entry = record?.credentialMapping.get(name);
     const source = found && { path: found.path, apiVersion: found.apiVersion };
     const shownPath = source && relative(io.cwd, source.path);

@@ -114,9 +114,9 @@ export function explainRoute(
       crWhy = `ignored by kuik: ${problem.message}`;
     } else if (
       !resource.kind.startsWith("Cluster") &&
-      resource.metadata.namespace !== input.pod.namespace
+      resource.metadata.namespace !== (input.pod?.namespace ?? "")
     ) {
-      crWhy = `namespace: the CR is in ${resource.metadata.namespace}, the pod in ${input.pod.namespace}`;
+      crWhy = `namespace: the CR is in ${resource.metadata.namespace}, the pod in ${input.pod?.namespace ?? ""}`;
     } else if (contributed(route, resource, undefined).length === 0) {
       // Routed alone: does this CR select the image at all?
       const alone = routeContainer(

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
-import { makeDockerKeyring } from "@kubeimg/core/keyring";
+import { makeDockerKeyring, type PullSecret } from "@kubeimg/core/keyring";
 import {
   loadRegistriesConf,
   type NodeRuntimeConfig,
@@ -40,7 +40,7 @@ export function nodePlan(
   routing: CompiledRouting,
   input: RouteContainerInput,
   node: NodeRuntimeConfig,
-  secrets: ReadonlyMap<string, unknown>,
+  secrets: ReadonlyMap<string, PullSecret>,
 ): PullPlan {
   return planPull({
     ...input,

@@ -184,7 +184,7 @@ export async function runDialectTags(
       () => argoMayNeedMetadata(loaded),
     );
     tagCount = tags.length;
-    selection = selectArgoTag(loaded.config, tags);
+    selection = selectArgoTag(loaded.config, tags, { explain: values.explain === true });
     source = loaded.source;
   } else {
     const loaded = await loadKargoSubscription(
@@ -206,7 +206,7 @@ export async function runDialectTags(
       () => needsTagMetadata({ dialect: "kargo", subscription: loaded.subscription }),
     );
     tagCount = tags.length;
-    selection = selectKargoTag(loaded.subscription, tags);
+    selection = selectKargoTag(loaded.subscription, tags, { explain: values.explain === true });
     source = loaded.source;
   }
   const explain = values.explain === true;

@@ -28,13 +28,12 @@ import {
   readTagList,
   type SplitPlatform,
   splitPlatform,
-  type TagMetadata,
 } from "../dialect/tag-list.js";
+import { Trace } from "../dialect/trace.js";
 import type {
   DialectOutcome,
   DialectSelection,
   DialectTagExplanation,
-  DialectVerdict,
   TagInfo,
 } from "../dialect/types.js";
 import { type ArgoConfig, type ArgoUpdateSettings, readArgoConfig } from "./config.js";
@@ -51,6 +50,8 @@ export interface ArgoSelectOptions {
    * updater's published image.
    */
   readonly defaultPlatform?: string;
+  /** Build the per-tag trace in `tags` (off by default: a selection then allocates nothing per tag). */
+  readonly explain?: boolean;
 }
 
 const zeroDigest = `sha256:${"0".repeat(64)}`;
@@ -128,10 +129,10 @@ function platformWanted(platform: string, wanted: readonly SplitPlatform[]): boo
 
 /**
  * Selects a tag as Argo CD Image Updater v1.3.0 does for `config` (either
- * the `ImageUpdater` resource form or an Application's annotations), with a
- * verdict for every tag. Never throws for what the updater decides (a bad
- * constraint, no candidates): that is `outcome`. Throws a `TagDialectError`
- * for input of the wrong shape.
+ * the `ImageUpdater` resource form or an Application's annotations); with
+ * `explain`, with a verdict for every tag. Never throws for what the updater
+ * decides (a bad constraint, no candidates): that is `outcome`. Throws a
+ * `TagDialectError` for input of the wrong shape.
  *
  * @example
  * ```ts
@@ -147,14 +148,18 @@ export function selectArgoTag(
   tags: readonly TagInfo[],
   options: ArgoSelectOptions = {},
 ): DialectSelection {
-  const list = readTagList(tags);
   const read = readArgoConfig(config);
   const notes: string[] = [];
   if ("message" in read) {
+    readTagList(tags, { metadata: false });
     return fail({ code: "INVALID_CONFIG", message: read.message, goError: true }, [], notes);
   }
   const settings: ArgoUpdateSettings = read.settings;
   const strategy = argoStrategy(settings.updateStrategy);
+  const usesMetadata = strategy === "newest-build" || strategy === "digest";
+  const list = readTagList(tags, { metadata: usesMetadata });
+  const names = list.names;
+  const trace = new Trace(options.explain === true, names);
   const constraint = argoVersionConstraint(read.image);
   notes.push(
     `strategy ${strategy}${settings.updateStrategy !== undefined && settings.updateStrategy.toLowerCase() !== strategy ? ` (from ${JSON.stringify(settings.updateStrategy)})` : ""}; version constraint ${constraint === "" ? "none" : JSON.stringify(constraint)}`,
@@ -162,15 +167,16 @@ export function selectArgoTag(
   notes.push(...read.notes);
   const identifier = read.alias === "" ? read.image : `${read.alias}=${read.image}`;
   if (strategy === "digest" && constraint === "") {
+    for (let i = 0; i < names.length; i++) {
+      trace.mark(i, "not-considered", () => "the digest strategy needs a version constraint");
+    }
     return fail(
       {
         code: "DIGEST_NEEDS_CONSTRAINT",
         message: `cannot use update strategy 'digest' for image '${identifier}' without a version constraint`,
         goError: true,
       },
-      list.names.map((tag) =>
-        verdict(tag, "not-considered", "the digest strategy needs a version constraint"),
-      ),
+      trace.finish(() => ({ verdict: "not-considered", reason: "" })),
       notes,
     );
   }
@@ -178,7 +184,6 @@ export function selectArgoTag(
   const allow = allowRule(settings.allowTags);
   if (allow.quirk !== undefined) notes.push(allow.quirk);
   const ignore = settings.ignoreTags ?? [];
-  const usesMetadata = strategy === "newest-build" || strategy === "digest";
   const platformTexts =
     settings.platforms !== undefined && settings.platforms.length > 0
       ? settings.platforms
@@ -190,185 +195,152 @@ export function selectArgoTag(
     );
   }
 
-  const explanations: (DialectTagExplanation | undefined)[] = new Array(list.names.length);
-  const candidates: number[] = [];
-  for (let i = 0; i < list.names.length; i++) {
-    const tag = list.names[i] as string;
+  // One pass: filter, and keep the best candidate so far.
+  let constraints: ReturnType<typeof parseConstraints> | undefined;
+  let constraintError: Error | undefined;
+  let sawVersion = false;
+  const versions: (Version | undefined)[] = strategy === "semver" ? new Array(names.length) : [];
+  let best = -1;
+  let bestVersion: Version | undefined;
+  for (let i = 0; i < names.length; i++) {
+    const tag = names[i] as string;
     if (!allow.allows(tag)) {
-      explanations[i] = verdict(tag, "not-allowed", allow.describe);
+      trace.mark(i, "not-allowed", () => allow.describe);
       continue;
     }
-    const pattern = ignoredBy(ignore, tag);
-    if (pattern !== undefined) {
-      explanations[i] = verdict(
-        tag,
-        "ignored",
-        `matches ignore-tags glob ${JSON.stringify(pattern)}`,
-      );
-      continue;
+    if (ignore.length > 0) {
+      const pattern = ignoredBy(ignore, tag);
+      if (pattern !== undefined) {
+        trace.mark(i, "ignored", () => `matches ignore-tags glob ${JSON.stringify(pattern)}`);
+        continue;
+      }
     }
     if (strategy === "digest" && tag !== constraint) {
-      explanations[i] = verdict(
-        tag,
+      trace.mark(
+        i,
         "not-the-constraint",
-        `the digest strategy follows tag ${JSON.stringify(constraint)} only`,
+        () => `the digest strategy follows tag ${JSON.stringify(constraint)} only`,
       );
       continue;
     }
     if (usesMetadata) {
-      const meta = list.metadata.get(tag) as TagMetadata;
+      const meta = list.metadata(tag);
       if (meta.platforms !== undefined && !meta.platforms.some((p) => platformWanted(p, wanted))) {
-        explanations[i] = verdict(
-          tag,
+        trace.mark(
+          i,
           "wrong-platform",
-          `its index offers ${meta.platforms.join(", ")}, none of ${platformTexts.join(", ")}`,
+          () =>
+            `its index offers ${meta.platforms?.join(", ")}, none of ${platformTexts.join(", ")}`,
         );
         continue;
       }
     }
-    candidates.push(i);
+    switch (strategy) {
+      case "semver": {
+        const v = tryParseVersion(tag);
+        if (v === undefined) {
+          trace.mark(i, "not-a-version", () => "not a version to Masterminds NewVersion");
+          continue;
+        }
+        versions[i] = v;
+        sawVersion = true;
+        break;
+      }
+      case "alphabetical":
+        if (best < 0 || byTagDescending(tag, names[best] as string) < 0) best = i;
+        break;
+      default: {
+        if (best < 0) {
+          best = i;
+          break;
+        }
+        const byTime = compareInstants(
+          list.metadata(tag).created,
+          list.metadata(names[best] as string).created,
+        );
+        if (byTime > 0 || (byTime === 0 && byTagDescending(tag, names[best] as string) < 0))
+          best = i;
+      }
+    }
   }
-
-  const noneLeft = (): DialectSelection =>
-    fail(
-      list.names.length === 0
+  if (strategy === "semver" && sawVersion) {
+    // Masterminds reads the constraint only once a version exists.
+    try {
+      constraints = parseConstraints(constraint === "" ? "*" : constraint);
+    } catch (error) {
+      constraintError = error as Error;
+    }
+    if (constraintError !== undefined) {
+      for (let i = 0; i < names.length; i++) {
+        if (versions[i] !== undefined)
+          trace.mark(i, "not-considered", () => "the constraint does not parse");
+      }
+      return fail(
+        { code: "INVALID_CONSTRAINT", message: constraintError.message, goError: true },
+        trace.finish(() => ({ verdict: "not-considered", reason: "nothing was picked" })),
+        notes,
+      );
+    }
+    if (constraint === "")
+      notes.push("no constraint: Argo CD uses `*`, which never admits a pre-release");
+    const c = constraints as NonNullable<typeof constraints>;
+    for (let i = 0; i < names.length; i++) {
+      const v = versions[i];
+      if (v === undefined) continue;
+      if (!c.check(v)) {
+        trace.mark(
+          i,
+          "out-of-range",
+          () => `${v.toString()} is outside ${JSON.stringify(c.source)}`,
+        );
+        continue;
+      }
+      if (bestVersion === undefined) {
+        best = i;
+        bestVersion = v;
+        continue;
+      }
+      const order = compareVersions(v, bestVersion);
+      if (
+        order > 0 ||
+        (order === 0 && byTagDescending(names[i] as string, names[best] as string) < 0)
+      ) {
+        best = i;
+        bestVersion = v;
+      }
+    }
+  }
+  if (best < 0) {
+    return fail(
+      names.length === 0
         ? { code: "NO_TAGS", message: "the repository has no tags", goError: false }
         : {
             code: "NO_CANDIDATES",
             message: "no tag passes the filters and the constraint",
             goError: false,
           },
-      fill(explanations, list.names),
+      trace.finish(() => ({ verdict: "not-considered", reason: "nothing was picked" })),
       notes,
     );
-
-  let best: number | undefined;
-  switch (strategy) {
-    case "semver": {
-      const versions = new Map<number, Version>();
-      for (const i of candidates) {
-        const tag = list.names[i] as string;
-        const v = tryParseVersion(tag);
-        if (v === undefined)
-          explanations[i] = verdict(
-            tag,
-            "not-a-version",
-            "not a version to Masterminds NewVersion",
-          );
-        else versions.set(i, v);
-      }
-      if (versions.size === 0) return noneLeft();
-      let parsed: ReturnType<typeof parseConstraints>;
-      try {
-        parsed = parseConstraints(constraint === "" ? "*" : constraint);
-      } catch (error) {
-        for (const i of versions.keys()) {
-          explanations[i] = verdict(
-            list.names[i] as string,
-            "not-considered",
-            "the constraint does not parse",
-          );
-        }
-        return fail(
-          { code: "INVALID_CONSTRAINT", message: (error as Error).message, goError: true },
-          fill(explanations, list.names),
-          notes,
-        );
-      }
-      if (constraint === "")
-        notes.push("no constraint: Argo CD uses `*`, which never admits a pre-release");
-      let bestVersion: Version | undefined;
-      for (const [i, v] of versions) {
-        const tag = list.names[i] as string;
-        if (!parsed.check(v)) {
-          explanations[i] = verdict(
-            tag,
-            "out-of-range",
-            `${v.toString()} is outside ${JSON.stringify(parsed.source)}`,
-          );
-          continue;
-        }
-        if (
-          best === undefined ||
-          bestVersion === undefined ||
-          compareVersions(v, bestVersion) > 0 ||
-          (compareVersions(v, bestVersion) === 0 &&
-            byTagDescending(tag, list.names[best] as string) < 0)
-        ) {
-          best = i;
-          bestVersion = v;
-        }
-      }
-      break;
-    }
-    case "alphabetical":
-      for (const i of candidates) {
-        if (
-          best === undefined ||
-          byTagDescending(list.names[i] as string, list.names[best] as string) < 0
-        )
-          best = i;
-      }
-      break;
-    case "newest-build":
-    case "digest":
-      for (const i of candidates) {
-        if (best === undefined) {
-          best = i;
-          continue;
-        }
-        const a = list.metadata.get(list.names[i] as string) as TagMetadata;
-        const b = list.metadata.get(list.names[best] as string) as TagMetadata;
-        const byTime = compareInstants(a.created, b.created);
-        if (
-          byTime > 0 ||
-          (byTime === 0 && byTagDescending(list.names[i] as string, list.names[best] as string) < 0)
-        ) {
-          best = i;
-        }
-      }
-      break;
   }
-  if (best === undefined) return noneLeft();
-  const tag = list.names[best] as string;
-  for (let i = 0; i < list.names.length; i++) {
-    if (explanations[i] !== undefined) continue;
-    const name = list.names[i] as string;
-    explanations[i] =
-      name === tag
-        ? verdict(name, "selected", `the ${strategy} pick`)
-        : verdict(
-            name,
-            "ranked",
-            `ranked below ${JSON.stringify(tag)} by the ${strategy} strategy`,
-          );
-  }
-  const digest =
-    strategy === "digest"
-      ? ((list.metadata.get(tag) as TagMetadata).digest ?? zeroDigest)
-      : undefined;
+  const tag = names[best] as string;
+  const digest = strategy === "digest" ? (list.metadata(tag).digest ?? zeroDigest) : undefined;
   return {
     dialect: "argocd-image-updater",
     tag,
     digest,
     discovered: [tag],
     outcome: undefined,
-    tags: explanations as DialectTagExplanation[],
+    tags: trace.finish((name) =>
+      name === tag
+        ? { verdict: "selected", reason: `the ${strategy} pick` }
+        : {
+            verdict: "ranked",
+            reason: `ranked below ${JSON.stringify(tag)} by the ${strategy} strategy`,
+          },
+    ),
     notes,
   };
-}
-
-function verdict(tag: string, v: DialectVerdict, reason: string): DialectTagExplanation {
-  return { tag, verdict: v, reason };
-}
-
-function fill(
-  explanations: readonly (DialectTagExplanation | undefined)[],
-  names: readonly string[],
-): DialectTagExplanation[] {
-  return names.map(
-    (tag, i) => explanations[i] ?? verdict(tag, "not-considered", "nothing was picked"),
-  );
 }
 
 function fail(

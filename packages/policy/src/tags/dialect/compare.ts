@@ -90,11 +90,14 @@ export function compareTagSelections(input: CompareTagSelectionsInput): TagSelec
   for (const [dialect, run] of [
     [
       "argocd-image-updater",
-      input.argocd && (() => selectArgoTag(input.argocd as ArgoConfig, input.tags)),
+      input.argocd &&
+        (() => selectArgoTag(input.argocd as ArgoConfig, input.tags, { explain: true })),
     ],
     [
       "kargo",
-      input.kargo && (() => selectKargoTag(input.kargo as KargoImageSubscription, input.tags)),
+      input.kargo &&
+        (() =>
+          selectKargoTag(input.kargo as KargoImageSubscription, input.tags, { explain: true })),
     ],
   ] as const) {
     if (!run) continue;

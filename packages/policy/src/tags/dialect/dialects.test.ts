@@ -11,6 +11,7 @@ describe("Argo CD Image Updater dialect", () => {
     const s = selectArgoTag(
       { annotations: { [list("image-list")]: "web=nginx", [list("web.allow-tags")]: "^v1" } },
       [{ name: "v1.0.0" }, { name: "v1.1.0" }],
+      { explain: true },
     );
     expect(s.outcome?.code).toBe("NO_CANDIDATES");
     expect(s.notes.some((n) => n.includes("no `regexp:` prefix"))).toBe(true);
@@ -57,22 +58,27 @@ describe("Argo CD Image Updater dialect", () => {
 
 describe("Kargo dialect", () => {
   it("admits pre-releases without a constraint and stops at discoveryLimit", () => {
-    const s = selectKargoTag({ repoURL: "ghcr.io/acme/app", discoveryLimit: 2 }, [
-      { name: "v1.0.0" },
-      { name: "v1.1.0-rc.1" },
-      { name: "v0.9.0" },
-    ]);
+    const s = selectKargoTag(
+      { repoURL: "ghcr.io/acme/app", discoveryLimit: 2 },
+      [{ name: "v1.0.0" }, { name: "v1.1.0-rc.1" }, { name: "v0.9.0" }],
+      { explain: true },
+    );
     expect(s.discovered).toEqual(["v1.1.0-rc.1", "v1.0.0"]);
     expect(s.tags.find((t) => t.tag === "v0.9.0")?.verdict).toBe("beyond-limit");
   });
 
   it("rejects a single-platform image when a platform is set", () => {
-    const s = selectKargoTag({ repoURL: "ghcr.io/acme/app", platform: "linux/arm64" }, [
-      { name: "v1.0.0" },
-      { name: "v0.9.0", platforms: ["linux/arm64/v8"] },
-      { name: "v0.8.0", platforms: ["linux/arm64"] },
-    ]);
+    const s = selectKargoTag(
+      { repoURL: "ghcr.io/acme/app", platform: "linux/arm64" },
+      [
+        { name: "v1.0.0" },
+        { name: "v0.9.0", platforms: ["linux/arm64/v8"] },
+        { name: "v0.8.0", platforms: ["linux/arm64"] },
+      ],
+      { explain: true },
+    );
     expect(s.tag).toBe("v0.8.0");
+    expect(selectKargoTag({ repoURL: "ghcr.io/acme/app" }, [{ name: "v1.0.0" }]).tags).toEqual([]);
     expect(s.tags.map((t) => t.verdict)).toEqual(["wrong-platform", "wrong-platform", "selected"]);
   });
 

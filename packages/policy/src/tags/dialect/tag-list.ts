@@ -29,8 +29,11 @@ export interface TagMetadata {
 /** A validated tag list. */
 export interface TagList {
   readonly names: readonly string[];
-  /** By name; each name of `names` has an entry. */
-  readonly metadata: ReadonlyMap<string, TagMetadata>;
+  /**
+   * The metadata of a listed name (its last occurrence). Only lists read
+   * with `metadata: true` have it; the others answer from the tag as given.
+   */
+  metadata(name: string): TagMetadata;
 }
 
 const digestPattern = /^sha256:[0-9a-f]{64}$/;
@@ -50,68 +53,79 @@ export function compareInstants(a: Instant, b: Instant): number {
   return a.ms !== b.ms ? a.ms - b.ms : a.subMsNanos - b.subMsNanos;
 }
 
-/**
- * Validates `tags` and applies the last-occurrence rule. Throws a
- * {@link TagDialectError} naming the entry and field that is malformed.
- */
-export function readTagList(tags: readonly TagInfo[]): TagList {
-  if (!Array.isArray(tags)) throw new TagDialectError("tags", tags, "must be an array of tags");
-  const names: string[] = [];
-  const metadata = new Map<string, TagMetadata>();
-  for (let i = 0; i < tags.length; i++) {
-    const tag = tags[i] as TagInfo;
-    const at = `tags[${i}]`;
-    if (tag === null || typeof tag !== "object") {
-      throw new TagDialectError(at, tag, "must be an object with a name");
+function fail(i: number, field: string, value: unknown, problem: string): never {
+  throw new TagDialectError(`tags[${i}]${field === "" ? "" : `.${field}`}`, value, problem);
+}
+
+/** Checks one entry's shape (every field, whatever the strategy reads). */
+function checkEntry(tag: TagInfo, i: number): void {
+  if (tag === null || typeof tag !== "object") fail(i, "", tag, "must be an object with a name");
+  for (const key in tag) {
+    if (key !== "name" && key !== "created" && key !== "digest" && key !== "platforms") {
+      fail(i, key, (tag as unknown as Record<string, unknown>)[key], "unknown field");
     }
-    for (const key of Object.keys(tag)) {
-      if (key !== "name" && key !== "created" && key !== "digest" && key !== "platforms") {
-        throw new TagDialectError(
-          `${at}.${key}`,
-          (tag as unknown as Record<string, unknown>)[key],
-          "unknown field",
-        );
-      }
-    }
-    if (typeof tag.name !== "string")
-      throw new TagDialectError(`${at}.name`, tag.name, "must be a string");
-    let created = ZERO_INSTANT;
-    if (tag.created !== undefined) {
-      const parsed = typeof tag.created === "string" ? parseInstant(tag.created) : undefined;
-      if (parsed === undefined) {
-        throw new TagDialectError(`${at}.created`, tag.created, "must be an RFC 3339 time");
-      }
-      created = parsed;
-    }
-    if (
-      tag.digest !== undefined &&
-      (typeof tag.digest !== "string" || !digestPattern.test(tag.digest))
-    ) {
-      throw new TagDialectError(
-        `${at}.digest`,
-        tag.digest,
-        "must be sha256: and 64 lower-case hex digits",
-      );
-    }
-    let platforms: readonly string[] | undefined;
-    if (tag.platforms !== undefined) {
-      if (
-        !Array.isArray(tag.platforms) ||
-        tag.platforms.length === 0 ||
-        tag.platforms.some((p) => typeof p !== "string")
-      ) {
-        throw new TagDialectError(
-          `${at}.platforms`,
-          tag.platforms,
-          "must be a non-empty array of strings",
-        );
-      }
-      platforms = [...tag.platforms];
-    }
-    names.push(tag.name);
-    metadata.set(tag.name, { created, digest: tag.digest, platforms });
   }
-  return { names, metadata };
+  if (typeof tag.name !== "string") fail(i, "name", tag.name, "must be a string");
+  const { created, digest, platforms } = tag;
+  if (
+    created !== undefined &&
+    (typeof created !== "string" || parseInstant(created) === undefined)
+  ) {
+    fail(i, "created", created, "must be an RFC 3339 time");
+  }
+  if (digest !== undefined && (typeof digest !== "string" || !digestPattern.test(digest))) {
+    fail(i, "digest", digest, "must be sha256: and 64 lower-case hex digits");
+  }
+  if (platforms !== undefined) {
+    let ok = Array.isArray(platforms) && platforms.length > 0;
+    for (let k = 0; ok && k < platforms.length; k++) ok = typeof platforms[k] === "string";
+    if (!ok) fail(i, "platforms", platforms, "must be a non-empty array of strings");
+  }
+}
+
+function metadataOf(tag: TagInfo): TagMetadata {
+  return {
+    created: tag.created === undefined ? ZERO_INSTANT : (parseInstant(tag.created) as Instant),
+    digest: tag.digest,
+    platforms: tag.platforms === undefined ? undefined : [...tag.platforms],
+  };
+}
+
+/**
+ * Validates `tags` (every entry's shape) and returns their names. With
+ * `metadata`, also the metadata of each name after the last-occurrence rule.
+ * Throws a {@link TagDialectError} naming the entry and field that is
+ * malformed.
+ */
+export function readTagList(tags: readonly TagInfo[], options: { metadata: boolean }): TagList {
+  if (!Array.isArray(tags)) throw new TagDialectError("tags", tags, "must be an array of tags");
+  const n = tags.length;
+  const names: string[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const tag = tags[i] as TagInfo;
+    checkEntry(tag, i);
+    names[i] = tag.name;
+  }
+  if (!options.metadata) {
+    return {
+      names,
+      metadata: () => ({ created: ZERO_INSTANT, digest: undefined, platforms: undefined }),
+    };
+  }
+  const last = new Map<string, TagInfo>();
+  for (let i = 0; i < n; i++) last.set(names[i] as string, tags[i] as TagInfo);
+  const cache = new Map<string, TagMetadata>();
+  return {
+    names,
+    metadata(name) {
+      let meta = cache.get(name);
+      if (meta === undefined) {
+        meta = metadataOf(last.get(name) as TagInfo);
+        cache.set(name, meta);
+      }
+      return meta;
+    },
+  };
 }
 
 /** One platform split as both updaters split theirs: on `/`, into at most three parts. */

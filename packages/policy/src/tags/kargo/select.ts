@@ -28,13 +28,12 @@ import {
   compareInstants,
   readTagList,
   splitPlatform,
-  type TagMetadata,
 } from "../dialect/tag-list.js";
+import { Trace } from "../dialect/trace.js";
 import type {
   DialectOutcome,
   DialectSelection,
   DialectTagExplanation,
-  DialectVerdict,
   TagInfo,
 } from "../dialect/types.js";
 import {
@@ -46,11 +45,17 @@ import {
 
 const selectorPrefix = "error building tag based selector";
 
+/** Options of {@link selectKargoTag}. */
+export interface KargoSelectOptions {
+  /** Build the per-tag trace in `tags` (off by default: a selection then allocates nothing per tag). */
+  readonly explain?: boolean;
+}
+
 /**
- * Discovers tags as Kargo v1.11.2 does for an image subscription, with a
- * verdict for every tag. What Kargo decides (a rejected subscription, a bad
- * regex, nothing found) is the `outcome`, never thrown; input of the wrong
- * shape throws a `TagDialectError`.
+ * Discovers tags as Kargo v1.11.2 does for an image subscription; with
+ * `explain`, with a verdict for every tag. What Kargo decides (a rejected
+ * subscription, a bad regex, nothing found) is the `outcome`, never thrown;
+ * input of the wrong shape throws a `TagDialectError`.
  *
  * @example
  * ```ts
@@ -63,9 +68,14 @@ const selectorPrefix = "error building tag based selector";
 export function selectKargoTag(
   subscription: KargoImageSubscription,
   tags: readonly TagInfo[],
+  options: KargoSelectOptions = {},
 ): DialectSelection {
-  const list = readTagList(tags);
   const sub = defaultKargoSubscription(subscription);
+  const strategy = sub.imageSelectionStrategy;
+  const usesMetadata = strategy === "NewestBuild" || strategy === "Digest" || sub.platform !== "";
+  const list = readTagList(tags, { metadata: usesMetadata });
+  const names = list.names;
+  const trace = new Trace(options.explain === true, names);
   const notes: string[] = [];
   const fieldErrors = validateKargoSubscription(sub);
   if (fieldErrors.length > 0) {
@@ -73,7 +83,6 @@ export function selectKargoTag(
       fieldErrors.length === 1 ? (fieldErrors[0] as string) : `[${fieldErrors.join(", ")}]`;
     return fail({ code: "INVALID_CONFIG", message, goError: true }, [], notes);
   }
-  const strategy = sub.imageSelectionStrategy;
   if (!ggcrAcceptsRepository(sub.repoURL)) {
     return fail(
       {
@@ -91,15 +100,12 @@ export function selectKargoTag(
     const compiled = compileAll(sub.allowTagsRegexes, "allow");
     if ("outcome" in compiled) return fail(compiled.outcome, [], notes);
     allow = compiled.regexps;
-    if (sub.allowTags !== "") {
-      return fail(unsupported("AllowTags", "AllowTagsRegexes"), [], notes);
-    }
+    if (sub.allowTags !== "") return fail(unsupported("AllowTags", "AllowTagsRegexes"), [], notes);
     const compiledIgnore = compileAll(sub.ignoreTagsRegexes, "ignore");
     if ("outcome" in compiledIgnore) return fail(compiledIgnore.outcome, [], notes);
     ignore = compiledIgnore.regexps;
-    if (sub.ignoreTags.length > 0) {
+    if (sub.ignoreTags.length > 0)
       return fail(unsupported("IgnoreTags", "IgnoreTagsRegexes"), [], notes);
-    }
   } else if (
     sub.allowTagsRegexes.length + sub.ignoreTagsRegexes.length > 0 ||
     sub.allowTags !== ""
@@ -108,164 +114,140 @@ export function selectKargoTag(
       "the Digest strategy ignores allowTagsRegexes, ignoreTagsRegexes, allowTags and ignoreTags",
     );
   }
+  let constraint: ReturnType<typeof parseConstraints> | undefined;
+  if (strategy === "SemVer") {
+    if (sub.constraint === "")
+      notes.push("no constraint: Kargo checks nothing, so a pre-release can win");
+    else constraint = parseConstraints(sub.constraint);
+  }
+  const wanted = sub.platform === "" ? undefined : splitPlatform(sub.platform);
+  const versions: (Version | undefined)[] = strategy === "SemVer" ? new Array(names.length) : [];
 
-  const explanations: (DialectTagExplanation | undefined)[] = new Array(list.names.length);
-  const candidates: number[] = [];
-  for (let i = 0; i < list.names.length; i++) {
-    const tag = list.names[i] as string;
+  // Best first: positive when tag i sorts before tag j.
+  const before = (i: number, j: number): boolean => {
+    const a = names[i] as string;
+    const b = names[j] as string;
+    switch (strategy) {
+      case "SemVer": {
+        const order = compareVersions(versions[i] as Version, versions[j] as Version);
+        return order > 0 || (order === 0 && byTagDescending(a, b) < 0);
+      }
+      case "NewestBuild": {
+        const order = compareInstants(list.metadata(a).created, list.metadata(b).created);
+        return order > 0 || (order === 0 && byTagDescending(a, b) < 0);
+      }
+      default:
+        return byTagDescending(a, b) < 0;
+    }
+  };
+
+  // One pass: filters, eligibility, platform; the best `discoveryLimit` kept in order.
+  const limit = strategy === "Digest" ? 1 : sub.discoveryLimit;
+  const top: number[] = [];
+  const overflow: number[] = [];
+  for (let i = 0; i < names.length; i++) {
+    const tag = names[i] as string;
     if (strategy === "Digest") {
       if (tag !== sub.constraint) {
-        explanations[i] = verdict(
-          tag,
+        trace.mark(
+          i,
           "not-the-constraint",
-          `the Digest strategy looks up tag ${JSON.stringify(sub.constraint)} only`,
+          () => `the Digest strategy looks up tag ${JSON.stringify(sub.constraint)} only`,
         );
         continue;
       }
     } else {
-      const ignoredBy = ignore.find((re) => re.matchString(tag));
+      let ignoredBy: GoRegexp | undefined;
+      for (const re of ignore) {
+        if (re.matchString(tag)) {
+          ignoredBy = re;
+          break;
+        }
+      }
       if (ignoredBy !== undefined) {
-        explanations[i] = verdict(
-          tag,
-          "ignored",
-          `matches ignoreTagsRegexes ${JSON.stringify(ignoredBy.source)}`,
-        );
+        const by = ignoredBy;
+        trace.mark(i, "ignored", () => `matches ignoreTagsRegexes ${JSON.stringify(by.source)}`);
         continue;
       }
       if (allow.length > 0 && !allow.some((re) => re.matchString(tag))) {
-        explanations[i] = verdict(tag, "not-allowed", "matches none of allowTagsRegexes");
+        trace.mark(i, "not-allowed", () => "matches none of allowTagsRegexes");
         continue;
       }
     }
-    candidates.push(i);
-  }
-
-  // Rank the candidates, best first.
-  let ranked: number[];
-  switch (strategy) {
-    case "SemVer": {
-      if (sub.constraint === "")
-        notes.push("no constraint: Kargo checks nothing, so a pre-release can win");
-      const constraint = sub.constraint === "" ? undefined : parseConstraints(sub.constraint);
-      const versions = new Map<number, Version>();
-      for (const i of candidates) {
-        const tag = list.names[i] as string;
-        const v = tryParseVersion(tag);
-        if (v === undefined) {
-          explanations[i] = verdict(
-            tag,
-            "not-a-version",
-            "not a version to Masterminds NewVersion",
-          );
-          continue;
-        }
-        if (
-          sub.strictSemvers &&
-          tryParseStrictVersion(tag.startsWith("v") ? tag.slice(1) : tag) === undefined
-        ) {
-          explanations[i] = verdict(
-            tag,
-            "not-a-version",
-            "not a strict semver (strictSemvers is true)",
-          );
-          continue;
-        }
-        if (constraint !== undefined && !constraint.check(v)) {
-          explanations[i] = verdict(
-            tag,
-            "out-of-range",
-            `${v.toString()} is outside ${JSON.stringify(sub.constraint)}`,
-          );
-          continue;
-        }
-        versions.set(i, v);
+    if (strategy === "SemVer") {
+      const v = tryParseVersion(tag);
+      if (v === undefined) {
+        trace.mark(i, "not-a-version", () => "not a version to Masterminds NewVersion");
+        continue;
       }
-      ranked = [...versions.keys()].sort(
-        (a, b) =>
-          compareVersions(versions.get(b) as Version, versions.get(a) as Version) ||
-          byTagDescending(list.names[a] as string, list.names[b] as string),
-      );
-      break;
-    }
-    case "Lexical":
-      ranked = [...candidates].sort((a, b) =>
-        byTagDescending(list.names[a] as string, list.names[b] as string),
-      );
-      break;
-    case "NewestBuild":
-      ranked = [...candidates].sort(
-        (a, b) =>
-          compareInstants(
-            (list.metadata.get(list.names[b] as string) as TagMetadata).created,
-            (list.metadata.get(list.names[a] as string) as TagMetadata).created,
-          ) || byTagDescending(list.names[a] as string, list.names[b] as string),
-      );
-      break;
-    default:
-      // Digest: one direct lookup of the constraint tag.
-      ranked = candidates.slice(0, 1);
-      for (const i of candidates.slice(1)) {
-        explanations[i] = verdict(
-          list.names[i] as string,
-          "ranked",
-          "the Digest strategy looks the tag up once",
+      if (
+        sub.strictSemvers &&
+        tryParseStrictVersion(tag.startsWith("v") ? tag.slice(1) : tag) === undefined
+      ) {
+        trace.mark(i, "not-a-version", () => "not a strict semver (strictSemvers is true)");
+        continue;
+      }
+      if (constraint !== undefined && !constraint.check(v)) {
+        trace.mark(
+          i,
+          "out-of-range",
+          () => `${v.toString()} is outside ${JSON.stringify(sub.constraint)}`,
         );
+        continue;
       }
-      break;
-  }
-
-  const wanted = sub.platform === "" ? undefined : splitPlatform(sub.platform);
-  const discovered: number[] = [];
-  for (const i of ranked) {
-    const tag = list.names[i] as string;
+      versions[i] = v;
+    }
     if (wanted !== undefined) {
-      const meta = list.metadata.get(tag) as TagMetadata;
-      if (meta.platforms === undefined) {
-        explanations[i] = verdict(
-          tag,
+      const platforms = list.metadata(tag).platforms;
+      if (platforms === undefined) {
+        trace.mark(
+          i,
           "wrong-platform",
-          `a single-platform image never matches platform ${JSON.stringify(sub.platform)} in Kargo`,
+          () =>
+            `a single-platform image never matches platform ${JSON.stringify(sub.platform)} in Kargo`,
         );
         continue;
       }
-      const match = meta.platforms.some((text) => {
+      const match = platforms.some((text) => {
         const p = splitPlatform(text);
         return p.os === wanted.os && p.arch === wanted.arch && p.variant === wanted.variant;
       });
       if (!match) {
-        explanations[i] = verdict(
-          tag,
+        trace.mark(
+          i,
           "wrong-platform",
-          `its index offers ${meta.platforms.join(", ")}, not exactly ${sub.platform}`,
+          () => `its index offers ${platforms.join(", ")}, not exactly ${sub.platform}`,
         );
         continue;
       }
     }
-    if (discovered.length >= sub.discoveryLimit) {
-      explanations[i] = verdict(
-        tag,
-        "beyond-limit",
-        `ranked past discoveryLimit ${sub.discoveryLimit}`,
-      );
+    if (strategy === "Digest" && top.length === 1) {
+      trace.mark(i, "ranked", () => "the Digest strategy looks the tag up once");
       continue;
     }
-    discovered.push(i);
+    // Insert into `top` (best first); what falls off the end is past the limit.
+    if (top.length === limit && !before(i, top[top.length - 1] as number)) {
+      overflow.push(i);
+      continue;
+    }
+    let at = top.length;
+    while (at > 0 && before(i, top[at - 1] as number)) at--;
+    top.splice(at, 0, i);
+    if (top.length > limit) overflow.push(top.pop() as number);
   }
-  const names = discovered.map((i) => list.names[i] as string);
-  const pick = names[0];
-  for (let k = 0; k < discovered.length; k++) {
-    const i = discovered[k] as number;
-    explanations[i] =
-      k === 0
-        ? verdict(names[0] as string, "selected", `the ${strategy} pick`)
-        : verdict(names[k] as string, "ranked", `discovered, ranked ${k + 1} by ${strategy}`);
-  }
-  const tagsOut = list.names.map(
-    (tag, i) => explanations[i] ?? verdict(tag, "not-considered", "nothing was picked"),
-  );
+  for (const i of overflow)
+    trace.mark(i, "beyond-limit", () => `ranked past discoveryLimit ${sub.discoveryLimit}`);
+  const discovered = top.map((i) => names[i] as string);
+  top.forEach((i, k) => {
+    trace.mark(i, k === 0 ? "selected" : "ranked", () =>
+      k === 0 ? `the ${strategy} pick` : `discovered, ranked ${k + 1} by ${strategy}`,
+    );
+  });
+  const pick = discovered[0];
+  const tagsOut = trace.finish(() => ({ verdict: "not-considered", reason: "nothing was picked" }));
   if (pick === undefined) {
     return fail(
-      list.names.length === 0
+      names.length === 0
         ? { code: "NO_TAGS", message: "the repository has no tags", goError: false }
         : {
             code: "NO_CANDIDATES",
@@ -279,12 +261,19 @@ export function selectKargoTag(
   return {
     dialect: "kargo",
     tag: pick,
-    digest: (list.metadata.get(pick) as TagMetadata).digest,
-    discovered: names,
+    digest: usesMetadata ? list.metadata(pick).digest : lastDigest(tags, pick),
+    discovered,
     outcome: undefined,
     tags: tagsOut,
     notes,
   };
+}
+
+/** The digest of the last entry named `name` (the last-occurrence rule). */
+function lastDigest(tags: readonly TagInfo[], name: string): string | undefined {
+  for (let i = tags.length - 1; i >= 0; i--)
+    if ((tags[i] as TagInfo).name === name) return (tags[i] as TagInfo).digest;
+  return undefined;
 }
 
 function compileAll(
@@ -315,10 +304,6 @@ function unsupported(field: string, replacement: string): DialectOutcome {
     message: `${selectorPrefix}: ${field} is deprecated and unsupported as of v1.11.0; use ${replacement} instead`,
     goError: true,
   };
-}
-
-function verdict(tag: string, v: DialectVerdict, reason: string): DialectTagExplanation {
-  return { tag, verdict: v, reason };
 }
 
 function fail(

@@ -1,0 +1,333 @@
+/**
+ * Drives the built playground in Debian's headless Chromium (installed by
+ * scripts/setup.d/chromium.sh; playwright-core never downloads a browser):
+ * the seed examples give the documented answers, a link restores a case,
+ * hostile pastes leave the page responsive, and nothing leaves loopback.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import type { Server } from "node:http";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildPlayground } from "./build.js";
+import { serve } from "./serve.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const CHROMIUM = "/usr/bin/chromium";
+// Each run writes fresh screenshots here (gitignored); the README shows copies in screenshots/.
+const shots = join(here, "screenshots", "latest");
+
+if (!existsSync(CHROMIUM)) {
+  throw new Error(`${CHROMIUM} is missing: run scripts/setup.d/chromium.sh`);
+}
+
+let server: Server;
+let url: string;
+let browser: Browser;
+let dist: string;
+const offLoopback: string[] = [];
+
+beforeAll(async () => {
+  dist = await buildPlayground();
+  ({ server, url } = await serve(dist));
+  // playwright starts the browser on a fresh temporary --user-data-dir of its own, and every
+  // page below gets a fresh context (storage, colour scheme).
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  mkdirSync(shots, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((r) => server?.close(r));
+});
+
+async function open(fragment = "", scheme: "light" | "dark" = "light"): Promise<Page> {
+  const page = await browser.newPage({
+    colorScheme: scheme,
+    viewport: { width: 1200, height: 900 },
+    // The page's own CSP forbids eval; the test's waitForFunction strings need it.
+    bypassCSP: true,
+  });
+  page.on("request", (req) => {
+    const u = new URL(req.url());
+    if (u.protocol === "data:" || u.protocol === "blob:") return;
+    if (u.hostname !== "127.0.0.1") offLoopback.push(req.url());
+  });
+  await page.goto(url + fragment);
+  await page.waitForSelector("body[data-answered]");
+  return page;
+}
+
+async function answer(page: Page): Promise<string> {
+  return (await page.textContent("#tags-answer")) ?? "";
+}
+
+async function rows(page: Page, table: string): Promise<string[][]> {
+  return page.$$eval(`${table} tbody tr`, (trs) =>
+    trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")),
+  );
+}
+
+async function seed(page: Page, name: string, expected: string): Promise<void> {
+  await page.selectOption("#tags-seed", name);
+  await page.waitForFunction(
+    `document.querySelector("#tags-answer")?.textContent?.includes(${JSON.stringify(expected)})`,
+  );
+}
+
+describe("playground in Chromium", () => {
+  it("answers the podinfo seed on load, and reports how fast", async () => {
+    const page = await browser.newPage({ bypassCSP: true });
+    const started = Date.now();
+    await page.goto(url);
+    await page.waitForFunction(
+      `document.querySelector("#tags-answer")?.textContent?.includes("5.1.10")`,
+    );
+    const ms = Date.now() - started;
+    const status = (await page.textContent("#status")) ?? "";
+    console.log(`first answer after navigation: ${ms} ms (${status})`);
+    expect(await answer(page)).toBe("Flux selects 5.1.10");
+    const r = await rows(page, "#tags-table");
+    expect(r.map((x) => [x[0], x[2]])).toEqual([
+      ["5.0.3", "out-of-range"],
+      ["5.1.0", "ranked"],
+      ["5.1.2", "ranked"],
+      ["5.1.10", "selected"],
+      ["5.1.11-rc.1", "out-of-range"],
+      ["5.2.0", "out-of-range"],
+      ["6.0.0", "out-of-range"],
+      ["latest", "not-a-version"],
+    ]);
+    expect(r[4]?.[3]).toContain("prerelease");
+    await page.close();
+  });
+
+  it("explains the ^1.x-0 range with the -rc filter", async () => {
+    const page = await open();
+    await seed(page, "rc", "1.2.0-rc.1");
+    expect(await answer(page)).toBe("Flux selects 1.2.0-rc.1");
+    const r = await rows(page, "#tags-table");
+    expect(r.find((x) => x[0] === "1.0.0")?.[2]).toBe("filtered-out");
+    expect(r.find((x) => x[0] === "1.2.0-alpha.1")?.[3]).toBe("'.*-rc.*' does not match it");
+    expect(r.find((x) => x[0] === "2.0.0-rc.1")?.[2]).toBe("out-of-range");
+    // The part the pattern matched is marked.
+    expect(await page.textContent("#tags-table tr[data-verdict=selected] mark")).toBe("1.2.0-rc.1");
+    await page.close();
+  });
+
+  it("shows the MinIO timestamp the filter captured", async () => {
+    const page = await open();
+    await seed(page, "minio", "RELEASE.2024-10-02T17-50-41Z");
+    const r = await rows(page, "#tags-table");
+    const selected = r.find((x) => x[2] === "selected");
+    expect(selected?.[0]).toContain('timestamp = "2024-10-02T17-50-41"');
+    expect(selected?.[1]).toBe("2024-10-02T17-50-41");
+    expect(r.find((x) => x[0] === "RELEASE.2024-10-02T17-50-41Z.fips")?.[2]).toBe("filtered-out");
+    await page.screenshot({ path: join(shots, "tags-light.png") });
+    await page.close();
+  });
+
+  it("compares Flux with Argo CD Image Updater and Kargo", async () => {
+    const page = await open();
+    await seed(page, "minio", "RELEASE.2024-10-02T17-50-41Z");
+    await page.selectOption("#tags-dialect", "compare");
+    await page.waitForSelector("#compare-picks");
+    const picks = await rows(page, "#compare-picks");
+    expect(picks.map((p) => p[0])).toEqual(["flux", "argocd-image-updater", "kargo"]);
+    expect(picks[0]?.[1]).toBe("RELEASE.2024-10-02T17-50-41Z");
+    expect(picks[2]?.[2]).toContain("Kargo ranks the tag itself");
+    await page.close();
+  });
+
+  it("puts a policy error on its line, with the field path and value", async () => {
+    const page = await open();
+    const policy = readFileSync(join(here, "../demo/fixtures/tags/podinfo-semver.yaml"), "utf8");
+    await page.fill("#tags-policy", policy.replace("range: 5.1.x", "range: 5.1.x.x"));
+    await page.waitForSelector("#tags-policy-issues button");
+    const text = (await page.textContent("#tags-policy-issues")) ?? "";
+    expect(text).toContain('line 12: spec.policy.semver.range = "5.1.x.x"');
+    await page.close();
+  });
+
+  it("orders the nginx-unprivileged upstreams by priority", async () => {
+    const page = await open();
+    await page.click("#tab-routing");
+    await page.selectOption("#routing-seed", "nginx");
+    await page.waitForFunction(
+      `document.querySelector("#routing-containers td.mono")?.textContent?.includes("nginx-unprivileged")`,
+    );
+    const r = await rows(page, "#routing-containers table");
+    expect(r.map((x) => [x[1], x[2]])).toEqual([
+      ["docker.io/nginxinc/nginx-unprivileged:1.25", "(0, 0, 0, 0)"],
+      ["quay.io/nginx/nginx-unprivileged:1.25", "(0, 3, 10, 1)"],
+      ["public.ecr.aws/nginx/nginx-unprivileged:1.25", "(0, 3, 20, 2)"],
+    ]);
+    expect(r[1]?.[3]).toBe("upstream: ClusterReplicatedImageSet/nginx-unprivileged");
+    await page.close();
+  });
+
+  it("puts the team mirror first, and says which objects applied", async () => {
+    const page = await open();
+    await page.click("#tab-routing");
+    await page.selectOption("#routing-seed", "team");
+    await page.waitForSelector("#routing-containers table");
+    const r = await rows(page, "#routing-containers table");
+    expect(r.map((x) => [x[1], x[2], x[5]])).toEqual([
+      [
+        "fast-registry.internal/my-app-cache/my-app/api:1.4",
+        "(-10, 2, 1, 0)",
+        "my-app/fast-registry-secret",
+      ],
+      ["harbor.example.com/my-app-mirror/my-app/api:1.4", "(-10, 2, 5, 1)", "my-app/harbor-secret"],
+      [
+        "harbor.example.com/global-mirror/my-app/api:1.4",
+        "(-1, 1, 0, 0)",
+        "kuik-system/harbor-secret",
+      ],
+      ["docker-registry.example.com/my-app/api:1.4", "(0, 0, 0, 0)", ""],
+    ]);
+    // In another namespace the team mirror does not apply, and the page says why.
+    await page.fill("#routing-namespace", "other");
+    await page.waitForFunction(
+      `document.querySelectorAll("#routing-containers tbody tr").length === 2`,
+    );
+    const objects = await rows(page, "#routing-resources");
+    expect(objects).toEqual([
+      ["ClusterImageSetMirror/global-mirror", "yes", "contributed the entries marked with it"],
+      [
+        "ImageSetMirror/my-app/team-mirror",
+        "no",
+        'it lives in namespace "my-app", the Pod in "other"',
+      ],
+    ]);
+    // A Pod: one table per container.
+    await page.selectOption("#routing-mode", "pod");
+    await page.waitForFunction(
+      `document.querySelectorAll("#routing-containers table").length === 2`,
+    );
+    await page.screenshot({ path: join(shots, "routing-light.png"), fullPage: true });
+    // A bad CR field is reported on its line with path and value.
+    const crs = readFileSync(join(here, "../demo/fixtures/routing/team-mirror.yaml"), "utf8");
+    await page.fill("#routing-crs", crs.replace("priority: 5", "priority: five"));
+    await page.waitForSelector("#routing-crs-issues button");
+    const issue = (await page.textContent("#routing-crs-issues")) ?? "";
+    expect(issue).toContain('line 38: spec.mirrors[1].priority = "five"');
+    await page.close();
+  });
+
+  it("answers references with Go's exact errors", async () => {
+    const page = await open();
+    await page.click("#tab-references");
+    await page.click("#refs-seed");
+    await page.waitForSelector("#refs-table tr[data-error]");
+    const r = await rows(page, "#refs-table");
+    expect(r[0]).toEqual(["1", "nginx", "docker.io/library/nginx", "nginx", "", "", "Always"]);
+    expect(r.find((x) => x[1] === "nginx:1.25")?.[6]).toBe("IfNotPresent");
+    expect(r.find((x) => x[1] === "Ubuntu")?.[2]).toBe(
+      "invalid reference format: repository name (library/Ubuntu) must be lowercase (REMOTE_NAME_CONTAINS_UPPERCASE)",
+    );
+    await page.screenshot({ path: join(shots, "references-light.png") });
+    await page.close();
+  });
+
+  it("restores a case from its link", async () => {
+    const page = await open();
+    await seed(page, "rc", "1.2.0-rc.1");
+    await page.selectOption("#tags-dialect", "compare");
+    await page.waitForSelector("#compare-picks");
+    await page.waitForFunction(`location.hash.startsWith("#s=")`);
+    const link = new URL(page.url()).hash;
+    await page.close();
+    const again = await open(link);
+    expect(await answer(again)).toBe("Flux selects 1.2.0-rc.1");
+    expect(await again.inputValue("#tags-dialect")).toBe("compare");
+    expect(await again.inputValue("#tags-list")).toContain("2.0.0-rc.1");
+    await again.close();
+  });
+
+  it("stays responsive under a 10 MB paste and a costly pattern", async () => {
+    const page = await open();
+    // A 10 MB paste, made in the page (a fill over the protocol would be the slow part).
+    await page.evaluate(`{
+      const el = document.querySelector("#tags-list");
+      el.value = "1.0.0\\n".repeat(${Math.ceil((10 * 1024 * 1024) / 6)});
+      el.dispatchEvent(new Event("input"));
+    }`);
+    expect(await clickLatency(page)).toBeLessThan(200);
+    await page.waitForFunction(
+      `document.querySelector("#tags-list-issues")?.textContent?.includes("larger than")`,
+    );
+
+    const policy = readFileSync(join(here, "../demo/fixtures/tags/podinfo-semver.yaml"), "utf8");
+    const costly = `${policy}  filterTags:\n    pattern: ^(a+)+(b|c|d|e)*x{1,100}$\n    extract: $1\n`;
+    await page.evaluate(`{
+      const el = document.querySelector("#tags-list");
+      el.value = Array.from({ length: 5000 }, (_, i) => "a".repeat(200) + i).join("\\n");
+      el.dispatchEvent(new Event("input"));
+    }`);
+    await page.fill("#tags-policy", costly);
+    expect(await clickLatency(page)).toBeLessThan(200);
+    await page.close();
+  });
+
+  it("sends no request beyond loopback and ships at most 250 KB of gzipped JS", async () => {
+    expect(offLoopback).toEqual([]);
+    const js = readdirSync(dist).filter((f) => f.endsWith(".js"));
+    const total = js.reduce(
+      (n, f) => n + gzipSync(readFileSync(join(dist, f)), { level: 9 }).length,
+      0,
+    );
+    console.log(`total JS: ${(total / 1024).toFixed(1)} KB gzip (${js.join(", ")})`);
+    expect(total).toBeLessThanOrEqual(250 * 1024);
+  });
+
+  it("renders dark, and on a phone", async () => {
+    const page = await open("", "dark");
+    await page.screenshot({ path: join(shots, "tags-dark.png") });
+    await page.click("#tab-references");
+    await page.click("#refs-seed");
+    await page.waitForSelector("#refs-table tr[data-error]");
+    await page.screenshot({ path: join(shots, "references-dark.png") });
+    const bg = await page.evaluate("getComputedStyle(document.body).backgroundColor");
+    expect(bg).toBe("rgb(13, 17, 23)");
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = await page.evaluate<number>(
+      "document.documentElement.scrollWidth - window.innerWidth",
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.click("#tab-tags");
+    await page.screenshot({ path: join(shots, "tags-phone-dark.png") });
+    await page.setViewportSize({ width: 1200, height: 900 });
+    await page.click("#tab-routing");
+    await page.waitForSelector("#routing-containers table");
+    await page.screenshot({ path: join(shots, "routing-dark.png"), fullPage: true });
+    await page.close();
+  });
+});
+
+/** Clicks the theme toggle and returns how long the page took to react. */
+async function clickLatency(page: Page): Promise<number> {
+  const before = (await page.textContent("#theme")) ?? "";
+  const started = Date.now();
+  await page.click("#theme", { timeout: 5000 });
+  await page.waitForFunction(
+    `document.querySelector("#theme")?.textContent !== ${JSON.stringify(before)}`,
+    undefined,
+    { timeout: 5000 },
+  );
+  return Date.now() - started;
+}

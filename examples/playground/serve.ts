@@ -1,0 +1,56 @@
+/**
+ * A tiny static file server for dist/, on loopback only: the playground needs
+ * no backend, this only lets a browser load the worker script from http://.
+ */
+import { readFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import { dirname, extname, join, normalize, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const types: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".png": "image/png",
+};
+
+/** Serves `dir` on 127.0.0.1:`port` (0 picks a free port); resolves with the server and its URL. */
+export function serve(dir: string, port = 0): Promise<{ server: Server; url: string }> {
+  const root = normalize(dir + sep);
+  const server = createServer((req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url ?? "/", "http://localhost").pathname);
+    const file = normalize(join(root, pathname === "/" ? "index.html" : pathname));
+    if (!file.startsWith(root) || (req.method !== "GET" && req.method !== "HEAD")) {
+      res.writeHead(404).end();
+      return;
+    }
+    readFile(file).then(
+      (body) => {
+        res.writeHead(200, {
+          "content-type": types[extname(file)] ?? "application/octet-stream",
+          "cache-control": "no-store",
+          // The page makes no network request; the policy says so to the browser too.
+          "content-security-policy":
+            "default-src 'none'; script-src 'self'; worker-src 'self'; style-src 'unsafe-inline'; img-src data:; connect-src 'none'",
+        });
+        res.end(req.method === "HEAD" ? undefined : body);
+      },
+      () => res.writeHead(404).end(),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => {
+      const address = server.address();
+      const p = typeof address === "object" && address !== null ? address.port : port;
+      resolve({ server, url: `http://127.0.0.1:${p}/` });
+    });
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const port = Number(process.env.PORT ?? 8787);
+  const { url } = await serve(join(here, "dist"), port);
+  console.log(`playground on ${url} (Ctrl-C stops it)`);
+}
