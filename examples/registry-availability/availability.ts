@@ -8,14 +8,15 @@ import {
   type DockerKeyring,
   parseDockerConfigJson,
 } from "@kubeimg/core/keyring";
-import { createAvailabilityChecker, type ImageAvailability } from "@kubeimg/registry/adapters";
+import type { Availability } from "@kubeimg/core/ports";
+import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient, type RegistryHostOptions } from "@kubeimg/registry/client";
 
 export interface AlternativeReport {
   readonly image: string;
   readonly alternatives: readonly {
     readonly image: string;
-    readonly availability: ImageAvailability;
+    readonly availability: Availability;
   }[];
   /** The first available alternative, if any. */
   readonly selected: string | undefined;

@@ -31,6 +31,9 @@ const entryCalls = {
     m.createVerificationPolicy({ policy: "NeverVerify" }).name === "NeverVerify",
   "@kubeimg/policy/pull-credentials/fs": (m) =>
     m.storageFileName("testimageref1").startsWith("sha256-d77ed748"),
+  "@kubeimg/policy/objects": (m) =>
+    m.editDistance("registy", "registry") === 1 &&
+    m.readYamlDocuments("a: 1\n---\nb: 2\n").ok === true,
   "@kubeimg/policy/node-mirrors": (m) => typeof m.hostDirectoryName("docker.io") === "string",
   "@kubeimg/policy/node-mirrors/fs": async (m) =>
     typeof (await m.readRegistriesConf("/nonexistent/registries.conf")) === "object",

@@ -1,31 +1,9 @@
 /**
  * "Did you mean" for command and option names: the known name within a
- * small edit distance of what was typed.
+ * small edit distance of what was typed (the distance of policy's
+ * unknown-field messages, `@kubeimg/policy/objects`).
  */
-
-/** Optimal-string-alignment distance: insertions, deletions, substitutions, swaps. */
-function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const row = d[i] as number[];
-      const up = d[i - 1] as number[];
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(
-        (up[j] as number) + 1,
-        (row[j - 1] as number) + 1,
-        (up[j - 1] as number) + cost,
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        best = Math.min(best, ((d[i - 2] as number[])[j - 2] as number) + 1);
-      }
-      row[j] = best;
-    }
-  }
-  return (d[a.length] as number[])[b.length] as number;
-}
+import { editDistance } from "@kubeimg/policy/objects";
 
 /**
  * Returns the candidate closest to `typed`, when it is close enough to be a
@@ -46,7 +24,7 @@ export function closestName(typed: string, candidates: readonly string[]): strin
       3,
       Math.max(1, Math.floor(Math.max(typed.length, candidate.length) / 3)),
     );
-    const d = distance(typed.toLowerCase(), candidate.toLowerCase());
+    const d = editDistance(typed.toLowerCase(), candidate.toLowerCase());
     if (d <= limit && d < bestDistance) {
       best = candidate;
       bestDistance = d;

@@ -37,7 +37,25 @@ describe("Parse (Go net/url.Parse)", () => {
     { raw: "https://ü@a/", want: undefined },
   ])("$raw", ({ raw, want }) => {
     const bytes = String.fromCharCode(...new TextEncoder().encode(raw));
-    expect(Parse(bytes)).toEqual(want);
+    const got = Parse(bytes);
+    expect(got && { host: got.host, path: got.path }).toEqual(want);
+  });
+});
+
+describe("Parse: scheme, opaque and relative URLs", () => {
+  it.each([
+    { raw: "HTTPS://a/b", want: { scheme: "https", opaque: "", host: "a", path: "/b" } },
+    { raw: "http:x", want: { scheme: "http", opaque: "x", host: "", path: "" } },
+    { raw: "http:x#%zz", want: undefined },
+    { raw: "http", want: { scheme: "", opaque: "", host: "", path: "http" } },
+    { raw: "httpx/a:b", want: { scheme: "", opaque: "", host: "", path: "httpx/a:b" } },
+    { raw: "1http:x", want: undefined }, // no scheme, and a colon in the first segment
+    { raw: ":x", want: undefined }, // missing protocol scheme
+    { raw: "//h/p", want: { scheme: "", opaque: "", host: "h", path: "/p" } },
+    { raw: "///h/p", want: { scheme: "", opaque: "", host: "", path: "///h/p" } },
+    { raw: "s:///h", want: { scheme: "s", opaque: "", host: "", path: "/h" } },
+  ])("$raw", ({ raw, want }) => {
+    expect(Parse(raw)).toEqual(want);
   });
 });
 

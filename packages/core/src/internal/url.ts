@@ -1,7 +1,8 @@
 /**
- * The part of Go's `net/url.Parse` the kubelet keyring depends on, over
- * byte strings (see `utf8.ts`): which inputs are rejected, and the
- * decoded host and path of the rest. Pinned to the Go the keyring vectors
+ * The part of Go's `net/url.Parse` the kubelet keyring and containerd's
+ * hosts.toml server names depend on, over byte strings (see `utf8.ts`):
+ * which inputs are rejected, and the scheme, opaque part, decoded host and
+ * path of the rest. Pinned to the Go the keyring vectors
  * were produced with (Go 1.19): the contents of a bracketed host are not
  * validated as an IPv6 address, `[`/`]` may appear inside a host, and a
  * colon in a plain host is checked from the last one. (Go releases from
@@ -9,8 +10,12 @@
  * address, which would make glob classes in host labels unusable.)
  */
 
-/** The pieces of a parsed URL the keyring reads. */
+/** The pieces of a parsed URL kubeimg reads. */
 export interface URL {
+  /** The scheme, lower-cased; `""` for a relative URL (`url.URL.Scheme`). */
+  readonly scheme: string;
+  /** What follows `scheme:` when it does not start with `/` (`http:x`), else `""` (`url.URL.Opaque`). */
+  readonly opaque: string;
   /** Host with port, unescaped (`url.URL.Host`). */
   readonly host: string;
   /** Unescaped path (`url.URL.Path`). */
@@ -108,8 +113,32 @@ function parseHost(host: string): string | undefined {
 }
 
 /**
- * Parses an absolute `http://` or `https://` URL (as a byte string) like
- * Go's `url.Parse`, or returns `undefined` where Go returns an error.
+ * Go's `getScheme`: the scheme and the rest, no scheme when the first
+ * character that is not a letter is not a `:` (or a digit, `+`, `-`, `.`
+ * comes first), `undefined` for a leading `:` ("missing protocol scheme").
+ */
+function getScheme(u: string): { scheme: string; rest: string } | undefined {
+  for (let i = 0; i < u.length; i++) {
+    const c = u.charCodeAt(i);
+    const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+    if (letter) continue;
+    if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) {
+      if (i === 0) break;
+      continue;
+    }
+    if (c === 0x3a) {
+      if (i === 0) return undefined;
+      return { scheme: u.slice(0, i), rest: u.slice(i + 1) };
+    }
+    break;
+  }
+  return { scheme: "", rest: u };
+}
+
+/**
+ * Parses a URL (as a byte string) like Go's `url.Parse`, or returns
+ * `undefined` where Go returns an error: absolute (`https://host/path`),
+ * opaque (`http:x`: no host, no path) or relative (`a/b`).
  */
 export function Parse(raw: string): URL | undefined {
   const hash = raw.indexOf("#");
@@ -120,30 +149,40 @@ export function Parse(raw: string): URL | undefined {
     const c = u.charCodeAt(i);
     if (c < 0x20 || c === 0x7f) return undefined;
   }
-  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(u);
-  if (!scheme) return undefined;
-  let rest = u.slice(scheme[0].length);
+  const split = getScheme(u);
+  if (split === undefined) return undefined;
+  const scheme = split.scheme.toLowerCase();
+  let rest = split.rest;
   const question = rest.indexOf("?");
   if (question >= 0) rest = rest.slice(0, question);
-  if (!rest.startsWith("//")) return undefined;
-  const afterSlashes = rest.slice(2);
-  const slash = afterSlashes.indexOf("/");
-  const authority = slash >= 0 ? afterSlashes.slice(0, slash) : afterSlashes;
-  const rawPath = slash >= 0 ? afterSlashes.slice(slash) : "";
-  const at = authority.lastIndexOf("@");
-  const host = parseHost(at >= 0 ? authority.slice(at + 1) : authority);
-  if (host === undefined) return undefined;
-  if (at >= 0) {
-    const userinfo = authority.slice(0, at);
-    if (!userinfoChars.test(userinfo)) return undefined;
-    const colon = userinfo.indexOf(":");
-    const parts = colon >= 0 ? [userinfo.slice(0, colon), userinfo.slice(colon + 1)] : [userinfo];
-    if (parts.some((part) => goUnescape(part, "userPassword") === undefined)) return undefined;
-  }
-  const path = goUnescape(rawPath, "path");
-  if (path === undefined) return undefined;
   if (fragment !== "" && goUnescape(fragment, "fragment") === undefined) return undefined;
-  return { host, path };
+  if (!rest.startsWith("/")) {
+    if (scheme !== "") return { scheme, opaque: rest, host: "", path: "" };
+    // A colon in the first segment would read as a malformed scheme.
+    const slash = rest.indexOf("/");
+    if ((slash >= 0 ? rest.slice(0, slash) : rest).includes(":")) return undefined;
+  }
+  let host = "";
+  if ((scheme !== "" || !rest.startsWith("///")) && rest.startsWith("//")) {
+    const afterSlashes = rest.slice(2);
+    const slash = afterSlashes.indexOf("/");
+    const authority = slash >= 0 ? afterSlashes.slice(0, slash) : afterSlashes;
+    rest = slash >= 0 ? afterSlashes.slice(slash) : "";
+    const at = authority.lastIndexOf("@");
+    if (at >= 0) {
+      const userinfo = authority.slice(0, at);
+      if (!userinfoChars.test(userinfo)) return undefined;
+      const colon = userinfo.indexOf(":");
+      const parts = colon >= 0 ? [userinfo.slice(0, colon), userinfo.slice(colon + 1)] : [userinfo];
+      if (parts.some((part) => goUnescape(part, "userPassword") === undefined)) return undefined;
+    }
+    const parsed = parseHost(at >= 0 ? authority.slice(at + 1) : authority);
+    if (parsed === undefined) return undefined;
+    host = parsed;
+  }
+  const path = goUnescape(rest, "path");
+  if (path === undefined) return undefined;
+  return { scheme, opaque: "", host, path };
 }
 
 /**

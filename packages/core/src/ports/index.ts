@@ -120,6 +120,39 @@ export interface ImageMetadataReader {
   imageMetadata(image: NamedReference, options: CallOptions): Promise<ImageMetadata>;
 }
 
+/** The repository a {@link TagMetadataSource} is asked about: a registry host and a path. */
+export interface MetadataRepository {
+  /** The registry host and port, e.g. `ghcr.io`. */
+  readonly domain: string;
+  /** The repository path, e.g. `org/app`. */
+  readonly path: string;
+}
+
+/** What a registry says about the image a tag points to, as tag dialects read it. */
+export interface TagImageMetadata {
+  /** The image config's `created`, RFC 3339; undefined when the config has none. */
+  readonly created: string | undefined;
+  /** The digest of the tag's top manifest (the index for a multi-platform image). */
+  readonly digest: string;
+  /** An index: its platforms (`os/arch[/variant]`); undefined for a single manifest. */
+  readonly platforms: readonly string[] | undefined;
+}
+
+/** Per-call options of a {@link TagMetadataSource}. */
+export type TagMetadataCallOptions = CallOptions;
+
+/**
+ * Looks up the image metadata of one tag: what the tag dialects' newest-build,
+ * digest and platform strategies need (Argo CD Image Updater, Kargo).
+ */
+export interface TagMetadataSource {
+  tagMetadata(
+    repository: MetadataRepository,
+    tag: string,
+    options: TagMetadataCallOptions,
+  ): Promise<TagImageMetadata>;
+}
+
 // --- Time ----------------------------------------------------------------------
 
 /**

@@ -62,8 +62,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** Damerau-Levenshtein distance (optimal string alignment) between two short names. */
-function editDistance(a: string, b: string): number {
+/**
+ * Damerau-Levenshtein distance (optimal string alignment: insertions,
+ * deletions, substitutions, swaps of neighbours) between two short names.
+ *
+ * @example
+ * ```ts
+ * editDistance("registy", "registry"); // 1
+ * ```
+ */
+export function editDistance(a: string, b: string): number {
   const rows: number[][] = [];
   for (let i = 0; i <= a.length; i++) {
     const row: number[] = [i];

@@ -1,22 +1,22 @@
 /**
- * The `AvailabilityChecker` of `@kubeimg/policy/routing`, over the registry
+ * The `AvailabilityChecker` port of `@kubeimg/core/ports`, over the registry
  * client: one manifest HEAD per image under a short deadline. 404, 401 and
  * 403 all mean "not usable, try the next alternative" (Docker Hub answers
  * 401 for repositories that do not exist); the reason keeps which it was.
  */
 import { isDockerConfigError } from "@kubeimg/core/keyring";
 import { type HostPlatform, isPlatformError, type PlatformInput } from "@kubeimg/core/platform";
+import type {
+  Availability,
+  AvailabilityChecker,
+  AvailabilityCheckOptions,
+  SecretRef,
+} from "@kubeimg/core/ports";
 import type { RegistryClient } from "../client/index.js";
 import { isRegistryError, RegistryError } from "../errors/index.js";
 import { parseRegistryImage } from "../image/image-name.js";
 import { imageServesPlatforms, missingPlatformsReason } from "../platform/serves.js";
 import { type AdapterCredentials, checkAdapterOptions, credentialsFor } from "./credentials.js";
-import type {
-  AdapterCallOptions,
-  ImageAvailability,
-  ImageAvailabilityChecker,
-  PullSecretRef,
-} from "./types.js";
 
 /** Refuses a platform list that is not a list of `{ os, architecture, … }` objects with string parts. */
 function checkPlatforms(where: string, platforms: unknown): void {
@@ -63,7 +63,7 @@ export interface AvailabilityCheckerOptions extends AdapterCredentials {
  * // { available: false, reason: "NOT_FOUND (HTTP 404): gone", retryable: false }
  * ```
  */
-export function availabilityFromError(error: unknown): ImageAvailability {
+export function availabilityFromError(error: unknown): Availability {
   if (isRegistryError(error)) {
     const status = error.status === undefined ? "" : ` (HTTP ${error.status})`;
     return {
@@ -93,15 +93,15 @@ export function availabilityFromError(error: unknown): ImageAvailability {
  */
 export function createAvailabilityChecker(
   options: AvailabilityCheckerOptions,
-): ImageAvailabilityChecker {
+): AvailabilityChecker {
   checkAdapterOptions("createAvailabilityChecker", options);
   checkPlatforms("createAvailabilityChecker: option platforms", options.platforms);
   return {
     async check(
       image: string,
-      credentialSecret: PullSecretRef | undefined,
-      callOptions: AdapterCallOptions,
-    ): Promise<ImageAvailability> {
+      credentialSecret: SecretRef | undefined,
+      callOptions: AvailabilityCheckOptions,
+    ): Promise<Availability> {
       try {
         const name = parseRegistryImage(image);
         const credentials = await credentialsFor(options, credentialSecret, callOptions.signal);

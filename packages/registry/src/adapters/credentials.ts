@@ -3,15 +3,15 @@
  * when a check names one, combined exactly as the kubelet combines them.
  */
 import { type DockerKeyring, makeDockerKeyring } from "@kubeimg/core/keyring";
+import type { SecretRef } from "@kubeimg/core/ports";
 import { checkTimeout } from "../client/check-options.js";
 import { keyringCredentials } from "../client/credentials.js";
 import type { CredentialProvider } from "../client/index.js";
 import { RegistryError } from "../errors/index.js";
-import type { PullSecretRef } from "./types.js";
 
 /** Returns the Secret object a reference names, or `undefined` when it does not exist. */
 export type PullSecretGetter = (
-  ref: PullSecretRef,
+  ref: SecretRef,
   options: { signal?: AbortSignal },
 ) => Promise<unknown>;
 
@@ -51,7 +51,7 @@ export function checkAdapterOptions(where: string, options: unknown): void {
 /** The credential provider for one call: the Secret's credentials first, then the node keyring's. */
 export async function credentialsFor(
   source: AdapterCredentials,
-  secretRef: PullSecretRef | undefined,
+  secretRef: SecretRef | undefined,
   signal: AbortSignal | undefined,
 ): Promise<CredentialProvider | undefined> {
   if (!secretRef) return source.keyring ? keyringCredentials(source.keyring) : undefined;

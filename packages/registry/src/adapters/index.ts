@@ -6,15 +6,3 @@ export {
 export type { AdapterCredentials, PullSecretGetter } from "./credentials.js";
 export { createDigestResolver, createTagLister, type TagAdapterOptions } from "./tag-lister.js";
 export { createTagMetadataSource, type TagMetadataSourceOptions } from "./tag-metadata.js";
-export type {
-  AdapterCallOptions,
-  ImageAvailability,
-  ImageAvailabilityChecker,
-  ImageDigestResolver,
-  MetadataRepository,
-  PullSecretRef,
-  RepositoryTagLister,
-  TagImageMetadata,
-  TagMetadataCallOptions,
-  TagMetadataSource,
-} from "./types.js";

@@ -1,14 +1,18 @@
 /**
- * The `TagLister` and `DigestResolver` of `@kubeimg/policy/tags`, over the
+ * The `TagLister` and `DigestResolver` ports of `@kubeimg/core/ports`, over the
  * registry client, with the node keyring's credentials.
  */
 import type { DockerKeyring } from "@kubeimg/core/keyring";
+import type {
+  DigestResolver,
+  CallOptions as PortCallOptions,
+  TagLister,
+} from "@kubeimg/core/ports";
 import { keyringCredentials } from "../client/credentials.js";
 import type { CleanTagsOptions, RegistryClient } from "../client/index.js";
 import { checkArgument } from "../errors/index.js";
 import type { RegistryImage } from "../image/index.js";
 import { checkAdapterOptions } from "./credentials.js";
-import type { AdapterCallOptions, ImageDigestResolver, RepositoryTagLister } from "./types.js";
 
 /** Options of {@link createTagLister} and {@link createDigestResolver}. */
 export interface TagAdapterOptions extends Pick<CleanTagsOptions, "exclude"> {
@@ -19,7 +23,7 @@ export interface TagAdapterOptions extends Pick<CleanTagsOptions, "exclude"> {
   readonly timeoutMs?: number;
 }
 
-function callOptions(options: TagAdapterOptions, call: AdapterCallOptions | undefined) {
+function callOptions(options: TagAdapterOptions, call: PortCallOptions | undefined) {
   checkArgument(
     call === undefined || (typeof call === "object" && call !== null),
     "adapter call",
@@ -44,10 +48,13 @@ function callOptions(options: TagAdapterOptions, call: AdapterCallOptions | unde
  * await lister.listTags({ domain: "ghcr.io", path: "org/app" }, {});
  * ```
  */
-export function createTagLister(options: TagAdapterOptions): RepositoryTagLister {
+export function createTagLister(options: TagAdapterOptions): TagLister & {
+  /** Also takes a bare `{ domain, path }`, not only a parsed reference. */
+  listTags(repository: RegistryImage, options: PortCallOptions): Promise<string[]>;
+} {
   checkAdapterOptions("createTagLister", options);
   return {
-    listTags: (repository: RegistryImage, call: AdapterCallOptions) =>
+    listTags: (repository: RegistryImage, call: PortCallOptions) =>
       options.client.listTags(repository, {
         ...callOptions(options, call),
         ...(options.exclude ? { exclude: options.exclude } : {}),
@@ -66,10 +73,13 @@ export function createTagLister(options: TagAdapterOptions): RepositoryTagLister
  * await resolver.resolveDigest({ domain: "docker.io", path: "library/nginx", tag: "1.25" }, {});
  * ```
  */
-export function createDigestResolver(options: TagAdapterOptions): ImageDigestResolver {
+export function createDigestResolver(options: TagAdapterOptions): DigestResolver & {
+  /** Also takes a bare `{ domain, path, tag }`, not only a parsed reference. */
+  resolveDigest(image: RegistryImage, options: PortCallOptions): Promise<string>;
+} {
   checkAdapterOptions("createDigestResolver", options);
   return {
-    resolveDigest: (image: RegistryImage, call: AdapterCallOptions) =>
+    resolveDigest: (image: RegistryImage, call: PortCallOptions) =>
       options.client.resolveDigest(image, callOptions(options, call)),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The `TagMetadataSource` of `@kubeimg/policy/tags` over the registry
+ * The `TagMetadataSource` port of `@kubeimg/core/ports` over the registry
  * client: what the newest-build, digest and platform strategies of Argo CD
  * Image Updater and Kargo need to know about each tag.
  *
@@ -25,17 +25,17 @@ import {
   parsePlatform,
   selectPlatform,
 } from "@kubeimg/core/platform";
-import { keyringCredentials } from "../client/credentials.js";
-import type { RegistryClient } from "../client/index.js";
-import type { CallOptions } from "../client/options.js";
-import { RegistryError } from "../errors/index.js";
-import { checkAdapterOptions } from "./credentials.js";
 import type {
   MetadataRepository,
   TagImageMetadata,
   TagMetadataCallOptions,
   TagMetadataSource,
-} from "./types.js";
+} from "@kubeimg/core/ports";
+import { keyringCredentials } from "../client/credentials.js";
+import type { RegistryClient } from "../client/index.js";
+import type { CallOptions } from "../client/options.js";
+import { RegistryError } from "../errors/index.js";
+import { checkAdapterOptions } from "./credentials.js";
 
 /** Options of {@link createTagMetadataSource}. */
 export interface TagMetadataSourceOptions {

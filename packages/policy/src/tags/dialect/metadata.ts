@@ -1,10 +1,10 @@
 /**
  * Image metadata for the strategies that need more than a tag's name:
  * Argo CD's `newest-build` and `digest`, Kargo's `NewestBuild` and `Digest`,
- * and any Kargo subscription with a `platform`. The port is declared here,
- * next to the `TagInfo` it fills, because it is only the dialects that ask;
- * `@kubeimg/registry/adapters` implements it by the same name over a real
- * registry, and {@link MemoryTagMetadataSource} answers from a table.
+ * and any Kargo subscription with a `platform`. The port,
+ * `TagMetadataSource`, is declared in `@kubeimg/core/ports` and re-exported
+ * here; `@kubeimg/registry/adapters` implements it by the same name over a
+ * real registry, and {@link MemoryTagMetadataSource} answers from a table.
  *
  * {@link collectTagInfo} asks the source for each tag with bounded
  * concurrency, so a repository of a thousand tags costs a thousand lookups
@@ -13,42 +13,23 @@
  * strategies it asks nothing: their updaters never fetch metadata either.
  */
 import { KubeimgError } from "@kubeimg/core";
+import type {
+  MetadataRepository,
+  TagImageMetadata,
+  TagMetadataCallOptions,
+  TagMetadataSource,
+} from "@kubeimg/core/ports";
 import type { ArgoStrategy } from "../argocd/select.js";
 import type { KargoImageSubscription } from "../kargo/subscription.js";
 import { TagDialectError } from "./errors.js";
 import type { TagInfo } from "./types.js";
 
-/** The repository a source is asked about: a registry host and a path. */
-export interface MetadataRepository {
-  /** The registry host and port, e.g. `ghcr.io`. */
-  readonly domain: string;
-  /** The repository path, e.g. `org/app`. */
-  readonly path: string;
-}
-
-/** What a registry says about the image a tag points to. */
-export interface TagImageMetadata {
-  /** The image config's `created`, RFC 3339; undefined when the config has none. */
-  readonly created: string | undefined;
-  /** The digest of the tag's top manifest (the index for a multi-platform image). */
-  readonly digest: string;
-  /** An index: its platforms (`os/arch[/variant]`); undefined for a single manifest. */
-  readonly platforms: readonly string[] | undefined;
-}
-
-/** Per-call options of a {@link TagMetadataSource}. */
-export interface TagMetadataCallOptions {
-  readonly signal?: AbortSignal;
-}
-
-/** Looks up the image metadata of one tag (implemented by `@kubeimg/registry/adapters`). */
-export interface TagMetadataSource {
-  tagMetadata(
-    repository: MetadataRepository,
-    tag: string,
-    options: TagMetadataCallOptions,
-  ): Promise<TagImageMetadata>;
-}
+export type {
+  MetadataRepository,
+  TagImageMetadata,
+  TagMetadataCallOptions,
+  TagMetadataSource,
+} from "@kubeimg/core/ports";
 
 /** The codes of a {@link TagMetadataError}. */
 export type TagMetadataErrorCode =
