@@ -129,6 +129,7 @@ describe("dialect selection over a real registry", () => {
         platform: "linux/arm64",
       },
       tags,
+      { explain: true },
     );
     expect(picked.tag).toBe("1.2.0");
     expect(picked.tags.find((t) => t.tag === "0.9.0")?.verdict).toBe("wrong-platform");
