@@ -18,7 +18,7 @@
  *    `digest` — the constraint tag with its digest (64 zeros without one).
  * The list order never matters.
  */
-import { path as goPath } from "@kubeimg/core/internal";
+import { path as goPath, strings } from "@kubeimg/core/internal";
 import { compileRegexp, type GoRegexp } from "@kubeimg/core/regexp";
 import { compareVersions, parseConstraints, type Version } from "../../semver/index.js";
 import { tryParseVersion } from "../dialect/semver.js";
@@ -58,7 +58,8 @@ const zeroDigest = `sha256:${"0".repeat(64)}`;
 
 /** Returns the strategy Argo CD runs for the text a user wrote (anything unknown is `semver`). */
 export function argoStrategy(text: string | undefined): ArgoStrategy {
-  switch ((text ?? "").toLowerCase()) {
+  // Go's strings.ToLower, not JavaScript's: `DİGEST` lowers to `digest` there.
+  switch (strings.ToLower(text ?? "")) {
     case "latest":
     case "newest-build":
       return "newest-build";
@@ -82,11 +83,11 @@ interface AllowRule {
 
 function allowRule(allowTags: string | undefined): AllowRule {
   const text = allowTags ?? "";
-  if (text === "" || text.toLowerCase() === "any") {
+  if (text === "" || strings.ToLower(text) === "any") {
     return { allows: () => true, describe: "every tag is allowed", quirk: undefined };
   }
   const colon = text.indexOf(":");
-  const fn = colon < 0 ? "" : text.slice(0, colon).toLowerCase();
+  const fn = colon < 0 ? "" : strings.ToLower(text.slice(0, colon));
   if (colon < 0 || fn !== "regexp") {
     const why =
       colon < 0
@@ -162,7 +163,7 @@ export function selectArgoTag(
   const trace = new Trace(options.explain === true, names);
   const constraint = argoVersionConstraint(read.image);
   notes.push(
-    `strategy ${strategy}${settings.updateStrategy !== undefined && settings.updateStrategy.toLowerCase() !== strategy ? ` (from ${JSON.stringify(settings.updateStrategy)})` : ""}; version constraint ${constraint === "" ? "none" : JSON.stringify(constraint)}`,
+    `strategy ${strategy}${settings.updateStrategy !== undefined && strings.ToLower(settings.updateStrategy) !== strategy ? ` (from ${JSON.stringify(settings.updateStrategy)})` : ""}; version constraint ${constraint === "" ? "none" : JSON.stringify(constraint)}`,
   );
   notes.push(...read.notes);
   const identifier = read.alias === "" ? read.image : `${read.alias}=${read.image}`;
@@ -188,7 +189,7 @@ export function selectArgoTag(
     settings.platforms !== undefined && settings.platforms.length > 0
       ? settings.platforms
       : [options.defaultPlatform ?? "linux/amd64"];
-  const wanted = platformTexts.map((p) => splitPlatform(p.trim()));
+  const wanted = platformTexts.map((p) => splitPlatform(strings.TrimSpace(p)));
   if (!usesMetadata && settings.platforms !== undefined && settings.platforms.length > 0) {
     notes.push(
       `platforms are ignored by the ${strategy} strategy: Argo CD fetches no metadata for it`,
