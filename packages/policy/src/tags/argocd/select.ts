@@ -25,9 +25,12 @@ import { tryParseVersion } from "../dialect/semver.js";
 import {
   byTagDescending,
   compareInstants,
+  type Instant,
   readTagList,
   type SplitPlatform,
   splitPlatform,
+  type TagMetadata,
+  ZERO_INSTANT,
 } from "../dialect/tag-list.js";
 import { Trace } from "../dialect/trace.js";
 import type {
@@ -116,6 +119,18 @@ function ignoredBy(patterns: readonly string[], tag: string): string | undefined
   return undefined;
 }
 
+/**
+ * The build time Argo CD reads for a tag: an index's is the latest of its
+ * wanted images' times, kept from Go's zero time up (`TagInfoFromReferences`
+ * starts there and moves only forward), so a time before year 1 counts as
+ * the zero time; a single image's is its own.
+ */
+function argoCreated(meta: TagMetadata): Instant {
+  return meta.platforms !== undefined && compareInstants(meta.created, ZERO_INSTANT) < 0
+    ? ZERO_INSTANT
+    : meta.created;
+}
+
 /** Whether an index platform is wanted: equal, or with a variant whose `os/arch` is wanted. */
 function platformWanted(platform: string, wanted: readonly SplitPlatform[]): boolean {
   const p = splitPlatform(platform);
@@ -161,12 +176,15 @@ export function selectArgoTag(
   const list = readTagList(tags, { metadata: usesMetadata });
   const names = list.names;
   const trace = new Trace(options.explain === true, names);
-  const constraint = argoVersionConstraint(read.image);
+  // Argo CD parses the identifier `<alias>=<image>` (its `Original()`, also
+  // with an empty alias) from its first `=`: an alias that holds `=` itself
+  // (the resource form allows it) lends its tail.
+  const identifier = `${read.alias}=${read.image}`;
+  const constraint = argoVersionConstraint(identifier.slice(identifier.indexOf("=") + 1));
   notes.push(
     `strategy ${strategy}${settings.updateStrategy !== undefined && strings.ToLower(settings.updateStrategy) !== strategy ? ` (from ${JSON.stringify(settings.updateStrategy)})` : ""}; version constraint ${constraint === "" ? "none" : JSON.stringify(constraint)}`,
   );
   notes.push(...read.notes);
-  const identifier = read.alias === "" ? read.image : `${read.alias}=${read.image}`;
   if (strategy === "digest" && constraint === "") {
     for (let i = 0; i < names.length; i++) {
       trace.mark(i, "not-considered", () => "the digest strategy needs a version constraint");
@@ -256,8 +274,8 @@ export function selectArgoTag(
           break;
         }
         const byTime = compareInstants(
-          list.metadata(tag).created,
-          list.metadata(names[best] as string).created,
+          argoCreated(list.metadata(tag)),
+          argoCreated(list.metadata(names[best] as string)),
         );
         if (byTime > 0 || (byTime === 0 && byTagDescending(tag, names[best] as string) < 0))
           best = i;

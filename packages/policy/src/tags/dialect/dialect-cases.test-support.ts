@@ -32,6 +32,14 @@ export type DialectCase =
       readonly tags: readonly TagInfo[];
     };
 
+/** Mostly one of `common`, sometimes one of `rare` (the values that end a selection early). */
+function mostly<T>(common: readonly T[], rare: readonly T[]): fc.Arbitrary<T> {
+  return fc.oneof(
+    { weight: 5, arbitrary: fc.constantFrom(...common) },
+    { weight: 1, arbitrary: fc.constantFrom(...rare) },
+  );
+}
+
 const versionCore = fc.oneof(
   fc.constantFrom(
     "0",
@@ -184,37 +192,32 @@ const constraint = (names: readonly string[]) =>
 
 // ---- Argo CD Image Updater ------------------------------------------------
 
-const argoStrategy = fc.constantFrom(
-  "semver",
-  "SemVer",
-  "latest",
-  "newest-build",
-  "Newest-Build",
-  "name",
-  "alphabetical",
-  "ALPHABETICAL",
-  "digest",
-  "DİGEST",
-  "",
-  " semver",
-  "bogus",
+const argoStrategy = mostly(
+  [
+    "semver",
+    "SemVer",
+    "latest",
+    "newest-build",
+    "Newest-Build",
+    "name",
+    "alphabetical",
+    "ALPHABETICAL",
+    "digest",
+  ],
+  ["DİGEST", "", " semver", "bogus"],
 );
-const argoAllow = fc.constantFrom(
-  "",
-  "any",
-  "ANY",
-  "regexp:^v?1\\.",
-  "regexp:.*",
-  "regexp:",
-  "REGEXP:^[0-9]+$",
-  "^1\\.",
-  "regexp:[",
-  "glob:*",
-  "regexp:-rc",
-  "regexp:(?i)^V1",
-  "regexp:\\d{8}",
-  "regexp:^$",
-  "regexp:^[0-9]+\\.[0-9]+\\.[0-9]+$",
+const argoAllow = mostly(
+  ["", "any", "ANY", "regexp:^v?1\\.", "regexp:.*", "regexp:", "REGEXP:^[0-9]+$"],
+  [
+    "^1\\.",
+    "regexp:[",
+    "glob:*",
+    "regexp:-rc",
+    "regexp:(?i)^V1",
+    "regexp:\\d{8}",
+    "regexp:^$",
+    "regexp:^[0-9]+\\.[0-9]+\\.[0-9]+$",
+  ],
 );
 const argoGlob = fc.constantFrom(
   "*-rc*",
@@ -234,17 +237,16 @@ const argoGlob = fc.constantFrom(
   "*-alpine",
   "[a-",
 );
-const argoPlatforms = fc.constantFrom(
-  [],
-  ["linux/amd64"],
-  ["linux/arm64"],
-  ["linux/arm64/v8"],
-  ["linux"],
-  [" linux/arm64 "],
-  ["linux/arm/v7", "linux/amd64"],
-  ["", "linux/amd64"],
-  ["windows/amd64"],
-  ["linux/amd64/v2"],
+const argoPlatforms = mostly(
+  [[], ["linux/amd64"], ["linux/arm64"], ["linux/arm64/v8"]],
+  [
+    ["linux"],
+    [" linux/arm64 "],
+    ["linux/arm/v7", "linux/amd64"],
+    ["", "linux/amd64"],
+    ["windows/amd64"],
+    ["linux/amd64/v2"],
+  ],
 );
 
 const argoSettings: fc.Arbitrary<ArgoUpdateSettings> = fc.record(
@@ -381,19 +383,9 @@ export const argoCase: fc.Arbitrary<DialectCase> = namesAndTags.chain(([names, t
 
 // ---- Kargo ----------------------------------------------------------------
 
-const kargoRegex = fc.constantFrom(
-  "",
-  "[",
-  "^v",
-  "-rc",
-  "(?i)^V1",
-  "\\d+",
-  "^[0-9.]+$",
-  "alpine$",
-  "^1\\.",
-  "a|b",
-  "^$",
-  "\\.0$",
+const kargoRegex = mostly(
+  ["", "^v", "-rc", "(?i)^V1", "\\d+", "^[0-9.]+$", "alpine$", "^1\\.", "a|b", "\\.0$"],
+  ["[", "^$"],
 );
 
 /** A random Kargo case: an image subscription as written. */
@@ -401,54 +393,45 @@ export const kargoCase: fc.Arbitrary<DialectCase> = namesAndTags.chain(([names, 
   fc
     .record(
       {
-        repoURL: fc.constantFrom(
-          "nginx",
-          "nginx",
-          "example/image",
-          "ghcr.io/org/app",
-          "localhost:5000/app",
-          "Nginx",
-          "UPPER/Case",
-          "a__b",
-          "a..b",
-          "",
-          "-a",
-          "docker.io/library/nginx",
-          "registry-1.docker.io/x",
-          "x_y/z",
-          "a.b.c:123/d_e",
-          "ghcr.io/ORG/app",
-          " nginx",
-          "1/2",
-          "_a",
-          "a_/b",
+        repoURL: mostly(
+          [
+            "nginx",
+            "nginx",
+            "example/image",
+            "ghcr.io/org/app",
+            "localhost:5000/app",
+            "Nginx",
+            "UPPER/Case",
+            "docker.io/library/nginx",
+            "a.b.c:123/d_e",
+            "ghcr.io/ORG/app",
+          ],
+          [
+            "a__b",
+            "a..b",
+            "",
+            "-a",
+            "registry-1.docker.io/x",
+            "x_y/z",
+            " nginx",
+            "1/2",
+            "_a",
+            "a_/b",
+          ],
         ),
-        imageSelectionStrategy: fc.constantFrom(
-          "",
-          "SemVer",
-          "Lexical",
-          "NewestBuild",
-          "Digest",
-          "semver",
-          "Newest",
+        imageSelectionStrategy: mostly(
+          ["", "SemVer", "SemVer", "Lexical", "NewestBuild", "Digest"],
+          ["semver", "Newest"],
         ),
-        constraint: constraint(names),
+        constraint: fc.oneof(fc.constant(""), constraint(names)),
         strictSemvers: fc.boolean(),
         allowTagsRegexes: fc.array(kargoRegex, { maxLength: 3 }),
         ignoreTagsRegexes: fc.array(kargoRegex, { maxLength: 2 }),
-        platform: fc.constantFrom(
-          "",
-          "linux/amd64",
-          "linux/arm64/v8",
-          "linux/arm64",
-          "linux",
-          "linux/",
-          "/amd64",
-          "a/b/c/d",
-          "windows/amd64",
-          "linux/arm/v7",
+        platform: mostly(
+          ["", "", "linux/amd64", "linux/arm64/v8", "linux/arm64", "windows/amd64", "linux/arm/v7"],
+          ["linux", "linux/", "/amd64", "a/b/c/d"],
         ),
-        discoveryLimit: fc.constantFrom(0, 1, 2, 3, 5, 20, 100, 101, -1),
+        discoveryLimit: mostly([0, 1, 2, 3, 5, 20, 100], [101, -1]),
         allowTags: fc.constantFrom("", "", "", "", "", "^v"),
         ignoreTags: fc.constantFrom([], [], [], [], [], ["x"]),
       },

@@ -83,3 +83,32 @@ describe("Kargo, as its repository client parses repoURL", () => {
     expect(selectKargoTag({ repoURL: "docker.io/library/xy" }, tags).tag).toBe("v1.0.0");
   });
 });
+
+describe("Argo CD Image Updater, edge readings", () => {
+  it("reads the constraint after the first `=` of `<alias>=<image>`, even inside the alias", () => {
+    // "a=b=localhost:5000/app" → "b=localhost:5000/app", whose legacy tag is "5000/app".
+    const s = selectArgoTag(
+      {
+        alias: "a=b",
+        imageName: "localhost:5000/app",
+        settings: { image: { updateStrategy: "digest" } },
+      },
+      [{ name: "1.0" }],
+    );
+    expect(s.outcome?.code).toBe("NO_CANDIDATES");
+    expect(s.notes[0]).toContain('version constraint "5000/app"');
+  });
+
+  it("counts an index built before year 1 as built at Go's zero time (newest-build)", () => {
+    const s = selectArgoTag(
+      { imageName: "app", settings: { image: { updateStrategy: "newest-build" } } },
+      [
+        { name: "b", platforms: ["linux/amd64"] },
+        { name: "c", created: "0001-01-01T00:30:00+01:00", platforms: ["linux/amd64"] },
+        // A single image keeps its own time, before the zero time.
+        { name: "d", created: "0001-01-01T00:30:00+01:00" },
+      ],
+    );
+    expect(s.tag).toBe("c");
+  });
+});
