@@ -8,6 +8,7 @@
  * @packageDocumentation
  */
 export * from "./image-fixtures.js";
+export * from "./platform-image.js";
 export * from "./real-registry.js";
 export * from "./scripted-server.js";
 export * from "./tls-fetch.js";

@@ -46,7 +46,7 @@ import {
   crashImageRef,
   crashPullFails,
   crashSecret,
-} from "./crash-workload.testkit.js";
+} from "./crash-workload.test-support.js";
 import {
   FileSystemPullRecordStore,
   maxRecordFileBytes,
@@ -64,7 +64,7 @@ beforeAll(async () => {
   childScript = join(workDir, "crash-child.mjs");
   // Bundle the child once so each trial starts in milliseconds.
   await build({
-    entryPoints: [join(here, "crash-child.testkit.ts")],
+    entryPoints: [join(here, "crash-child.test-support.ts")],
     bundle: true,
     platform: "node",
     format: "esm",

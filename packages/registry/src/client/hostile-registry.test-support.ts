@@ -12,8 +12,8 @@
  * Used by `pnpm fuzz registry` (long) and by a short unit test.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { createRegistryClient } from "../client/index.js";
 import { isRegistryError } from "../errors/index.js";
+import { createRegistryClient } from "./index.js";
 
 /** Small, seedable, good enough for picking cases (mulberry32). */
 function random(seed: number): () => number {
