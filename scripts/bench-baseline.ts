@@ -26,7 +26,7 @@ interface TimedRow {
   readonly unit: string;
 }
 
-interface Samples {
+export interface Samples {
   readonly name: string;
   readonly unit: string;
   readonly values: number[];
@@ -111,7 +111,7 @@ function collect(target: Map<string, Samples>, output: string): void {
  * Pairs rows by table title and name; a row whose table was retitled pairs
  * by name alone when exactly one unpaired row of the baseline has it.
  */
-function pair(
+export function pairRows(
   before: Map<string, Samples>,
   after: Map<string, Samples>,
 ): [Samples | undefined, Samples | undefined][] {
@@ -143,7 +143,7 @@ function printComparison(
   console.log(`\n## ${title}\n`);
   console.log("| row | before | after | before ÷ after | spread before | spread after |");
   console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
-  for (const [b, a] of pair(before, after)) {
+  for (const [b, a] of pairRows(before, after)) {
     const unit = a?.unit || b?.unit || "";
     const show = (e: Samples | undefined) => (e ? `${fmt(median(e.values))} ${unit}` : "—");
     const spread = (e: Samples | undefined) =>
