@@ -12,6 +12,10 @@
  * filters per call); one CR of 1,000 changed, recompiled with a
  * `RoutingCompileCache`, then a new image routed (a controller reacting to an
  * edit); and 8,000 CRs compiled and routed (the scale of issue 17).
+ *
+ * With `--peer "<command>"` the rows that kube-image-keeper also computes
+ * are measured against a build of its own routing code instead (see
+ * `peer.ts`; `--emit-inputs <file>` writes the CRs, the pod and the rows).
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
