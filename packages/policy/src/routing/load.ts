@@ -3,7 +3,8 @@
  * from YAML text as users write it, several documents per file
  * (`loadRoutingResources`).
  */
-import type { z } from "zod";
+import type * as z from "zod/mini";
+import { safeParseEnglish } from "../objects/english-issues.js";
 import { findUnknownMetadataFields } from "../objects/object-meta.js";
 import {
   describeUnknownField,
@@ -186,7 +187,7 @@ export function safeParseRoutingResource(
   // The status subresource is kuik's to write; a manifest read back from the
   // cluster carries one, and it plays no part in routing.
   const { status: _status, ...withoutStatus } = record;
-  const parsed = routingResourceSchema().safeParse(withoutStatus);
+  const parsed = safeParseEnglish(routingResourceSchema, withoutStatus);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     return fail(
@@ -222,7 +223,7 @@ function unknownFieldsOf(
   const fields = [
     ...prototypeKeys.map((path) => ({ path })),
     ...findUnknownMetadataFields(metadata, ["metadata"]),
-    ...findUnknownFields(routingResourceSchema(), { ...rest, metadata: {} }),
+    ...findUnknownFields(routingResourceSchema, { ...rest, metadata: {} }),
   ];
   return fields;
 }
