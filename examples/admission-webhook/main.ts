@@ -20,9 +20,8 @@ import {
   activeCheckTimeoutMs,
   compileRouting,
   createAvailabilityGate,
-  loadKuikConfig,
-  loadRoutingResources,
 } from "@kubeimg/policy/routing";
+import { loadKuikConfig, loadRoutingResources } from "@kubeimg/policy/routing/yaml";
 import { createRedisAvailabilityState } from "@kubeimg/redis";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";

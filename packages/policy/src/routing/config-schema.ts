@@ -17,7 +17,6 @@ import {
   type UnknownFieldPolicy,
 } from "../objects/unknown-fields.js";
 import { copyUserValue, MAX_OBJECT_DEPTH } from "../objects/user-object.js";
-import { describeYamlProblem, readYamlDocuments } from "../objects/yaml-documents.js";
 import { parseGoDuration } from "./duration.js";
 import { RoutingError } from "./errors.js";
 import { describeValue, formatFieldPath, valueAtPath } from "./field-path.js";
@@ -173,7 +172,7 @@ export type KuikConfig = z.output<typeof kuikConfigSchema>;
 /** What a configuration file may hold (every key optional). */
 export type KuikConfigInput = z.input<typeof kuikConfigSchema>;
 
-/** Options of {@link parseKuikConfig} and {@link loadKuikConfig}. */
+/** Options of {@link parseKuikConfig} (and of `loadKuikConfig` in `@kubeimg/policy/routing/yaml`). */
 export interface KuikConfigOptions {
   /**
    * What to do with keys kuik's configuration does not have (a typo such as
@@ -184,8 +183,6 @@ export interface KuikConfigOptions {
   readonly unknownFields?: UnknownFieldPolicy;
   /** Called with one line per unknown key under `unknownFields: "warn"`. */
   readonly onWarning?: (message: string) => void;
-  /** Most YAML nodes once aliases are expanded (default 1,000,000); more is `YAML_TOO_LARGE`. */
-  readonly maxExpandedNodes?: number;
 }
 
 /**
@@ -242,40 +239,6 @@ export function parseKuikConfig(value: unknown = {}, options: KuikConfigOptions 
     `config: ${where || "(root)"}: ${issue?.message ?? "invalid"} (found ${describeValue(found)})`,
     { path: where, value: found },
   );
-}
-
-/**
- * Returns the configuration read from YAML text; an empty text gives the
- * defaults, as a missing file does for kuik. Throws `INVALID_YAML`,
- * `YAML_TOO_LARGE`, `UNKNOWN_FIELD` or `INVALID_CONFIG`.
- *
- * @example
- * ```ts
- * loadKuikConfig("routing:\n  activeCheck:\n    timeout: 2s\n").routing.activeCheck.timeout // "2s"
- * ```
- */
-export function loadKuikConfig(text: string, options: KuikConfigOptions = {}): KuikConfig {
-  const read = readYamlDocuments(text, {
-    ...(options.maxExpandedNodes === undefined
-      ? {}
-      : { maxExpandedNodes: options.maxExpandedNodes }),
-  });
-  if (!read.ok) {
-    const { problem } = read;
-    throw new RoutingError(
-      problem.kind === "too-large" ? "YAML_TOO_LARGE" : "INVALID_YAML",
-      `config: ${problem.kind === "syntax" ? problem.message : describeYamlProblem(problem)}`,
-      { input: text, document: problem.document },
-    );
-  }
-  if (read.values.length > 1) {
-    throw new RoutingError(
-      "INVALID_YAML",
-      `config: expected one YAML document, found ${read.values.length}`,
-      { input: text },
-    );
-  }
-  return parseKuikConfig(read.values[0], options);
 }
 
 /**
