@@ -15,7 +15,7 @@
  */
 import { readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { pullSecretSchema } from "@kubeimg/core/keyring";
+import { parsePullSecret } from "@kubeimg/core/keyring";
 import {
   activeCheckTimeoutMs,
   compileRouting,
@@ -88,9 +88,16 @@ try {
 const routing = compileRouting(resources, { config });
 const secrets = new Map<string, unknown>();
 if (values.secrets) {
-  for (const doc of parseAllDocuments(readArg(values.secrets))) {
-    const secret = pullSecretSchema.parse(doc.toJS());
-    secrets.set(`${secret.metadata?.namespace ?? "default"}/${secret.metadata?.name}`, doc.toJS());
+  for (const [index, doc] of parseAllDocuments(readArg(values.secrets)).entries()) {
+    try {
+      const secret = parsePullSecret(doc.toJS(), index);
+      secrets.set(
+        `${secret.metadata?.namespace ?? "default"}/${secret.metadata?.name}`,
+        doc.toJS(),
+      );
+    } catch (error) {
+      fail(`${values.secrets}: ${(error as Error).message}`);
+    }
   }
 }
 const probeTimeoutMs =

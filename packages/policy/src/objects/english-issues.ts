@@ -21,7 +21,9 @@ let english: z.core.$ZodErrorMap | undefined;
  *
  * @example
  * ```ts
- * safeParseEnglish(z.string(), 1).error?.issues[0]?.message; // "Invalid input: expected string, received number"
+ * import { pullSecretSchema } from "@kubeimg/core/keyring";
+ * safeParseEnglish(pullSecretSchema, { type: 7 }).error?.issues[0]?.message;
+ * // "Invalid input: expected string, received number"
  * ```
  */
 export function safeParseEnglish<S extends z.core.$ZodType>(
