@@ -14,7 +14,13 @@
  * state counts as "nothing known": the state can cost probes, never answers.
  */
 import { formatAllPlatform, type PlatformInput } from "@kubeimg/core/platform";
-import type { Availability, AvailabilityChecker, RoutingTimers } from "./availability.js";
+import type {
+  Availability,
+  AvailabilityChecker,
+  CredentialSecretRef,
+  PeekingAvailabilityChecker,
+  RoutingTimers,
+} from "./availability.js";
 import {
   type AvailabilityState,
   type CircuitState,
@@ -22,6 +28,8 @@ import {
   type VerdictKey,
   verdictKeyString,
 } from "./availability-state.js";
+import { createProbeSlots } from "./probe-slots.js";
+import { turnBudget } from "./turns.js";
 
 export type { CircuitState } from "./availability-state.js";
 
@@ -105,7 +113,7 @@ export interface AvailabilityGateStats {
 }
 
 /** An {@link AvailabilityChecker} with caching, coalescing and circuit breaking. */
-export interface AvailabilityGate extends AvailabilityChecker {
+export interface AvailabilityGate extends PeekingAvailabilityChecker {
   stats(): AvailabilityGateStats;
   /** The circuit state of a registry now. */
   circuitState(registry: string): Promise<CircuitState>;
@@ -117,57 +125,6 @@ interface Operation {
   readonly promise: Promise<Availability | undefined>;
   subscribers: number;
   readonly controller: AbortController;
-}
-
-type SlotOutcome = "granted" | "full" | "aborted";
-
-/** A counting semaphore with a FIFO of waiters that leave when their signal aborts. */
-class Limiter {
-  active = 0;
-  private readonly waiters = new Set<() => void>();
-
-  constructor(private readonly max: number) {}
-
-  get free(): boolean {
-    return this.active < this.max;
-  }
-
-  get idle(): boolean {
-    return this.active === 0 && this.waiters.size === 0;
-  }
-
-  tryTake(): boolean {
-    if (this.active >= this.max) return false;
-    this.active++;
-    return true;
-  }
-
-  wait(signal: AbortSignal): Promise<"granted" | "aborted"> {
-    if (signal.aborted) return Promise.resolve("aborted");
-    return new Promise((resolve) => {
-      const grant = (): void => {
-        signal.removeEventListener("abort", onAbort);
-        resolve("granted");
-      };
-      const onAbort = (): void => {
-        this.waiters.delete(grant);
-        resolve("aborted");
-      };
-      this.waiters.add(grant);
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
-  }
-
-  /** Hands the slot to the oldest waiter, or frees it. */
-  release(): void {
-    const next = this.waiters.values().next();
-    if (next.done) {
-      this.active--;
-      return;
-    }
-    this.waiters.delete(next.value);
-    next.value();
-  }
 }
 
 const abortedAnswer: Availability = Object.freeze({
@@ -277,59 +234,8 @@ export function createAvailabilityGate<Handle>(
     stateErrors: 0,
   };
 
-  // Probe slots: one limiter over all registries and one per registry (so
-  // that a registry that hangs holds at most its own share), each a counter
-  // and a FIFO of waiters. Per-registry limiters exist only while used.
-  const global = new Limiter(maxConcurrentProbes);
-  const perRegistry = new Map<string, Limiter>();
-  let queued = 0;
-
-  const waitFor = async (limiter: Limiter, signal: AbortSignal): Promise<SlotOutcome> => {
-    if (limiter.tryTake()) return "granted";
-    if (queued >= maxQueuedProbes) return "full";
-    queued++;
-    try {
-      return await limiter.wait(signal);
-    } finally {
-      queued--;
-    }
-  };
-
-  const releaseRegistry = (registry: string, limiter: Limiter): void => {
-    limiter.release();
-    if (limiter.idle) perRegistry.delete(registry);
-  };
-
-  /** Takes a registry slot, then a global one; "waited" when either made the caller wait. */
-  const acquireSlot = async (
-    registry: string,
-    signal: AbortSignal,
-  ): Promise<SlotOutcome | "waited"> => {
-    if (signal.aborted) return "aborted";
-    let limiter = perRegistry.get(registry);
-    if (!limiter) {
-      limiter = new Limiter(maxProbesPerRegistry);
-      perRegistry.set(registry, limiter);
-    }
-    const immediate = limiter.free && global.free;
-    const first = await waitFor(limiter, signal);
-    if (first !== "granted") {
-      if (limiter.idle) perRegistry.delete(registry);
-      return first;
-    }
-    const second = await waitFor(global, signal);
-    if (second !== "granted") {
-      releaseRegistry(registry, limiter);
-      return second;
-    }
-    return immediate ? "granted" : "waited";
-  };
-
-  const releaseSlot = (registry: string): void => {
-    global.release();
-    const limiter = perRegistry.get(registry);
-    if (limiter) releaseRegistry(registry, limiter);
-  };
+  const slots = createProbeSlots({ maxConcurrentProbes, maxProbesPerRegistry, maxQueuedProbes });
+  const budget = turnBudget(timers);
 
   /**
    * Resolves with what the state answers, or with `fallback` when it fails
@@ -430,13 +336,13 @@ export function createAvailabilityGate<Handle>(
     signal: AbortSignal,
     trial = false,
   ): Promise<Availability | undefined> => {
-    const slot = await acquireSlot(key.registry, signal);
+    const slot = await slots.acquire(key.registry, signal);
     if (slot === "aborted") return undefined;
     if (slot === "waited" && breakerOptions && !trial) {
       // The circuit may have opened while this probe waited for a slot.
       const circuit = await ask(() => state.circuitState(key.registry), signal, "closed");
       if (circuit !== "closed" || signal.aborted) {
-        releaseSlot(key.registry);
+        slots.release(key.registry);
         return signal.aborted ? undefined : shortCircuit(key.registry);
       }
     }
@@ -452,7 +358,7 @@ export function createAvailabilityGate<Handle>(
     try {
       answer = await probeOnce(key, signal);
     } finally {
-      releaseSlot(key.registry);
+      slots.release(key.registry);
     }
     if (answer === undefined) return undefined;
     // Record even when every caller has gone: the verdict is still true. The
@@ -544,6 +450,37 @@ export function createAvailabilityGate<Handle>(
     }
   };
 
+  const getVerdictNow = state.getVerdictNow?.bind(state);
+  const circuitStateNow = state.circuitStateNow?.bind(state);
+  /**
+   * What the state knows now, without waiting (a state kept in memory): a
+   * verdict, or an open circuit. Mirrors the first steps of `decide`.
+   */
+  const known = (key: GateKey): Availability | undefined => {
+    if (!getVerdictNow || !circuitStateNow) return undefined;
+    const verdict = getVerdictNow(key);
+    if (verdict) {
+      counters.cacheHits++;
+      return verdict;
+    }
+    if (breakerOptions && circuitStateNow(key.registry) === "open")
+      return shortCircuit(key.registry);
+    return undefined;
+  };
+
+  const keyOf = (
+    image: string,
+    credentialSecret: CredentialSecretRef | undefined,
+    platforms: readonly PlatformInput[] | undefined,
+  ): GateKey => ({
+    image,
+    credentialSecret,
+    registry: registryOf(image),
+    ...(platforms === undefined
+      ? {}
+      : { platforms: platformsKey(platforms), platformList: platforms }),
+  });
+
   const subscribe = (op: Operation, signal: AbortSignal | undefined): Promise<Availability> => {
     op.subscribers++;
     return new Promise<Availability>((resolve) => {
@@ -556,26 +493,28 @@ export function createAvailabilityGate<Handle>(
         resolve(abortedAnswer);
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      op.promise.then((answer) => {
-        if (left) return;
-        left = true;
-        signal?.removeEventListener("abort", onAbort);
-        resolve(answer ?? abortedAnswer);
-      });
+      // Thousands of callers may wait on one probe: they are answered a
+      // turn's worth at a time, so that what each does next cannot hold
+      // the event loop for all of them at once.
+      op.promise.then((answer) =>
+        budget.defer(() => {
+          if (left) return;
+          left = true;
+          signal?.removeEventListener("abort", onAbort);
+          resolve(answer ?? abortedAnswer);
+        }),
+      );
     });
   };
 
   return {
+    peek: (image, credentialSecret, { platforms } = {}) =>
+      known(keyOf(image, credentialSecret, platforms)),
     check(image, credentialSecret, { signal, platforms } = {}) {
       if (signal?.aborted) return Promise.resolve(abortedAnswer);
-      const key: GateKey = {
-        image,
-        credentialSecret,
-        registry: registryOf(image),
-        ...(platforms === undefined
-          ? {}
-          : { platforms: platformsKey(platforms), platformList: platforms }),
-      };
+      const key = keyOf(image, credentialSecret, platforms);
+      const answer = known(key);
+      if (answer) return Promise.resolve(answer);
       const id = verdictKeyString(key);
       const existing = inFlight.get(id);
       if (existing) {
@@ -603,8 +542,8 @@ export function createAvailabilityGate<Handle>(
     stats: () => ({
       ...counters,
       inFlight: inFlight.size,
-      activeProbes: global.active,
-      queuedProbes: queued,
+      activeProbes: slots.active,
+      queuedProbes: slots.queued,
     }),
     circuitState: (registry) =>
       attempt(() => state.circuitState(registry)).then(undefined, (): CircuitState => "closed"),
