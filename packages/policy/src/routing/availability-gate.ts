@@ -13,113 +13,33 @@
  * Every call to the state is bounded by the caller's signal and a failing
  * state counts as "nothing known": the state can cost probes, never answers.
  */
-import { formatAllPlatform, type PlatformInput } from "@kubeimg/core/platform";
-import type {
-  Availability,
-  AvailabilityChecker,
-  CredentialSecretRef,
-  PeekingAvailabilityChecker,
-  RoutingTimers,
-} from "./availability.js";
+import type { PlatformInput } from "@kubeimg/core/platform";
+import type { Availability, AvailabilityChecker, CredentialSecretRef } from "./availability.js";
+import type { AvailabilityGate, AvailabilityGateOptions } from "./availability-gate-types.js";
 import {
-  type AvailabilityState,
   type CircuitState,
   createMemoryAvailabilityState,
   type VerdictKey,
   verdictKeyString,
 } from "./availability-state.js";
+import {
+  attempt,
+  defaultRegistryOf,
+  type GateKey,
+  LOCAL_TOKEN,
+  messageOf,
+  platformsKey,
+  probeOnce,
+} from "./gate-probe.js";
 import { createProbeSlots } from "./probe-slots.js";
 import { turnBudget } from "./turns.js";
 
+export type {
+  AvailabilityGate,
+  AvailabilityGateOptions,
+  AvailabilityGateStats,
+} from "./availability-gate-types.js";
 export type { CircuitState } from "./availability-state.js";
-
-/** Options of {@link createAvailabilityGate}. */
-export interface AvailabilityGateOptions<Handle> {
-  /** Clock and timers. */
-  readonly timers: RoutingTimers<Handle>;
-  /** A probe that has not answered after this long counts as unavailable (default 1000, kuik's `routing.activeCheck.timeout`). */
-  readonly probeTimeoutMs?: number;
-  /** How long an "available" answer is reused (default 5000). */
-  readonly positiveTtlMs?: number;
-  /** How long an "unavailable" answer is reused (default 1000, kuik's own cache TTL). */
-  readonly negativeTtlMs?: number;
-  /** Most answers kept by the default in-memory state; the least recently used go first (default 1000). */
-  readonly maxEntries?: number;
-  /** Per-registry circuit breaker; `false` turns it off. */
-  readonly circuitBreaker?:
-    | false
-    | {
-        /** Consecutive retryable failures (timeouts, refusals) that open the circuit (default 1). */
-        readonly failureThreshold?: number;
-        /** How long an open circuit skips the registry (default 30000). */
-        readonly coolDownMs?: number;
-      };
-  /** The registry an image belongs to (default: the text before its first `/`). */
-  readonly registryOf?: (image: string) => string;
-  /**
-   * Where verdicts, breakers and probe markers live (default: this
-   * process's memory, `createMemoryAvailabilityState`, bounded by
-   * `maxEntries` verdicts and 1000 registries).
-   */
-  readonly state?: AvailabilityState;
-  /** Most probes in flight at once, over all callers (default 256). */
-  readonly maxConcurrentProbes?: number;
-  /**
-   * Most probes in flight at once to one registry (default 64): a registry
-   * that hangs holds at most this many of the `maxConcurrentProbes` slots.
-   */
-  readonly maxProbesPerRegistry?: number;
-  /**
-   * Most probes waiting for a free slot (default 1024); past it a probe
-   * answers "unavailable" (retryable) at once, without a verdict.
-   */
-  readonly maxQueuedProbes?: number;
-  /**
-   * How long a caller waits for another prober's verdict (another replica
-   * holds the image's marker) before probing itself (default
-   * twice `probeTimeoutMs` + 250). The caller's own signal ends the wait sooner.
-   */
-  readonly peerWaitMs?: number;
-  /** How often a waiting caller looks for the other prober's verdict (default 25). */
-  readonly peerPollMs?: number;
-}
-
-/** Counters for observability and tests. */
-export interface AvailabilityGateStats {
-  /** Probes actually sent to the wrapped checker. */
-  readonly probes: number;
-  /** Answers served from the state (this process's or another replica's earlier probe). */
-  readonly cacheHits: number;
-  /** Calls that joined a probe already in flight in this process. */
-  readonly coalesced: number;
-  /** Calls answered "unavailable" at once because the registry's circuit was open. */
-  readonly shortCircuited: number;
-  /** Probes that hit the probe timeout. */
-  readonly timeouts: number;
-  /** Calls that found another prober's marker and waited for its verdict. */
-  readonly peerWaits: number;
-  /** Answers that came from another prober's verdict while waiting. */
-  readonly peerVerdicts: number;
-  /** Probes refused because `maxQueuedProbes` were already waiting. */
-  readonly queueFull: number;
-  /** Calls to the state that failed or were cut short (answered as "nothing known"). */
-  readonly stateErrors: number;
-  /** Operations in flight now (each may serve several coalesced callers). */
-  readonly inFlight: number;
-  /** Probes running now. */
-  readonly activeProbes: number;
-  /** Probes waiting for a slot now. */
-  readonly queuedProbes: number;
-}
-
-/** An {@link AvailabilityChecker} with caching, coalescing and circuit breaking. */
-export interface AvailabilityGate extends PeekingAvailabilityChecker {
-  stats(): AvailabilityGateStats;
-  /** The circuit state of a registry now. */
-  circuitState(registry: string): Promise<CircuitState>;
-  /** Forgets cached answers, markers and circuit states (probes in flight continue). */
-  clear(): Promise<void>;
-}
 
 interface Operation {
   readonly promise: Promise<Availability | undefined>;
@@ -132,37 +52,6 @@ const abortedAnswer: Availability = Object.freeze({
   reason: "aborted",
   retryable: true,
 });
-
-/** A verdict key that also carries the platforms to pass to the wrapped checker. */
-interface GateKey extends VerdictKey {
-  readonly platformList?: readonly PlatformInput[];
-}
-
-/** The platforms of a platform-aware check, as one key part (formatted with OS version and features). */
-function platformsKey(platforms: readonly PlatformInput[]): string {
-  return platforms.map((p) => formatAllPlatform(p)).join(",");
-}
-
-/** Token of a probe that goes ahead without a marker (the state could not be asked). */
-const LOCAL_TOKEN = "\u0000local";
-
-function defaultRegistryOf(image: string): string {
-  const slash = image.indexOf("/");
-  return slash === -1 ? image : image.slice(0, slash);
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-/** Calls `work` and turns a synchronous throw into a rejection. */
-function attempt<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return Promise.resolve(work());
-  } catch (e) {
-    return Promise.reject(e);
-  }
-}
 
 /**
  * Returns `checker` wrapped for admission traffic:
@@ -286,50 +175,6 @@ export function createAvailabilityGate<Handle>(
     return { available: false, reason: `circuit open for registry ${registry}`, retryable: true };
   };
 
-  /** One call of the wrapped checker under the probe timeout; undefined when `signal` aborted it. */
-  const probeOnce = (key: GateKey, signal: AbortSignal): Promise<Availability | undefined> => {
-    if (signal.aborted) return Promise.resolve(undefined);
-    counters.probes++;
-    const controller = new AbortController();
-    return new Promise<Availability | undefined>((resolve) => {
-      let settled = false;
-      const done = (answer: Availability | undefined): void => {
-        if (settled) return;
-        settled = true;
-        timers.clearTimeout(timer);
-        signal.removeEventListener("abort", onAbort);
-        resolve(answer);
-      };
-      const onAbort = (): void => {
-        done(undefined);
-        controller.abort(signal.reason);
-      };
-      const timer = timers.setTimeout(() => {
-        counters.timeouts++;
-        done({ available: false, reason: `timed out after ${probeTimeoutMs} ms`, retryable: true });
-        controller.abort(new Error("probe timeout"));
-      }, probeTimeoutMs);
-      signal.addEventListener("abort", onAbort, { once: true });
-      attempt(() =>
-        checker.check(key.image, key.credentialSecret, {
-          signal: controller.signal,
-          ...(key.platformList ? { platforms: key.platformList } : {}),
-        }),
-      )
-        .then(
-          (answer) => done(controller.signal.aborted ? undefined : answer),
-          (e: unknown) =>
-            done(
-              controller.signal.aborted
-                ? undefined
-                : { available: false, reason: messageOf(e), retryable: true },
-            ),
-        )
-        // `done` never throws; this only keeps the chain observed.
-        .then(undefined, () => {});
-    });
-  };
-
   /** Probes under a slot, then records the verdict and the breaker outcome. */
   const probeAndRecord = async (
     key: GateKey,
@@ -356,7 +201,12 @@ export function createAvailabilityGate<Handle>(
     }
     let answer: Availability | undefined;
     try {
-      answer = await probeOnce(key, signal);
+      answer = await probeOnce(checker, key, signal, {
+        timers,
+        probeTimeoutMs,
+        onProbe: () => counters.probes++,
+        onTimeout: () => counters.timeouts++,
+      });
     } finally {
       slots.release(key.registry);
     }
