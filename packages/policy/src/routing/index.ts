@@ -47,7 +47,6 @@ export {
   type KuikConfigInput,
   type KuikConfigOptions,
   kuikConfigSchema,
-  loadKuikConfig,
   parseKuikConfig,
 } from "./config-schema.js";
 export { type CrdViolation, crdViolations } from "./crd-validation.js";
@@ -63,8 +62,6 @@ export {
   parseLabelSelector,
 } from "./label-selector.js";
 export {
-  type LoadRoutingResourcesOptions,
-  loadRoutingResources,
   type ParseRoutingResourceOptions,
   parseRoutingResource,
   type RoutingWarning,
