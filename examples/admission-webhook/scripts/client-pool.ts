@@ -43,6 +43,8 @@ export async function sendFromPool(options: {
   readonly images: number;
   readonly origin: string;
   readonly timeoutMs: number;
+  /** Called once every client is ready (connections open, bodies built), before they send. */
+  readonly beforeSending?: () => Promise<void>;
 }): Promise<PoolResult> {
   const n = Math.max(1, Math.min(options.processes, options.reviews));
   const children: ChildProcess[] = [];
@@ -85,6 +87,7 @@ export async function sendFromPool(options: {
       return { child, isReady, done };
     });
     await Promise.all(runs.map((r) => r.isReady));
+    await options.beforeSending?.();
     for (const r of runs) r.child.send({ type: "go" } satisfies ToClient);
     const results = await Promise.all(runs.map((r) => r.done));
     return {
