@@ -35,7 +35,7 @@ export type DialectCase =
 /** Mostly one of `common`, sometimes one of `rare` (the values that end a selection early). */
 function mostly<T>(common: readonly T[], rare: readonly T[]): fc.Arbitrary<T> {
   return fc.oneof(
-    { weight: 5, arbitrary: fc.constantFrom(...common) },
+    { weight: 12, arbitrary: fc.constantFrom(...common) },
     { weight: 1, arbitrary: fc.constantFrom(...rare) },
   );
 }
@@ -100,6 +100,10 @@ const wordTag = fc.constantFrom(
   "a",
   "B",
   "ünïcode",
+  "\uff01",
+  "😀",
+  "é",
+  "e\u0301",
   "DİGEST",
   "1.2.3 ",
   "-1.2.3",
@@ -108,7 +112,19 @@ const wordTag = fc.constantFrom(
 );
 
 /** A tag name: semver-like, a common word, or anything. */
+/** A clean `[v]MAJOR.MINOR.PATCH[-pre]`, the tags strict readings accept. */
+const cleanSemver = fc
+  .tuple(
+    fc.constantFrom("", "v"),
+    fc.nat(3),
+    fc.nat(3),
+    fc.nat(3),
+    fc.option(fc.constantFrom("rc.1", "rc.2", "alpha", "beta.1"), { nil: undefined, freq: 4 }),
+  )
+  .map(([v, a, b, c, pre]) => `${v}${a}.${b}.${c}${pre === undefined ? "" : `-${pre}`}`);
+
 export const dialectTagName: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: cleanSemver },
   { weight: 5, arbitrary: semverish },
   { weight: 3, arbitrary: wordTag },
   { weight: 1, arbitrary: fc.string({ maxLength: 8, unit: "grapheme" }) },
@@ -320,14 +336,9 @@ function argoAnnotationsConfig(names: readonly string[]): fc.Arbitrary<ArgoConfi
         [`${P}${prefix}ignore-tags`]: fc
           .array(padded(argoGlob), { maxLength: 3 })
           .map((g) => g.join(",")),
-        [`${P}${prefix}force-update`]: fc.constantFrom(
-          "true",
-          "false",
-          " TRUE ",
-          "1",
-          "yes",
-          "",
-          "t",
+        [`${P}${prefix}force-update`]: mostly(
+          ["true", "false", " TRUE ", "1", "t", "F"],
+          ["yes", "", "\ufefftrue"],
         ),
         [`${P}${prefix}pull-secret`]: fc.constantFrom("", "pullsecret:argocd/x", " "),
         ...(platforms
@@ -356,8 +367,8 @@ function argoAnnotationsConfig(names: readonly string[]): fc.Arbitrary<ArgoConfi
           settingKeys("", false),
           fc.record(
             {
-              [`${P}${alias}.helm.image-name`]: fc.constantFrom("image.name", ""),
-              [`${P}${alias}.kustomize.image-name`]: fc.constantFrom("nginx", " "),
+              [`${P}${alias}.helm.image-name`]: mostly([""], ["image.name"]),
+              [`${P}${alias}.kustomize.image-name`]: mostly([" "], ["nginx"]),
             },
             { requiredKeys: [] },
           ),
@@ -423,17 +434,31 @@ export const kargoCase: fc.Arbitrary<DialectCase> = namesAndTags.chain(([names, 
           ["", "SemVer", "SemVer", "Lexical", "NewestBuild", "Digest"],
           ["semver", "Newest"],
         ),
-        constraint: fc.oneof(fc.constant(""), constraint(names)),
+        constraint: fc.oneof(
+          { weight: 4, arbitrary: fc.constant("") },
+          { weight: 3, arbitrary: fc.constantFrom(...constraintPool) },
+          { weight: 2, arbitrary: fc.constantFrom(...names) },
+        ),
         strictSemvers: fc.boolean(),
-        allowTagsRegexes: fc.array(kargoRegex, { maxLength: 3 }),
+        allowTagsRegexes: fc.oneof(fc.constant([]), fc.array(kargoRegex, { maxLength: 3 })),
         ignoreTagsRegexes: fc.array(kargoRegex, { maxLength: 2 }),
         platform: mostly(
-          ["", "", "linux/amd64", "linux/arm64/v8", "linux/arm64", "windows/amd64", "linux/arm/v7"],
+          [
+            "",
+            "",
+            "",
+            "",
+            "linux/amd64",
+            "linux/arm64/v8",
+            "linux/arm64",
+            "windows/amd64",
+            "linux/arm/v7",
+          ],
           ["linux", "linux/", "/amd64", "a/b/c/d"],
         ),
         discoveryLimit: mostly([0, 1, 2, 3, 5, 20, 100], [101, -1]),
-        allowTags: fc.constantFrom("", "", "", "", "", "^v"),
-        ignoreTags: fc.constantFrom([], [], [], [], [], ["x"]),
+        allowTags: mostly([""], ["^v"]),
+        ignoreTags: mostly([[]], [["x"]]),
       },
       { requiredKeys: ["repoURL"] },
     )
