@@ -128,6 +128,13 @@ export const dialectTagName: fc.Arbitrary<string> = fc.oneof(
   { weight: 5, arbitrary: semverish },
   { weight: 3, arbitrary: wordTag },
   { weight: 1, arbitrary: fc.string({ maxLength: 8, unit: "grapheme" }) },
+  {
+    weight: 2,
+    arbitrary: fc.string({
+      maxLength: 10,
+      unit: fc.constantFrom(..."0123456789..--+vVaxX"),
+    }),
+  },
 );
 
 /** Instants written many ways, several equal, some before Go's zero time. */
@@ -203,8 +210,43 @@ const constraintPool = [
   "2024",
 ];
 
+/** A version as constraints write it: partial, wildcards, `v`, pre-release. */
+const constraintVersion = fc
+  .tuple(
+    fc.constantFrom("", "", "v"),
+    fc.array(fc.constantFrom("0", "1", "2", "10", "x", "X", "*", "01"), {
+      minLength: 1,
+      maxLength: 3,
+    }),
+    fc.option(fc.constantFrom("0", "rc.1", "alpha", "beta.2"), { nil: undefined, freq: 4 }),
+  )
+  .map(([v, parts, pre]) => `${v}${parts.join(".")}${pre === undefined ? "" : `-${pre}`}`);
+
+/** A Masterminds constraint from its grammar: operators, ranges, `,`/space conjunctions, `||`. */
+const randomConstraint = fc
+  .array(
+    fc.oneof(
+      fc
+        .tuple(
+          fc.constantFrom("", "=", "!=", ">", "<", ">=", "<=", "~", "^", "~>", "=>", "=<", " >= "),
+          constraintVersion,
+        )
+        .map(([op, v]) => `${op}${v}`),
+      fc.tuple(constraintVersion, constraintVersion).map(([a, b]) => `${a} - ${b}`),
+    ),
+    { minLength: 1, maxLength: 3 },
+  )
+  .chain((terms) =>
+    fc
+      .array(fc.constantFrom(" ", ", ", ",", " || ", "||", "  "), {
+        minLength: terms.length - 1,
+        maxLength: terms.length - 1,
+      })
+      .map((seps) => terms.map((t, i) => (i === 0 ? t : `${seps[i - 1]}${t}`)).join("")),
+  );
+
 const constraint = (names: readonly string[]) =>
-  fc.oneof(fc.constantFrom(...constraintPool), fc.constantFrom(...names));
+  fc.oneof(fc.constantFrom(...constraintPool), fc.constantFrom(...names), randomConstraint);
 
 // ---- Argo CD Image Updater ------------------------------------------------
 
@@ -235,7 +277,7 @@ const argoAllow = mostly(
     "regexp:^[0-9]+\\.[0-9]+\\.[0-9]+$",
   ],
 );
-const argoGlob = fc.constantFrom(
+const argoGlobPool = fc.constantFrom(
   "*-rc*",
   "latest",
   "",
@@ -252,6 +294,10 @@ const argoGlob = fc.constantFrom(
   "*.*.*",
   "*-alpine",
   "[a-",
+);
+const argoGlob = fc.oneof(
+  { weight: 1, arbitrary: fc.string({ maxLength: 6, unit: fc.constantFrom(..."*?[]^!-\\ab1.") }) },
+  { weight: 3, arbitrary: argoGlobPool },
 );
 const argoPlatforms = mostly(
   [[], ["linux/amd64"], ["linux/arm64"], ["linux/arm64/v8"]],
