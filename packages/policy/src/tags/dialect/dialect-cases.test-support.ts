@@ -151,6 +151,12 @@ const created = fc.constantFrom(
   "0001-01-01T00:00:00Z",
   "0001-01-01T00:30:00+01:00",
   "9999-12-31T23:59:59Z",
+  "2024-01-01T00:00:00+00:00",
+  "2023-12-31T23:00:00-01:00",
+  "2024-01-01T05:30:00+05:30",
+  "2024-01-01T14:00:00+14:00",
+  "2024-01-01T00:00:00.100000000Z",
+  "2024-02-29T12:00:00Z",
 );
 const digests = ["a", "b", "c", "d"].map((c) => `sha256:${c.repeat(64)}`);
 const platformPool = [
@@ -164,6 +170,8 @@ const platformPool = [
   "linux/ppc64le",
   "linux/amd64/v2",
   "linux/s390x",
+  "linux/arm",
+  "linux/riscv64",
 ];
 
 function tagList(names: readonly string[]): fc.Arbitrary<TagInfo[]> {
