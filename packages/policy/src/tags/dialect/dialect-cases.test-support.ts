@@ -256,6 +256,12 @@ const randomConstraint = fc
 const constraint = (names: readonly string[]) =>
   fc.oneof(fc.constantFrom(...constraintPool), fc.constantFrom(...names), randomConstraint);
 
+/** A regular expression from a small alphabet: valid or not, never a construct Go versions disagree on. */
+const randomRegex = fc.string({
+  maxLength: 6,
+  unit: fc.constantFrom(..."ab1.*+?^$|()[]-", "\\d", "\\.", "{2}", "é", "😀"),
+});
+
 // ---- Argo CD Image Updater ------------------------------------------------
 
 const argoStrategy = mostly(
@@ -304,7 +310,10 @@ const argoGlobPool = fc.constantFrom(
   "[a-",
 );
 const argoGlob = fc.oneof(
-  { weight: 1, arbitrary: fc.string({ maxLength: 6, unit: fc.constantFrom(..."*?[]^!-\\ab1.") }) },
+  {
+    weight: 1,
+    arbitrary: fc.string({ maxLength: 6, unit: fc.constantFrom(..."*?[]^!-\\ab1.", "é", "😀") }),
+  },
   { weight: 3, arbitrary: argoGlobPool },
 );
 const argoPlatforms = mostly(
@@ -322,7 +331,10 @@ const argoPlatforms = mostly(
 const argoSettings: fc.Arbitrary<ArgoUpdateSettings> = fc.record(
   {
     updateStrategy: argoStrategy,
-    allowTags: argoAllow,
+    allowTags: fc.oneof(
+      { weight: 4, arbitrary: argoAllow },
+      { weight: 1, arbitrary: randomRegex.map((r) => `regexp:${r}`) },
+    ),
     ignoreTags: fc.array(argoGlob, { maxLength: 3 }),
     platforms: argoPlatforms,
   },
@@ -448,9 +460,14 @@ export const argoCase: fc.Arbitrary<DialectCase> = namesAndTags.chain(([names, t
 
 // ---- Kargo ----------------------------------------------------------------
 
-const kargoRegex = mostly(
+const kargoRegexPool = mostly(
   ["", "^v", "-rc", "(?i)^V1", "\\d+", "^[0-9.]+$", "alpine$", "^1\\.", "a|b", "\\.0$"],
   ["[", "^$"],
+);
+
+const kargoRegex = fc.oneof(
+  { weight: 4, arbitrary: kargoRegexPool },
+  { weight: 1, arbitrary: randomRegex },
 );
 
 /** A random Kargo case: an image subscription as written. */
