@@ -10,9 +10,10 @@
  *   only when it would beat the pick so far; the checks are a conjunction,
  *   so their order does not change the pick.
  * - `alphabetical`: the greatest tag in the native order.
- * - `newest-build`: the latest `created` (read without allocating), ties by
- *   the tag; each entry's own platforms and time, then the pick's name must
- *   occur once.
+ * - `newest-build`: the latest `created` (read without allocating; an
+ *   index's clamped at Go's zero time as `argoCreated` does), ties by the
+ *   tag; each entry's own platforms and time, then the pick's name must occur
+ *   once.
  */
 import { strings } from "@kubeimg/core/internal";
 import { type Constraints, compareVersions, type Version } from "../../semver/index.js";
@@ -117,8 +118,10 @@ function newestBuild(
     if (keeps !== undefined && !keeps(name)) continue;
     const platforms = tag.platforms;
     if (platforms !== undefined && !platformsWanted(platforms)) continue;
-    const ms = dated ? slot.ms : ZERO_INSTANT.ms;
-    const nanos = dated ? slot.subMsNanos : 0;
+    // An index's time is kept from Go's zero time up (`argoCreated` in select.ts).
+    const zero = !dated || (platforms !== undefined && slot.ms < ZERO_INSTANT.ms);
+    const ms = zero ? ZERO_INSTANT.ms : slot.ms;
+    const nanos = zero ? 0 : slot.subMsNanos;
     if (best >= 0) {
       if (ms < bestMs) continue;
       if (ms === bestMs) {

@@ -12,6 +12,7 @@ import type { ArgoConfig } from "../argocd/config.js";
 import { selectArgoTag } from "../argocd/select.js";
 import { selectKargoTag } from "../kargo/select.js";
 import type { KargoImageSubscription } from "../kargo/subscription.js";
+import { argoCase, kargoCase } from "./dialect-cases.test-support.js";
 import { isStrictVersion, tryParseStrictVersion } from "./semver.js";
 import { keptNamesRepeat } from "./single-pass.js";
 import type { DialectSelection, TagInfo } from "./types.js";
@@ -75,8 +76,10 @@ const created = fc.oneof(
     "2024-01-01T01:00:00+01:00",
     "2023-12-31T23:59:59.999999999Z",
     "0001-01-01T00:00:00Z",
+    "0000-06-01T00:00:00.5Z",
   ),
   fc.integer({ min: 1_704_067_190_000, max: 1_704_067_210_000 }),
+  fc.constantFrom(-62_135_596_800_000, -62_135_596_800_001),
 );
 
 const digest = fc.option(
@@ -245,6 +248,21 @@ describe("Kargo's single pass", () => {
         expect.objectContaining({ path: "tags[1].created" }),
       );
     }
+  });
+});
+
+describe("both single passes on the differential grammar's cases", () => {
+  it("agree with the plain passes", () => {
+    fc.assert(
+      fc.property(fc.oneof(argoCase, kargoCase), (c) => {
+        both((explain) =>
+          c.dialect === "kargo"
+            ? selectKargoTag(c.config, c.tags, { explain })
+            : selectArgoTag(c.config, c.tags, { explain }),
+        );
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 

@@ -39,8 +39,8 @@ import type {
 import { kargoSinglePass } from "./single-pass.js";
 import {
   defaultKargoSubscription,
-  ggcrAcceptsRepository,
   type KargoImageSubscription,
+  kargoRepositoryURL,
   validateKargoSubscription,
 } from "./subscription.js";
 
@@ -87,10 +87,12 @@ export function selectKargoTag(
       fieldErrors.length === 1 ? (fieldErrors[0] as string) : `[${fieldErrors.join(", ")}]`;
     return refuse({ code: "INVALID_CONFIG", message, goError: true });
   }
-  if (!ggcrAcceptsRepository(sub.repoURL)) {
+  const repository = kargoRepositoryURL(sub.repoURL);
+  if (!repository.ok) {
+    const url = repository.url;
     return refuse({
       code: "INVALID_REPO_URL",
-      message: `${selectorPrefix}: error building base selector: error creating repository client for image ${JSON.stringify(sub.repoURL)}: error parsing image repo URL ${sub.repoURL}: could not parse reference: ${sub.repoURL}`,
+      message: `${selectorPrefix}: error building base selector: error creating repository client for image ${JSON.stringify(url)}: error parsing image repo URL ${url}: could not parse reference: ${url}`,
       goError: true,
     });
   }
