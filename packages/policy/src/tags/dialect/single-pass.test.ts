@@ -99,7 +99,12 @@ const platforms = fc.option(
 
 const entry = fc
   .record({ name: names, created, digest, platforms }, { requiredKeys: ["name"] })
-  .map((t) => Object.fromEntries(Object.entries(t).filter(([, v]) => v !== undefined)) as TagInfo);
+  .map(
+    (t) =>
+      Object.fromEntries(
+        Object.entries(t).filter(([, v]) => v !== undefined),
+      ) as unknown as TagInfo,
+  );
 
 /** Lists with repeated names (drawn from a small pool of entries), as registries never send but users may. */
 const tagList = fc.oneof(
