@@ -45,10 +45,18 @@ function fingerprint(name: string): number {
 
 /**
  * Whether a name of one of the entries at `kept` occurs at any other index of
- * `tags` (whose entries have been checked). One pass: a fingerprint table
- * skips almost every other name without comparing it.
+ * `tags` (whose entries have been checked). One pass; for several names a
+ * fingerprint table skips almost every other name without comparing it.
  */
 export function keptNamesRepeat(tags: readonly TagInfo[], kept: readonly number[]): boolean {
+  if (kept.length === 1) {
+    const at = kept[0] as number;
+    const name = (tags[at] as TagInfo).name;
+    for (let j = 0; j < tags.length; j++) {
+      if ((tags[j] as TagInfo).name === name && j !== at) return true;
+    }
+    return false;
+  }
   const marks = new Uint8Array(1024);
   const names = kept.map((i) => (tags[i] as TagInfo).name);
   for (const name of names) marks[fingerprint(name)] = 1;
