@@ -12,13 +12,13 @@
  * - `alphabetical`: the greatest tag in the native order.
  * - `newest-build`: the latest `created` (read without allocating; an
  *   index's clamped at Go's zero time as `argoCreated` does), ties by the
- *   tag; each entry's own platforms and time, then the pick's name must occur
- *   once.
+ *   tag; each entry's own platforms and time, then the pick must be its
+ *   name's last occurrence.
  */
 import { strings } from "@kubeimg/core/internal";
 import { type Constraints, compareVersions, type Version } from "../../semver/index.js";
 import { admitsPrerelease, hasPrerelease, tryParseVersion } from "../dialect/semver.js";
-import { anyHighChars, keptNamesRepeat } from "../dialect/single-pass.js";
+import { anyHighChars, nameRepeatsAfter } from "../dialect/single-pass.js";
 import { checkEntry, type InstantSlot, ZERO_INSTANT } from "../dialect/tag-list.js";
 import type { TagInfo } from "../dialect/types.js";
 
@@ -134,5 +134,5 @@ function newestBuild(
     bestMs = ms;
     bestNanos = nanos;
   }
-  return best < 0 || keptNamesRepeat(tags, [best]) ? undefined : best;
+  return best < 0 || nameRepeatsAfter(tags, best) ? undefined : best;
 }

@@ -14,7 +14,7 @@ import { selectKargoTag } from "../kargo/select.js";
 import type { KargoImageSubscription } from "../kargo/subscription.js";
 import { argoCase, kargoCase } from "./dialect-cases.test-support.js";
 import { isStrictVersion, tryParseStrictVersion } from "./semver.js";
-import { keptNamesRepeat } from "./single-pass.js";
+import { keptNamesRepeat, nameRepeatsAfter } from "./single-pass.js";
 import type { DialectSelection, TagInfo } from "./types.js";
 
 const names = fc.oneof(
@@ -304,6 +304,9 @@ describe("keptNamesRepeat", () => {
           const tags = l.map((name) => ({ name }));
           const expected = kept.some((k) => l.some((n, j) => j !== k && n === l[k]));
           expect(keptNamesRepeat(tags, kept)).toBe(expected);
+          for (const k of kept) {
+            expect(nameRepeatsAfter(tags, k)).toBe(l.slice(k + 1).includes(l[k] as string));
+          }
         },
       ),
     );

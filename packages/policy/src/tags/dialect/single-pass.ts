@@ -17,9 +17,11 @@
  *   side, so the native order decided as Go's would have.
  * - **The last occurrence.** Both updaters read a tag's metadata from its
  *   last entry in the list. A pass reading each entry's own metadata ranks a
- *   superset of the right keys; when every kept name occurs once in the list,
- *   the kept entries are their own last occurrences and no other entry of a
- *   kept name exists, so the superset's best are the right best.
+ *   superset of the right keys (every last occurrence is in it, with its
+ *   right key). A single pick (Argo CD) that is its name's last occurrence is
+ *   in the right set, so it is the right pick. Kargo lists every entry of a
+ *   discovered name, earlier ones under the last one's key, so there every
+ *   kept name must occur once in the list.
  *
  * When a check fails (or nothing is picked, where the outcome needs the plain
  * path's bookkeeping) a pass answers `undefined` and the caller runs the plain
@@ -44,19 +46,22 @@ function fingerprint(name: string): number {
 }
 
 /**
+ * Whether the name of the entry at `at` occurs again after it: a single
+ * pick is its name's last occurrence unless it does (earlier ones do not
+ * matter, as they read the pick's own metadata).
+ */
+export function nameRepeatsAfter(tags: readonly TagInfo[], at: number): boolean {
+  const name = (tags[at] as TagInfo).name;
+  for (let j = at + 1; j < tags.length; j++) if ((tags[j] as TagInfo).name === name) return true;
+  return false;
+}
+
+/**
  * Whether a name of one of the entries at `kept` occurs at any other index of
- * `tags` (whose entries have been checked). One pass; for several names a
- * fingerprint table skips almost every other name without comparing it.
+ * `tags` (whose entries have been checked). One pass: a fingerprint table
+ * skips almost every other name without comparing it.
  */
 export function keptNamesRepeat(tags: readonly TagInfo[], kept: readonly number[]): boolean {
-  if (kept.length === 1) {
-    const at = kept[0] as number;
-    const name = (tags[at] as TagInfo).name;
-    for (let j = 0; j < tags.length; j++) {
-      if ((tags[j] as TagInfo).name === name && j !== at) return true;
-    }
-    return false;
-  }
   const marks = new Uint8Array(1024);
   const names = kept.map((i) => (tags[i] as TagInfo).name);
   for (const name of names) marks[fingerprint(name)] = 1;
