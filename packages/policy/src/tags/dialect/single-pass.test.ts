@@ -305,7 +305,8 @@ describe("keptNamesRepeat", () => {
           const expected = kept.some((k) => l.some((n, j) => j !== k && n === l[k]));
           expect(keptNamesRepeat(tags, kept)).toBe(expected);
           for (const k of kept) {
-            expect(nameRepeatsAfter(tags, k)).toBe(l.slice(k + 1).includes(l[k] as string));
+            const later: readonly string[] = l.slice(k + 1);
+            expect(nameRepeatsAfter(tags, k)).toBe(later.includes(l[k] as string));
           }
         },
       ),
