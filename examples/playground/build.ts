@@ -13,7 +13,7 @@ import { build, type Metafile } from "esbuild";
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "dist");
 
-/** The output of `entry` (a source path relative to here) and every chunk it imports statically. */
+/** The output of `entry` and every chunk it imports statically, as metafile paths. */
 function chunksOf(meta: Metafile, entry: string): string[] {
   const outputs = Object.entries(meta.outputs);
   const first = outputs.find(([, o]) => o.entryPoint === entry)?.[0];
@@ -36,6 +36,7 @@ export async function buildPlayground(): Promise<string> {
   const result = await build({
     entryPoints: { main: join(here, "src/main.ts"), worker: join(here, "src/worker.ts") },
     outdir: out,
+    absWorkingDir: here,
     bundle: true,
     splitting: true,
     chunkNames: "chunks/[name]-[hash]",
@@ -51,9 +52,9 @@ export async function buildPlayground(): Promise<string> {
     logLevel: "warning",
   });
   const meta = result.metafile;
-  const entry = relative(process.cwd(), join(here, "src/compute/tags.ts"));
-  const preload = chunksOf(meta, entry)
-    .map((file) => `<link rel="modulepreload" href="./${relative(out, file)}">`)
+  // The metafile's paths are relative to absWorkingDir.
+  const preload = chunksOf(meta, "src/compute/tags.ts")
+    .map((file) => `<link rel="modulepreload" href="./${relative(out, join(here, file))}">`)
     .join("\n");
   const html = readFileSync(join(here, "src/index.html"), "utf8");
   const marker = '<script type="module" src="./main.js"></script>';
