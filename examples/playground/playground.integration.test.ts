@@ -408,7 +408,7 @@ describe("playground in Chromium", () => {
     await page.goto(url);
     // The first answer came from the page thread; the worker starts right after it.
     await page.waitForFunction(`performance.getEntriesByName("kubeimg:first-answer").length === 1`);
-    expect(workers).toHaveLength(1);
+    await expect.poll(() => workers.length, { timeout: 5000 }).toBe(1);
     // A real input, not a hook: a 1.8 M character ImagePolicy (under the 2 M the worker reads)
     // whose unknown field holds a 900 000-item YAML flow sequence. Reading it is linear, and it
     // would end with an "unknown field" error, but only after seconds: past the budget.

@@ -709,8 +709,12 @@ async function update(): Promise<void> {
   document.body.dataset.answered = String(id);
   if (id === 1) {
     performance.mark("kubeimg:first-answer", { detail: { inline } });
-    // The next edit goes to the worker: start it now, after the first answer is on screen.
-    worker ??= startWorker();
+    // The next edit goes to the worker: start it once the first answer is painted. The
+    // address needs no fragment yet: it is the seed, or the link the page was opened with.
+    setTimeout(() => {
+      worker ??= startWorker();
+    }, 0);
+    return;
   }
   void saveState();
 }
