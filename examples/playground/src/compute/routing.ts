@@ -4,11 +4,11 @@ import {
   type ContainerRoute,
   compileRouting,
   isRoutingError,
-  loadRoutingResources,
   planPodRouting,
   type RoutingResourceRef,
   routeContainer,
 } from "@kubeimg/policy/routing";
+import { loadRoutingResources } from "@kubeimg/policy/routing/yaml";
 import { type InputIssue, isIssue, type ParsedYaml, readYaml, show } from "./input.js";
 
 export interface RoutingInput {
