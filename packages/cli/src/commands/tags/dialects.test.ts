@@ -14,7 +14,6 @@ const IMAGE_UPDATER = `apiVersion: argocd-image-updater.argoproj.io/v1alpha1
 kind: ImageUpdater
 metadata: { name: app, namespace: argocd }
 spec:
-  namespace: argocd
   commonUpdateSettings: { updateStrategy: semver }
   applicationRefs:
     - namePattern: "app-*"
