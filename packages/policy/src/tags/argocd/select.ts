@@ -128,9 +128,9 @@ function allowRule(allowTags: string | undefined): AllowRule {
 }
 
 /**
- * The ignore pattern that matches `tag` whole (Go `filepath.Match`, which
- * core's `path.Match` follows over code points: `?` takes one, 😀 included;
- * a malformed pattern matches nothing).
+ * The ignore pattern that matches `tag` whole (Go `filepath.Match`, over
+ * code points as Go's walk over UTF-8 does, so `?` takes one code point,
+ * 😀 included; a malformed pattern matches nothing).
  */
 function ignoredBy(patterns: readonly string[], tag: string): string | undefined {
   for (const p of patterns) if (goPath.Match(p, tag) === true) return p;
