@@ -129,8 +129,8 @@ function allowRule(allowTags: string | undefined): AllowRule {
 
 /**
  * The ignore pattern that matches `tag` whole (Go `filepath.Match`, over
- * UTF-8, so `?` takes one code point, 😀 included; a malformed pattern
- * matches nothing).
+ * code points as Go's walk over UTF-8 does, so `?` takes one code point,
+ * 😀 included; a malformed pattern matches nothing).
  */
 function ignoredBy(patterns: readonly string[], tag: string): string | undefined {
   for (const p of patterns) if (goPath.Match(p, tag) === true) return p;
