@@ -91,6 +91,82 @@ describe("runTags", () => {
   });
 });
 
+describe("runTags compare with native Argo CD and Kargo objects", () => {
+  const dialects = join(fixtures, "dialects");
+  const policy = readFileSync(join(dialects, "flux-policy.yaml"), "utf8");
+  const tags = readFileSync(join(dialects, "app.tags"), "utf8");
+  const updater = readFileSync(join(dialects, "argocd-image-updater.yaml"), "utf8");
+  const warehouse = readFileSync(join(dialects, "kargo-warehouse.yaml"), "utf8");
+  const application = readFileSync(
+    join(dirname(fileURLToPath(import.meta.url)), "src/seeds/argocd-application.yaml"),
+    "utf8",
+  );
+
+  it("runs the pasted ImageUpdater and Warehouse beside Flux, with what separates them", () => {
+    const r = runTags({
+      policy,
+      tags,
+      dialect: "compare",
+      objects: `${updater}\n---\n${warehouse}`,
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.compare?.picks.map((p) => [p.dialect, p.source, p.tag])).toEqual([
+      ["flux", "the ImagePolicy", "1.1.0"],
+      ["argocd-image-updater", "ImageUpdater argocd/app image app", "1.2"],
+      ["kargo", "Warehouse kargo-demo/app subscription 0", "1.3.0-rc.1"],
+    ]);
+    expect(r.compare?.differences.map((d) => `${d.a} ${d.b}`)).toEqual([
+      "flux argocd-image-updater",
+      "flux kargo",
+      "argocd-image-updater kargo",
+    ]);
+    expect(r.compare?.differences[0]?.summary).toContain('"1.2"');
+  });
+
+  it("reads an annotated Application, and translates the dialect not given", () => {
+    const r = runTags({ policy, tags, dialect: "compare", objects: application });
+    expect(r.compare?.picks.map((p) => [p.dialect, p.source, p.tag])).toEqual([
+      ["flux", "the ImagePolicy", "1.1.0"],
+      ["argocd-image-updater", "Application argocd/app", "1.2"],
+      ["kargo", "translated from the Flux ImagePolicy", "1.1.0"],
+    ]);
+  });
+
+  it("compares the objects alone when no ImagePolicy is given", () => {
+    const r = runTags({
+      policy: "",
+      tags,
+      dialect: "compare",
+      objects: `${updater}---\n${warehouse}`,
+    });
+    expect(r.rows).toEqual([]);
+    expect(r.compare?.picks.map((p) => p.dialect)).toEqual(["argocd-image-updater", "kargo"]);
+  });
+
+  it("puts an object's bad field on its line, with the path and value", () => {
+    const typo = warehouse.replace("strictSemvers: false", "strictSemver: false");
+    const r = runTags({ policy, tags, dialect: "compare", objects: `${updater}---\n${typo}` });
+    expect(r.issues).toEqual([
+      {
+        input: "objects",
+        line: 24,
+        path: "Warehouse.spec.subscriptions[0].image.strictSemver",
+        value: "false",
+        message: "unknown field",
+      },
+    ]);
+    const other = runTags({ policy, tags, dialect: "compare", objects: policy });
+    expect(other.issues[0]).toMatchObject({ input: "objects", line: 5, path: "kind" });
+    const two = runTags({
+      policy,
+      tags,
+      dialect: "compare",
+      objects: `${updater}---\n${application}`,
+    });
+    expect(two.issues[0]?.message).toContain("one Argo CD configuration");
+  });
+});
+
 describe("the row bound", () => {
   it("ranks every tag but sends the page at most MAX_TAG_ROWS rows", () => {
     const tags = Array.from({ length: MAX_TAG_ROWS + 500 }, (_, i) => `5.1.${i}`).join("\n");

@@ -148,9 +148,104 @@ describe("playground in Chromium", () => {
     await page.waitForSelector("#compare-picks");
     const picks = await rows(page, "#compare-picks");
     expect(picks.map((p) => p[0])).toEqual(["flux", "argocd-image-updater", "kargo"]);
-    expect(picks[0]?.[1]).toBe("RELEASE.2024-10-02T17-50-41Z");
-    expect(picks[2]?.[2]).toContain("Kargo ranks the tag itself");
+    expect(picks[0]?.[2]).toBe("RELEASE.2024-10-02T17-50-41Z");
+    expect(picks[2]?.[1]).toBe("translated from the Flux ImagePolicy");
+    expect(picks[2]?.[3]).toContain("Kargo ranks the tag itself");
     await page.close();
+  });
+
+  const nativeSeeds = [
+    {
+      seed: "argocd-updater",
+      picks: [
+        ["flux", "the ImagePolicy", "1.1.0"],
+        ["argocd-image-updater", "ImageUpdater argocd/app image app", "1.2"],
+        ["kargo", "translated from the Flux ImagePolicy", "1.1.0"],
+      ],
+      pairs: ["flux argocd-image-updater", "argocd-image-updater kargo"],
+      shot: "compare-argocd-light.png",
+    },
+    {
+      seed: "argocd-application",
+      picks: [
+        ["flux", "the ImagePolicy", "1.1.0"],
+        ["argocd-image-updater", "Application argocd/app", "1.2"],
+        ["kargo", "translated from the Flux ImagePolicy", "1.1.0"],
+      ],
+      pairs: ["flux argocd-image-updater", "argocd-image-updater kargo"],
+      shot: undefined,
+    },
+    {
+      seed: "kargo-warehouse",
+      picks: [
+        ["flux", "the ImagePolicy", "1.1.0"],
+        ["argocd-image-updater", "translated from the Flux ImagePolicy", "1.1.0"],
+        ["kargo", "Warehouse kargo-demo/app subscription 0", "1.3.0-rc.1"],
+      ],
+      pairs: ["flux kargo", "argocd-image-updater kargo"],
+      shot: "compare-kargo-light.png",
+    },
+  ];
+  for (const { seed: name, picks: expected, pairs, shot } of nativeSeeds) {
+    it(`compares Flux with a pasted ${name}: picks, what separates them, each verdict`, async () => {
+      const page = await open();
+      await page.selectOption("#tags-seed", name);
+      const native = expected.find((p) => p[0] !== "flux" && !p[1]?.startsWith("translated"));
+      await page.waitForFunction(
+        `document.querySelector("#compare-picks")?.textContent?.includes(${JSON.stringify(native?.[1])})`,
+      );
+      expect(await page.inputValue("#tags-dialect")).toBe("compare");
+      expect(await page.isVisible("#tags-objects")).toBe(true);
+      const picks = await rows(page, "#compare-picks");
+      expect(picks.map((p) => [p[0], p[1], p[2]])).toEqual(expected);
+      // The separating rule of each pair that disagrees, from compareTagSelections.
+      const differences = await page.$$eval("#compare-differences li", (lis) =>
+        lis.map((li) => [li.getAttribute("data-pair"), li.textContent ?? ""]),
+      );
+      expect(differences.map((d) => d[0])).toEqual(pairs);
+      expect(differences[0]?.[1]).toMatch(new RegExp(`^${pairs[0]?.replace(" ", " / ")}: `));
+      // Each dialect's explain column, tag by tag.
+      const verdicts = await rows(page, "#compare-verdicts");
+      expect(verdicts.map((v) => v[0])).toEqual(["1.2", "1.1.0", "1.3.0-rc.1"]);
+      const argoOnRc = verdicts[2]?.[2] ?? "";
+      const kargoOnRc = verdicts[2]?.[3] ?? "";
+      if (name === "kargo-warehouse") expect(kargoOnRc).toMatch(/^selected/);
+      else expect(argoOnRc).not.toMatch(/^selected/);
+      expect(verdicts[0]?.[1]).toMatch(/^not-a-version/);
+      if (shot !== undefined) await page.screenshot({ path: join(shots, shot), fullPage: true });
+      await page.close();
+    });
+  }
+
+  it("puts a pasted object's bad field on its line, and restores the objects from a link", async () => {
+    const page = await open();
+    await page.selectOption("#tags-seed", "kargo-warehouse");
+    await page.waitForSelector("#compare-picks");
+    const objects = await page.inputValue("#tags-objects");
+    await page.fill(
+      "#tags-objects",
+      objects.replace("strictSemvers: false", "strictSemver: false"),
+    );
+    await page.waitForSelector("#tags-objects-issues button");
+    expect(await page.textContent("#tags-objects-issues")).toContain(
+      "line 10: Warehouse.spec.subscriptions[0].image.strictSemver = false: unknown field",
+    );
+    await page.fill("#tags-objects", objects);
+    await page.waitForFunction(`!document.querySelector("#tags-objects-issues button")`);
+    await page.waitForFunction(`location.hash.startsWith("#s=")`);
+    await page.waitForTimeout(300);
+    const link = new URL(page.url()).hash;
+    await page.close();
+    const again = await open(link);
+    await again.waitForSelector("#compare-picks");
+    expect(await again.inputValue("#tags-objects")).toContain("kind: Warehouse");
+    const picks = await rows(again, "#compare-picks");
+    expect(picks[2]?.slice(0, 3)).toEqual([
+      "kargo",
+      "Warehouse kargo-demo/app subscription 0",
+      "1.3.0-rc.1",
+    ]);
+    await again.close();
   });
 
   it("puts a policy error on its line, with the field path and value", async () => {
@@ -315,6 +410,10 @@ describe("playground in Chromium", () => {
     await page.click("#tab-routing");
     await page.waitForSelector("#routing-containers table");
     await page.screenshot({ path: join(shots, "routing-dark.png"), fullPage: true });
+    await page.click("#tab-tags");
+    await page.selectOption("#tags-seed", "argocd-updater");
+    await page.waitForSelector("#compare-picks");
+    await page.screenshot({ path: join(shots, "compare-argocd-dark.png"), fullPage: true });
     await page.close();
   });
 });

@@ -23,10 +23,17 @@ import {
   routeContainer,
 } from "@kubeimg/policy/routing";
 import {
+  type ArgoConfigObject,
   compareTagSelections,
+  dialectObjectKind,
   explainTagSelection,
+  isTagDialectError,
   isTagPolicyError,
+  type KargoSubscriptionObject,
   parseImagePolicy,
+  readArgoApplication,
+  readArgoImageUpdater,
+  readKargoWarehouse,
   type TagSelectionPolicy,
   translateFluxToArgo,
   translateFluxToKargo,
@@ -38,7 +45,7 @@ export const MAX_INPUT_CHARS = 2_000_000;
 
 /** One problem with the pasted text, placed on the line it is about. */
 export interface InputIssue {
-  /** Which input box: `policy`, `tags`, `refs`, `crs`, `pod`, `image`. */
+  /** Which input box: `policy`, `tags`, `objects`, `refs`, `crs`, `pod`, `image`. */
   readonly input: string;
   /** 1-based line in that box, when the problem can be placed. */
   readonly line: number | undefined;
@@ -54,6 +61,8 @@ export interface InputIssue {
 
 interface ParsedYaml {
   readonly values: unknown[];
+  /** The same values with the index of the document each came from. */
+  readonly documents: readonly { readonly index: number; readonly value: unknown }[];
   /** Finds the 1-based line of a dotted field path inside document `doc`. */
   lineOf(doc: number, path: string): number | undefined;
 }
@@ -82,10 +91,14 @@ function readYaml(text: string, input: string): ParsedYaml | InputIssue {
     }
   }
   const values: unknown[] = [];
-  for (const doc of list) {
+  const documents: { index: number; value: unknown }[] = [];
+  for (const [index, doc] of list.entries()) {
     try {
       const value = doc.toJS({ maxAliasCount: 100 });
-      if (value !== null && value !== undefined) values.push(value);
+      if (value !== null && value !== undefined) {
+        values.push(value);
+        documents.push({ index, value });
+      }
     } catch (error) {
       return {
         input,
@@ -98,6 +111,7 @@ function readYaml(text: string, input: string): ParsedYaml | InputIssue {
   }
   return {
     values,
+    documents,
     lineOf(index, path) {
       const doc = list[index];
       if (doc === undefined) return undefined;
@@ -151,6 +165,12 @@ export interface TagsInput {
   readonly policy: string;
   readonly tags: string;
   readonly dialect: TagsDialect;
+  /**
+   * Compare only: an Argo CD `ImageUpdater` or annotated `Application`
+   * and/or a Kargo `Warehouse` (YAML documents). A dialect given no object
+   * here is translated from the Flux policy.
+   */
+  readonly objects?: string;
 }
 
 export interface TagRow {
@@ -169,6 +189,8 @@ export interface TagRow {
 
 export interface ComparePick {
   readonly dialect: string;
+  /** Where the dialect's configuration comes from: the pasted object, or the translation. */
+  readonly source: string;
   readonly tag: string | undefined;
   readonly outcome: string | undefined;
   readonly message: string | undefined;
@@ -190,7 +212,12 @@ export interface TagsResult {
   readonly compare:
     | {
         readonly picks: readonly ComparePick[];
-        readonly differences: readonly string[];
+        /** Each pair that disagrees, with the first rule that separates them. */
+        readonly differences: readonly {
+          readonly a: string;
+          readonly b: string;
+          readonly summary: string;
+        }[];
         readonly verdicts: readonly {
           readonly tag: string;
           readonly byDialect: readonly string[];
@@ -312,6 +339,81 @@ function matchParts(pattern: string, tag: string): TagRow["match"] {
   return parts;
 }
 
+interface DialectObjects {
+  readonly argo: ArgoConfigObject | undefined;
+  readonly kargo: KargoSubscriptionObject | undefined;
+}
+
+const objectNames = {
+  "argocd-image-updater": "ImageUpdater",
+  "argocd-application": "Application",
+  "kargo-warehouse": "Warehouse",
+} as const;
+
+/**
+ * Reads the compare view's native objects: at most one Argo CD
+ * configuration (an `ImageUpdater`, or an annotated `Application`) and at
+ * most one Kargo `Warehouse`, with the readers the `kubeimg` command uses.
+ */
+function readDialectObjects(text: string): DialectObjects | InputIssue {
+  const none = { argo: undefined, kargo: undefined };
+  if (text.trim() === "") return none;
+  const yaml = readYaml(text, "objects");
+  if (isIssue(yaml)) return yaml;
+  let argo: { object: ArgoConfigObject; index: number } | undefined;
+  let kargo: { object: KargoSubscriptionObject; index: number } | undefined;
+  for (const { index, value } of yaml.documents) {
+    const kind = dialectObjectKind(value);
+    const line = yaml.lineOf(index, "");
+    if (kind === undefined) {
+      const v = value as { apiVersion?: unknown; kind?: unknown } | null;
+      return {
+        input: "objects",
+        line: yaml.lineOf(index, "kind"),
+        path: "kind",
+        value: typeof v === "object" && v !== null ? show(`${v.apiVersion}/${v.kind}`) : show(v),
+        message:
+          "expected an Argo CD ImageUpdater, an Application with argocd-image-updater.argoproj.io annotations, or a Kargo Warehouse",
+      };
+    }
+    const at = objectNames[kind];
+    try {
+      if (kind === "kargo-warehouse") {
+        if (kargo !== undefined) {
+          return { input: "objects", line, path: "", value: at, message: "paste one Warehouse" };
+        }
+        kargo = { object: readKargoWarehouse(value, { at }), index };
+      } else {
+        if (argo !== undefined) {
+          return {
+            input: "objects",
+            line,
+            path: "",
+            value: at,
+            message: "paste one Argo CD configuration (an ImageUpdater or an Application)",
+          };
+        }
+        const object =
+          kind === "argocd-image-updater"
+            ? readArgoImageUpdater(value, { at })
+            : readArgoApplication(value, { at });
+        argo = { object, index };
+      }
+    } catch (error) {
+      if (!isTagDialectError(error)) throw error;
+      const inner = error.path.startsWith(`${at}.`) ? error.path.slice(at.length + 1) : "";
+      return {
+        input: "objects",
+        line: yaml.lineOf(index, inner),
+        path: error.path,
+        value: show(error.value),
+        message: error.message.slice(error.path.length + 2).replace(/ \(got .*\)$/s, ""),
+      };
+    }
+  }
+  return { argo: argo?.object, kargo: kargo?.object };
+}
+
 /** Runs the Tags view: Flux's selection with a verdict per tag, or the three dialects side by side. */
 export function runTags(input: TagsInput): TagsResult {
   const empty = {
@@ -321,56 +423,89 @@ export function runTags(input: TagsInput): TagsResult {
     compare: undefined,
     hiddenRows: 0,
   };
+  const compare = input.dialect === "compare";
   const issues: InputIssue[] = [];
-  const policy = readPolicy(input.policy);
+  // Compare runs without a Flux policy when the objects give the other two.
+  const policy = compare && input.policy.trim() === "" ? undefined : readPolicy(input.policy);
   if (isIssue(policy)) issues.push(policy);
   const tags = readTagList(input.tags);
   if (isIssue(tags)) issues.push(tags);
-  if (isIssue(policy) || isIssue(tags)) return { kind: "tags", issues, ...empty };
-
-  const e = explainTagSelection(tags, policy.policy);
-  const pattern = policy.policy.filterTags?.pattern ?? "";
-  const hiddenRows = Math.max(0, e.tags.length - MAX_TAG_ROWS);
-  const rows: TagRow[] = e.tags.slice(0, MAX_TAG_ROWS).map((t) => ({
-    tag: t.tag,
-    verdict: t.verdict,
-    reason: t.reason,
-    key: t.key,
-    match: t.key === undefined ? [] : matchParts(pattern, t.tag),
-  }));
-  if (e.error !== undefined && e.error.input !== undefined && e.error.code === "INVALID_PATTERN") {
+  const objects = compare ? readDialectObjects(input.objects ?? "") : undefined;
+  if (isIssue(objects)) issues.push(objects);
+  if (isIssue(policy) || isIssue(tags) || isIssue(objects)) {
+    return { kind: "tags", issues, ...empty };
+  }
+  let flux: Omit<TagsResult, "kind" | "issues" | "compare"> = empty;
+  if (policy !== undefined) {
+    const e = explainTagSelection(tags, policy.policy);
+    const pattern = policy.policy.filterTags?.pattern ?? "";
+    flux = {
+      hiddenRows: Math.max(0, e.tags.length - MAX_TAG_ROWS),
+      selected: e.tag,
+      error: e.error === undefined ? undefined : { code: e.error.code, message: e.error.message },
+      rows: e.tags.slice(0, MAX_TAG_ROWS).map((t) => ({
+        tag: t.tag,
+        verdict: t.verdict,
+        reason: t.reason,
+        key: t.key,
+        match: t.key === undefined ? [] : matchParts(pattern, t.tag),
+      })),
+    };
+    if (e.error?.input !== undefined && e.error.code === "INVALID_PATTERN") {
+      issues.push({
+        input: "policy",
+        line: undefined,
+        path: "spec.filterTags.pattern",
+        value: show(e.error.input),
+        message: e.error.message,
+      });
+    }
+  }
+  if (objects === undefined) return { kind: "tags", issues, ...flux, compare: undefined };
+  if (policy === undefined && objects.argo === undefined && objects.kargo === undefined) {
     issues.push({
       input: "policy",
       line: undefined,
-      path: "spec.filterTags.pattern",
-      value: show(e.error.input),
-      message: e.error.message,
+      path: "",
+      value: "",
+      message: "paste an ImagePolicy, or Argo CD / Kargo objects, to compare",
     });
+    return { kind: "tags", issues, ...empty };
   }
-  const error =
-    e.error === undefined ? undefined : { code: e.error.code, message: e.error.message };
-  if (input.dialect !== "compare") {
-    return { kind: "tags", issues, hiddenRows, selected: e.tag, error, rows, compare: undefined };
-  }
-  const argo = translateFluxToArgo(policy.policy, policy.image);
-  const kargo = translateFluxToKargo(policy.policy, policy.image);
+
+  const translated = "translated from the Flux ImagePolicy";
+  const argo =
+    objects.argo === undefined && policy !== undefined
+      ? translateFluxToArgo(policy.policy, policy.image)
+      : undefined;
+  const kargo =
+    objects.kargo === undefined && policy !== undefined
+      ? translateFluxToKargo(policy.policy, policy.image)
+      : undefined;
+  const argoConfig = objects.argo?.config ?? argo?.config;
+  const kargoConfig = objects.kargo?.subscription ?? kargo?.config;
   const c = compareTagSelections({
     tags: tags.map((name) => ({ name })),
-    flux: policy.policy,
-    argocd: argo.config,
-    kargo: kargo.config,
+    ...(policy === undefined ? {} : { flux: policy.policy }),
+    ...(argoConfig === undefined ? {} : { argocd: argoConfig }),
+    ...(kargoConfig === undefined ? {} : { kargo: kargoConfig }),
   });
-  const lostBy: Record<string, readonly string[]> = {
-    flux: [],
-    "argocd-image-updater": argo.lost,
-    kargo: kargo.lost,
+  const about: Record<string, { source: string; lost: readonly string[] }> = {
+    flux: { source: "the ImagePolicy", lost: [] },
+    "argocd-image-updater": objects.argo
+      ? { source: objects.argo.source, lost: [] }
+      : { source: translated, lost: argo?.lost ?? [] },
+    kargo: objects.kargo
+      ? { source: objects.kargo.source, lost: [] }
+      : { source: translated, lost: kargo?.lost ?? [] },
   };
   const picks = c.picks.map((p) => ({
     dialect: p.dialect,
+    source: about[p.dialect]?.source ?? "",
     tag: p.tag,
     outcome: p.outcome,
     message: p.message,
-    lost: lostBy[p.dialect] ?? [],
+    lost: about[p.dialect]?.lost ?? [],
   }));
   const seen = new Set<string>();
   const verdicts: { tag: string; byDialect: string[] }[] = [];
@@ -389,11 +524,12 @@ export function runTags(input: TagsInput): TagsResult {
   return {
     kind: "tags",
     issues,
-    hiddenRows,
-    selected: e.tag,
-    error,
-    rows,
-    compare: { picks, differences: c.differences.map((d) => d.summary), verdicts },
+    ...flux,
+    compare: {
+      picks,
+      differences: c.differences.map((d) => ({ a: d.a, b: d.b, summary: d.summary })),
+      verdicts,
+    },
   };
 }
 

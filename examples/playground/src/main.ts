@@ -10,6 +10,10 @@ import nginxRouting from "../../demo/fixtures/routing/nginx-unprivileged.yaml";
 import teamRouting from "../../demo/fixtures/routing/team-mirror.yaml";
 import rcTags from "../../demo/fixtures/tags/app.tags";
 import rcPolicy from "../../demo/fixtures/tags/app-release-candidates.yaml";
+import dialectTags from "../../demo/fixtures/tags/dialects/app.tags";
+import argoUpdater from "../../demo/fixtures/tags/dialects/argocd-image-updater.yaml";
+import dialectPolicy from "../../demo/fixtures/tags/dialects/flux-policy.yaml";
+import kargoWarehouse from "../../demo/fixtures/tags/dialects/kargo-warehouse.yaml";
 import minioTags from "../../demo/fixtures/tags/minio.tags";
 import minioPolicy from "../../demo/fixtures/tags/minio-release.yaml";
 import podinfoTags from "../../demo/fixtures/tags/podinfo.tags";
@@ -22,6 +26,7 @@ import type {
   TagsDialect,
   TagsResult,
 } from "./compute.js";
+import argoApplication from "./seeds/argocd-application.yaml";
 import type { Job } from "./worker.js";
 
 /** How long one answer may take before the worker is terminated and restarted. */
@@ -36,6 +41,8 @@ interface State {
   policy: string;
   tags: string;
   dialect: TagsDialect;
+  /** The compare view's Argo CD / Kargo objects. */
+  objects: string;
   refs: string;
   routing: RoutingInput;
 }
@@ -72,10 +79,20 @@ const routingSeeds: Record<string, RoutingInput> = {
   },
 };
 
-const seeds: Record<string, { policy: string; tags: string }> = {
+interface TagsSeed {
+  readonly policy: string;
+  readonly tags: string;
+  /** Set for the compare examples: the native Argo CD / Kargo objects. */
+  readonly objects?: string;
+}
+
+const seeds: Record<string, TagsSeed> = {
   podinfo: { policy: podinfoPolicy, tags: podinfoTags },
   rc: { policy: rcPolicy, tags: rcTags },
   minio: { policy: minioPolicy, tags: minioTags },
+  "argocd-updater": { policy: dialectPolicy, tags: dialectTags, objects: argoUpdater },
+  "argocd-application": { policy: dialectPolicy, tags: dialectTags, objects: argoApplication },
+  "kargo-warehouse": { policy: dialectPolicy, tags: dialectTags, objects: kargoWarehouse },
 };
 
 const seedRefs = [
@@ -234,6 +251,11 @@ async function pipe(bytes: Uint8Array, stream: GenericTransformStream): Promise<
 const MAX_LINK_STATE = 200_000;
 
 async function encodeState(state: State): Promise<string | undefined> {
+  // Measured before stringifying: serialising a 10 MB paste would itself stall the page.
+  const texts = [state.policy, state.tags, state.objects, state.refs, state.routing.crs];
+  if (texts.reduce((n, t) => n + t.length, state.routing.pod.length) > MAX_LINK_STATE) {
+    return undefined;
+  }
   const json = JSON.stringify(state);
   if (json.length > MAX_LINK_STATE) return undefined;
   const packed = await pipe(new TextEncoder().encode(json), new CompressionStream("deflate-raw"));
@@ -258,6 +280,7 @@ function readState(): State {
     policy: boxText("tags-policy"),
     tags: boxText("tags-list"),
     dialect: select("tags-dialect").value as TagsDialect,
+    objects: boxText("tags-objects"),
     refs: boxText("refs-input"),
     routing: readRouting(),
   };
@@ -268,6 +291,8 @@ function applyState(s: Partial<State>): void {
   if (typeof s.policy === "string") area("tags-policy").value = s.policy;
   if (typeof s.tags === "string") area("tags-list").value = s.tags;
   if (s.dialect === "flux" || s.dialect === "compare") select("tags-dialect").value = s.dialect;
+  if (typeof s.objects === "string") area("tags-objects").value = s.objects;
+  showDialect();
   if (typeof s.refs === "string") area("refs-input").value = s.refs;
   if (typeof s.routing === "object" && s.routing !== null) writeRouting(s.routing);
   showView(views.find((v) => v === s.view) ?? "tags");
@@ -342,9 +367,19 @@ function markedTag(row: TagsResult["rows"][number]): HTMLElement {
   return td;
 }
 
+/** The objects box is the compare view's only. */
+function showDialect(): void {
+  $("tags-objects-input").hidden = select("tags-dialect").value !== "compare";
+}
+
 function renderTags(r: TagsResult): void {
   const policyIssues = r.issues.filter((i) => i.input === "policy");
   renderIssues("tags-policy-issues", "tags-policy", policyIssues);
+  renderIssues(
+    "tags-objects-issues",
+    "tags-objects",
+    r.issues.filter((i) => i.input === "objects"),
+  );
   renderIssues(
     "tags-list-issues",
     "tags-list",
@@ -403,6 +438,7 @@ function renderTags(r: TagsResult): void {
         "tr",
         {},
         h("th", {}, "Dialect"),
+        h("th", {}, "Configuration"),
         h("th", {}, "Picks"),
         h("th", {}, "Not carried over from the Flux policy"),
       ),
@@ -415,6 +451,7 @@ function renderTags(r: TagsResult): void {
           "tr",
           { "data-dialect": p.dialect },
           h("td", {}, p.dialect),
+          h("td", { class: "mono" }, p.source),
           h(
             "td",
             { class: p.tag === undefined ? "v-error" : "v-selected" },
@@ -429,8 +466,15 @@ function renderTags(r: TagsResult): void {
     "ul",
     { id: "compare-differences" },
     ...(r.compare.differences.length === 0
-      ? [h("li", {}, "All three pick the same tag.")]
-      : r.compare.differences.map((d) => h("li", {}, d))),
+      ? [h("li", {}, "They all pick the same tag.")]
+      : r.compare.differences.map((d) =>
+          h(
+            "li",
+            { "data-pair": `${d.a} ${d.b}` },
+            h("strong", {}, `${d.a} / ${d.b}: `),
+            d.summary,
+          ),
+        )),
   );
   const verdicts = h(
     "table",
@@ -598,6 +642,7 @@ async function update(): Promise<void> {
             policy: boxText("tags-policy"),
             tags: boxText("tags-list"),
             dialect: select("tags-dialect").value as TagsDialect,
+            objects: boxText("tags-objects"),
           },
         }
       : currentView === "routing"
@@ -679,17 +724,29 @@ async function init(): Promise<void> {
     writeRouting(seed);
     schedule();
   });
-  for (const id of ["tags-policy", "tags-list", "refs-input", "routing-crs", "routing-pod"]) {
+  for (const id of [
+    "tags-policy",
+    "tags-list",
+    "tags-objects",
+    "refs-input",
+    "routing-crs",
+    "routing-pod",
+  ]) {
     $(id).addEventListener("input", () => onInput(id));
   }
-  select("tags-dialect").addEventListener("change", schedule);
+  select("tags-dialect").addEventListener("change", () => {
+    showDialect();
+    schedule();
+  });
   select("tags-seed").addEventListener("change", () => {
     const seed = seeds[select("tags-seed").value];
     if (seed === undefined) return;
     area("tags-policy").value = seed.policy;
     area("tags-list").value = seed.tags;
-    held.delete("tags-policy");
-    held.delete("tags-list");
+    area("tags-objects").value = seed.objects ?? "";
+    if (seed.objects !== undefined) select("tags-dialect").value = "compare";
+    showDialect();
+    for (const id of ["tags-policy", "tags-list", "tags-objects"]) held.delete(id);
     schedule();
   });
   $("refs-seed").addEventListener("click", () => {
@@ -735,6 +792,7 @@ async function init(): Promise<void> {
       view: "tags",
       ...seeds.podinfo,
       dialect: "flux",
+      objects: "",
       refs: seedRefs,
       routing: routingSeeds.team,
     });

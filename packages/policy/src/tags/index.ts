@@ -55,6 +55,16 @@ export type {
   TagDialect,
   TagInfo,
 } from "./dialect/types.js";
+export {
+  type ArgoConfigObject,
+  type DialectObjectKind,
+  type DialectObjectOptions,
+  dialectObjectKind,
+  type KargoSubscriptionObject,
+  readArgoApplication,
+  readArgoImageUpdater,
+  readKargoWarehouse,
+} from "./dialect-objects.js";
 export { parseIntervalMillis } from "./duration.js";
 export {
   isTagPolicyError,

@@ -17,7 +17,7 @@
  * Only the first image of the list is selected for; its own settings win over
  * the application-wide ones key by key, as the resource form's levels do.
  */
-import { strconv } from "@kubeimg/core/internal";
+import { strconv, strings } from "@kubeimg/core/internal";
 import { TagDialectError } from "../dialect/errors.js";
 
 /** The annotation prefix of every Argo CD Image Updater key. */
@@ -175,15 +175,15 @@ function readAnnotations(annotations: unknown): ArgoImageSettings | ArgoConfigFa
   if (list === undefined) return { message: `${listKey} annotation not found on app ${appName}` };
   const images: { alias: string; image: string; settings: ArgoUpdateSettings }[] = [];
   for (const raw of list.split(",")) {
-    const entry = raw.trim();
+    const entry = strings.TrimSpace(raw);
     if (entry === "") continue;
     const eq = entry.indexOf("=");
     if (eq < 0) {
       images.push({ alias: "", image: entry, settings: {} });
       continue;
     }
-    const alias = entry.slice(0, eq).trim();
-    const image = entry.slice(eq + 1).trim();
+    const alias = strings.TrimSpace(entry.slice(0, eq));
+    const image = strings.TrimSpace(entry.slice(eq + 1));
     if (image === "")
       return { message: `empty image name in ${listKey} annotation on app ${appName}` };
     let settings: ArgoUpdateSettings = {};
@@ -229,23 +229,23 @@ function readSettingAnnotations(
   withPlatforms: boolean,
 ): ArgoUpdateSettings | ArgoConfigFailure {
   const out: Record<string, unknown> = Object.create(null);
-  const strategy = get(`${prefix}update-strategy`)?.trim();
+  const strategy = trimmed(get(`${prefix}update-strategy`));
   if (strategy) out.updateStrategy = strategy;
   const force = get(`${prefix}force-update`);
-  if (force !== undefined && strconv.ParseBool(force.trim()) === undefined) {
+  if (force !== undefined && strconv.ParseBool(strings.TrimSpace(force)) === undefined) {
     return {
-      message: `error parsing force update settings: strconv.ParseBool: parsing ${strconv.Quote(force.trim())}: invalid syntax`,
+      message: `error parsing force update settings: strconv.ParseBool: parsing ${strconv.Quote(strings.TrimSpace(force))}: invalid syntax`,
     };
   }
-  const allow = get(`${prefix}allow-tags`)?.trim();
+  const allow = trimmed(get(`${prefix}allow-tags`));
   if (allow) out.allowTags = allow;
   const ignore = get(`${prefix}ignore-tags`);
   // Empty pieces are kept: they ignore the empty tag only.
-  if (ignore !== undefined) out.ignoreTags = ignore.split(",").map((p) => p.trim());
+  if (ignore !== undefined) out.ignoreTags = ignore.split(",").map((p) => strings.TrimSpace(p));
   if (withPlatforms) {
     const platforms = get(`${prefix}platforms`)
       ?.split(",")
-      .map((p) => p.trim())
+      .map((p) => strings.TrimSpace(p))
       .filter((p) => p !== "");
     if (platforms !== undefined && platforms.length > 0) out.platforms = platforms;
   }
@@ -256,9 +256,14 @@ function manifestTargetProblem(
   get: (key: string) => string | undefined,
   alias: string,
 ): string | undefined {
-  const set = (key: string) => (get(`${alias}.${key}`)?.trim() ?? "") !== "";
+  const set = (key: string) => (trimmed(get(`${alias}.${key}`)) ?? "") !== "";
   const helm = set("helm.image-name") || set("helm.image-tag") || set("helm.image-spec");
   return helm && set("kustomize.image-name")
     ? `both helm and kustomize manifest targets configured for alias ${strconv.Quote(alias)}`
     : undefined;
+}
+
+/** Go's `strings.TrimSpace` of an annotation that may be absent (JavaScript's `trim` also strips U+FEFF and keeps U+0085). */
+function trimmed(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : strings.TrimSpace(value);
 }

@@ -18,16 +18,19 @@
  *    `digest` — the constraint tag with its digest (64 zeros without one).
  * The list order never matters.
  */
-import { path as goPath } from "@kubeimg/core/internal";
+import { path as goPath, strings } from "@kubeimg/core/internal";
 import { compileRegexp, type GoRegexp } from "@kubeimg/core/regexp";
 import { compareVersions, parseConstraints, type Version } from "../../semver/index.js";
 import { tryParseVersion } from "../dialect/semver.js";
 import {
   byTagDescending,
   compareInstants,
+  type Instant,
   readTagList,
   type SplitPlatform,
   splitPlatform,
+  type TagMetadata,
+  ZERO_INSTANT,
 } from "../dialect/tag-list.js";
 import { Trace } from "../dialect/trace.js";
 import type {
@@ -58,7 +61,8 @@ const zeroDigest = `sha256:${"0".repeat(64)}`;
 
 /** Returns the strategy Argo CD runs for the text a user wrote (anything unknown is `semver`). */
 export function argoStrategy(text: string | undefined): ArgoStrategy {
-  switch ((text ?? "").toLowerCase()) {
+  // Go's strings.ToLower, not JavaScript's: `DİGEST` lowers to `digest` there.
+  switch (strings.ToLower(text ?? "")) {
     case "latest":
     case "newest-build":
       return "newest-build";
@@ -82,11 +86,11 @@ interface AllowRule {
 
 function allowRule(allowTags: string | undefined): AllowRule {
   const text = allowTags ?? "";
-  if (text === "" || text.toLowerCase() === "any") {
+  if (text === "" || strings.ToLower(text) === "any") {
     return { allows: () => true, describe: "every tag is allowed", quirk: undefined };
   }
   const colon = text.indexOf(":");
-  const fn = colon < 0 ? "" : text.slice(0, colon).toLowerCase();
+  const fn = colon < 0 ? "" : strings.ToLower(text.slice(0, colon));
   if (colon < 0 || fn !== "regexp") {
     const why =
       colon < 0
@@ -113,6 +117,18 @@ function allowRule(allowTags: string | undefined): AllowRule {
 function ignoredBy(patterns: readonly string[], tag: string): string | undefined {
   for (const p of patterns) if (goPath.Match(p, tag) === true) return p;
   return undefined;
+}
+
+/**
+ * The build time Argo CD reads for a tag: an index's is the latest of its
+ * wanted images' times, kept from Go's zero time up (`TagInfoFromReferences`
+ * starts there and moves only forward), so a time before year 1 counts as
+ * the zero time; a single image's is its own.
+ */
+function argoCreated(meta: TagMetadata): Instant {
+  return meta.platforms !== undefined && compareInstants(meta.created, ZERO_INSTANT) < 0
+    ? ZERO_INSTANT
+    : meta.created;
 }
 
 /** Whether an index platform is wanted: equal, or with a variant whose `os/arch` is wanted. */
@@ -160,12 +176,15 @@ export function selectArgoTag(
   const list = readTagList(tags, { metadata: usesMetadata });
   const names = list.names;
   const trace = new Trace(options.explain === true, names);
-  const constraint = argoVersionConstraint(read.image);
+  // Argo CD parses the identifier `<alias>=<image>` (its `Original()`, also
+  // with an empty alias) from its first `=`: an alias that holds `=` itself
+  // (the resource form allows it) lends its tail.
+  const identifier = `${read.alias}=${read.image}`;
+  const constraint = argoVersionConstraint(identifier.slice(identifier.indexOf("=") + 1));
   notes.push(
-    `strategy ${strategy}${settings.updateStrategy !== undefined && settings.updateStrategy.toLowerCase() !== strategy ? ` (from ${JSON.stringify(settings.updateStrategy)})` : ""}; version constraint ${constraint === "" ? "none" : JSON.stringify(constraint)}`,
+    `strategy ${strategy}${settings.updateStrategy !== undefined && strings.ToLower(settings.updateStrategy) !== strategy ? ` (from ${JSON.stringify(settings.updateStrategy)})` : ""}; version constraint ${constraint === "" ? "none" : JSON.stringify(constraint)}`,
   );
   notes.push(...read.notes);
-  const identifier = read.alias === "" ? read.image : `${read.alias}=${read.image}`;
   if (strategy === "digest" && constraint === "") {
     for (let i = 0; i < names.length; i++) {
       trace.mark(i, "not-considered", () => "the digest strategy needs a version constraint");
@@ -188,7 +207,7 @@ export function selectArgoTag(
     settings.platforms !== undefined && settings.platforms.length > 0
       ? settings.platforms
       : [options.defaultPlatform ?? "linux/amd64"];
-  const wanted = platformTexts.map((p) => splitPlatform(p.trim()));
+  const wanted = platformTexts.map((p) => splitPlatform(strings.TrimSpace(p)));
   if (!usesMetadata && settings.platforms !== undefined && settings.platforms.length > 0) {
     notes.push(
       `platforms are ignored by the ${strategy} strategy: Argo CD fetches no metadata for it`,
@@ -255,8 +274,8 @@ export function selectArgoTag(
           break;
         }
         const byTime = compareInstants(
-          list.metadata(tag).created,
-          list.metadata(names[best] as string).created,
+          argoCreated(list.metadata(tag)),
+          argoCreated(list.metadata(names[best] as string)),
         );
         if (byTime > 0 || (byTime === 0 && byTagDescending(tag, names[best] as string) < 0))
           best = i;

@@ -38,8 +38,8 @@ import type {
 } from "../dialect/types.js";
 import {
   defaultKargoSubscription,
-  ggcrAcceptsRepository,
   type KargoImageSubscription,
+  kargoRepositoryURL,
   validateKargoSubscription,
 } from "./subscription.js";
 
@@ -83,11 +83,13 @@ export function selectKargoTag(
       fieldErrors.length === 1 ? (fieldErrors[0] as string) : `[${fieldErrors.join(", ")}]`;
     return fail({ code: "INVALID_CONFIG", message, goError: true }, [], notes);
   }
-  if (!ggcrAcceptsRepository(sub.repoURL)) {
+  const repository = kargoRepositoryURL(sub.repoURL);
+  if (!repository.ok) {
+    const url = repository.url;
     return fail(
       {
         code: "INVALID_REPO_URL",
-        message: `${selectorPrefix}: error building base selector: error creating repository client for image ${JSON.stringify(sub.repoURL)}: error parsing image repo URL ${sub.repoURL}: could not parse reference: ${sub.repoURL}`,
+        message: `${selectorPrefix}: error building base selector: error creating repository client for image ${JSON.stringify(url)}: error parsing image repo URL ${url}: could not parse reference: ${url}`,
         goError: true,
       },
       [],

@@ -158,25 +158,73 @@ export function validateKargoSubscription(sub: DefaultedKargoSubscription): stri
   return errors;
 }
 
+/** A repository as go-containerregistry's `name.NewRepository` reads it. */
+interface GgcrRepository {
+  /** The registry, Docker Hub's aliases resolved to `index.docker.io`. */
+  readonly registry: string;
+  /** `RepositoryStr()`: with `library/` for a one-part Docker Hub name. */
+  readonly repository: string;
+}
+
+const dockerHub = "index.docker.io";
+
 /**
- * Whether go-containerregistry (`name.ParseReference`, weak validation)
- * accepts `repoURL` as a repository: the part before the first `/` is a
- * registry when it holds `.` or `:`; the repository is 2 to 255 characters of
- * `a-z0-9_-./`, and so is `library/<name>` for a one-part Docker Hub name.
+ * go-containerregistry's `name.ParseReference` with weak validation, for a
+ * name without a digest (the webhook's pattern admits none): an optional tag
+ * after the last `:` that no `/` follows, then the part before the first `/`
+ * is a registry when it holds `.` or `:`, and the repository must be 2 to 255
+ * characters of `a-z0-9_-./`.
  */
-export function ggcrAcceptsRepository(repoURL: string): boolean {
-  const slash = repoURL.indexOf("/");
-  let registry = "";
-  let repo = repoURL;
-  if (slash >= 0 && /[.:]/.test(repoURL.slice(0, slash))) {
-    registry = repoURL.slice(0, slash);
-    repo = repoURL.slice(slash + 1);
+function ggcrParse(name: string): GgcrRepository | undefined {
+  let base = name;
+  const colon = name.lastIndexOf(":");
+  if (colon >= 0 && !name.slice(colon + 1).includes("/")) {
+    if (!/^[A-Za-z0-9_.-]{1,128}$/.test(name.slice(colon + 1))) return undefined;
+    base = name.slice(0, colon);
   }
-  const repositoryOk = (r: string) =>
-    r.length >= 2 && r.length <= 255 && /^[a-z0-9_\-./]*$/.test(r);
-  if (!repositoryOk(repo)) return false;
-  if (registry !== "" && !/^[A-Za-z0-9_.-]*(:\d*)?$/.test(registry)) return false;
-  const dockerHub = registry === "" || registry === "index.docker.io" || registry === "docker.io";
-  if (!repo.includes("/") && dockerHub && !repositoryOk(`library/${repo}`)) return false;
-  return true;
+  if (base === "") return undefined;
+  const slash = base.indexOf("/");
+  let registry = "";
+  let repository = base;
+  if (slash >= 0 && /[.:]/.test(base.slice(0, slash))) {
+    registry = base.slice(0, slash);
+    repository = base.slice(slash + 1);
+  }
+  if (repository.length < 2 || repository.length > 255 || !/^[a-z0-9_\-./]*$/.test(repository)) {
+    return undefined;
+  }
+  if (registry !== "" && !/^[A-Za-z0-9_.-]*(:\d*)?$/.test(registry)) return undefined;
+  if (registry === "" || registry === "docker.io") registry = dockerHub;
+  if (registry === dockerHub && !repository.includes("/")) repository = `library/${repository}`;
+  return { registry, repository };
+}
+
+/**
+ * The URL Kargo's repository client parses for `repoURL`, or `undefined` when
+ * go-containerregistry rejects it (`INVALID_REPO_URL`). Kargo first
+ * normalizes (`urls.NormalizeImage`): lower-cased and trimmed, parsed, and
+ * rewritten as `registry/repository`, Docker Hub's as the bare repository
+ * without `library/`; a URL that does not parse is kept as written. Then it
+ * parses the result again. So `GHCR.io/Acme/App` works, while
+ * `docker.io/library/x` normalizes to the one-character `x` and fails.
+ * Called on a `repoURL` that passed the webhook's pattern (ASCII), where
+ * Go's Unicode lower-casing and its removal of unprintable runes change
+ * nothing more.
+ */
+export function kargoRepositoryURL(repoURL: string): {
+  readonly url: string;
+  readonly ok: boolean;
+} {
+  const parsed = ggcrParse(repoURL.toLowerCase().trim());
+  let url = repoURL;
+  if (parsed !== undefined) {
+    const { registry, repository } = parsed;
+    url =
+      registry === dockerHub || registry === "registry-1.docker.io"
+        ? repository.startsWith("library/")
+          ? repository.slice("library/".length)
+          : repository
+        : `${registry}/${repository}`;
+  }
+  return { url, ok: ggcrParse(url) !== undefined };
 }

@@ -1,0 +1,294 @@
+import { describe, expect, it } from "vitest";
+import { selectArgoTag } from "./argocd/select.js";
+import { isTagDialectError, type TagDialectError } from "./dialect/errors.js";
+import {
+  dialectObjectKind,
+  readArgoApplication,
+  readArgoImageUpdater,
+  readKargoWarehouse,
+} from "./dialect-objects.js";
+import { selectKargoTag } from "./kargo/select.js";
+
+const updater = () => ({
+  apiVersion: "argocd-image-updater.argoproj.io/v1alpha1",
+  kind: "ImageUpdater",
+  metadata: { name: "app", namespace: "argocd" },
+  spec: {
+    namespace: "argocd",
+    commonUpdateSettings: { updateStrategy: "semver", pullSecret: "pullsecret:argocd/regcred" },
+    writeBackConfig: { method: "git", gitConfig: { branch: "main" } },
+    applicationRefs: [
+      {
+        namePattern: "app-*",
+        labelSelectors: { matchLabels: { team: "a" } },
+        commonUpdateSettings: { allowTags: "regexp:^1\\." },
+        images: [
+          {
+            alias: "web",
+            imageName: "ghcr.io/acme/app:~1",
+            manifestTargets: { helm: { name: "image.repository", tag: "image.tag" } },
+          },
+          {
+            alias: "newest",
+            imageName: "ghcr.io/acme/app",
+            commonUpdateSettings: { updateStrategy: "newest-build", forceUpdate: true },
+          },
+        ],
+      },
+    ],
+  },
+});
+
+const application = () => ({
+  apiVersion: "argoproj.io/v1alpha1",
+  kind: "Application",
+  metadata: {
+    name: "app",
+    namespace: "argocd",
+    annotations: {
+      "argocd-image-updater.argoproj.io/image-list": "web=ghcr.io/acme/app",
+      "argocd-image-updater.argoproj.io/web.allow-tags": "regexp:^1",
+      "notifications.argoproj.io/subscribe.on-sync": "slack",
+    },
+  },
+  spec: { project: "default" },
+});
+
+const warehouse = () => ({
+  apiVersion: "kargo.akuity.io/v1alpha1",
+  kind: "Warehouse",
+  metadata: { name: "app", namespace: "kargo-demo" },
+  spec: {
+    interval: "5m0s",
+    subscriptions: [
+      { git: { repoURL: "https://github.com/acme/app.git" } },
+      {
+        image: {
+          repoURL: "ghcr.io/acme/app",
+          constraint: "^1.0.0",
+          strictSemvers: false,
+          insecureSkipTLSVerify: true,
+        },
+      },
+      { image: { repoURL: "ghcr.io/acme/app", imageSelectionStrategy: "Lexical" } },
+    ],
+  },
+});
+
+function thrown(f: () => unknown): TagDialectError {
+  try {
+    f();
+  } catch (error) {
+    if (isTagDialectError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a TagDialectError");
+}
+
+describe("dialectObjectKind", () => {
+  it("names the reader for each object, and nothing for the rest", () => {
+    expect(dialectObjectKind(updater())).toBe("argocd-image-updater");
+    expect(dialectObjectKind(application())).toBe("argocd-application");
+    expect(dialectObjectKind(warehouse())).toBe("kargo-warehouse");
+    const plain = application();
+    plain.metadata.annotations = {
+      "notifications.argoproj.io/subscribe.on-sync": "slack",
+    } as never;
+    expect(dialectObjectKind(plain)).toBeUndefined();
+    expect(dialectObjectKind({ apiVersion: "kargo.akuity.io/v1beta1", kind: "Warehouse" })).toBe(
+      undefined,
+    );
+    expect(
+      dialectObjectKind({ apiVersion: "image.toolkit.fluxcd.io/v1", kind: "ImagePolicy" }),
+    ).toBe(undefined);
+    for (const junk of [null, 1, "ImageUpdater", [], { kind: "ImageUpdater" }]) {
+      expect(dialectObjectKind(junk)).toBeUndefined();
+    }
+  });
+});
+
+describe("readArgoImageUpdater", () => {
+  it("reads the first image with the settings of its three levels", () => {
+    const r = readArgoImageUpdater(updater());
+    expect(r).toEqual({
+      config: {
+        alias: "web",
+        imageName: "ghcr.io/acme/app:~1",
+        settings: {
+          spec: { updateStrategy: "semver" },
+          applicationRef: { allowTags: "regexp:^1\\." },
+        },
+      },
+      source: "ImageUpdater argocd/app image web",
+      image: "ghcr.io/acme/app:~1",
+    });
+    const tags = ["1.0.0", "1.4.2", "2.0.0", "0.9.0"].map((name) => ({ name }));
+    expect(selectArgoTag(r.config, tags).tag).toBe("1.4.2");
+  });
+
+  it("reads the image an alias names", () => {
+    const r = readArgoImageUpdater(updater(), { alias: "newest" });
+    expect(r.config).toMatchObject({
+      alias: "newest",
+      settings: { image: { updateStrategy: "newest-build" } },
+    });
+    const missing = thrown(() => readArgoImageUpdater(updater(), { alias: "api" }));
+    expect(missing.path).toBe("ImageUpdater.spec.applicationRefs");
+    expect(missing.value).toBe("api");
+  });
+
+  it("refuses an unknown field with its path, or reports it, or drops it", () => {
+    const typo = updater();
+    (
+      typo.spec.applicationRefs[0]?.images[1]?.commonUpdateSettings as Record<string, unknown>
+    ).updateStrategi = "latest";
+    const e = thrown(() => readArgoImageUpdater(typo, { at: "ImageUpdater[2]" }));
+    expect(e.code).toBe("INVALID_INPUT");
+    expect(e.path).toBe(
+      "ImageUpdater[2].spec.applicationRefs[0].images[1].commonUpdateSettings.updateStrategi",
+    );
+    expect(e.value).toBe("latest");
+    expect(e.message).toContain("unknown field");
+    const seen: string[] = [];
+    const warned = readArgoImageUpdater(typo, {
+      alias: "newest",
+      unknownFields: "warn",
+      onUnknownField: (p) => seen.push(p),
+    });
+    expect(seen).toEqual([
+      "ImageUpdater.spec.applicationRefs[0].images[1].commonUpdateSettings.updateStrategi",
+    ]);
+    expect(warned.config).toMatchObject({ settings: { image: {} } });
+    expect(readArgoImageUpdater(typo, { unknownFields: "ignore" }).source).toContain("web");
+  });
+
+  it("names the path and value of a field of the wrong shape", () => {
+    const cases: [(u: ReturnType<typeof updater>) => void, string, unknown][] = [
+      [
+        (u) => ((u.spec as Record<string, unknown>).applicationRefs = []),
+        ".spec.applicationRefs",
+        [],
+      ],
+      [
+        (u) => ((u.spec.applicationRefs[0] as Record<string, unknown>).images = "x"),
+        ".spec.applicationRefs[0].images",
+        "x",
+      ],
+      [
+        (u) => ((u.spec.applicationRefs[0]?.images[0] as Record<string, unknown>).imageName = ""),
+        ".spec.applicationRefs[0].images[0].imageName",
+        "",
+      ],
+      [
+        (u) => ((u.spec.commonUpdateSettings as Record<string, unknown>).forceUpdate = "yes"),
+        ".spec.commonUpdateSettings.forceUpdate",
+        "yes",
+      ],
+      [
+        (u) => ((u.spec.commonUpdateSettings as Record<string, unknown>).ignoreTags = "1.0"),
+        ".spec.commonUpdateSettings.ignoreTags",
+        "1.0",
+      ],
+      [(u) => ((u.metadata as Record<string, unknown>).name = 7), ".metadata.name", 7],
+      [(u) => ((u as Record<string, unknown>).spec = null), ".spec", null],
+      [(u) => ((u as Record<string, unknown>).__proto__x = 1), ".__proto__x", 1],
+    ];
+    for (const [edit, path, value] of cases) {
+      const u = updater();
+      edit(u);
+      const e = thrown(() => readArgoImageUpdater(u));
+      expect(e.path).toBe(`ImageUpdater${path}`);
+      expect(e.value).toEqual(value);
+    }
+  });
+
+  it("treats __proto__ as an unknown field, never as the object's prototype", () => {
+    const u = JSON.parse(
+      '{"apiVersion":"argocd-image-updater.argoproj.io/v1alpha1","kind":"ImageUpdater","spec":{"__proto__":{"x":1},"applicationRefs":[{"images":[{"imageName":"a"}]}]}}',
+    );
+    expect(thrown(() => readArgoImageUpdater(u)).path).toBe("ImageUpdater.spec.__proto__");
+    const r = readArgoImageUpdater(u, { unknownFields: "ignore" });
+    expect(r.source).toBe("ImageUpdater default/? image ");
+  });
+});
+
+describe("readArgoApplication", () => {
+  it("keeps the updater's annotations only", () => {
+    const r = readArgoApplication(application());
+    expect(r.source).toBe("Application argocd/app");
+    expect(r.image).toBeUndefined();
+    expect({ ...(r.config as { annotations: Record<string, string> }).annotations }).toEqual({
+      "argocd-image-updater.argoproj.io/image-list": "web=ghcr.io/acme/app",
+      "argocd-image-updater.argoproj.io/web.allow-tags": "regexp:^1",
+    });
+    const tags = ["1.0.0", "1.4.2", "2.0.0"].map((name) => ({ name }));
+    expect(selectArgoTag(r.config, tags).tag).toBe("1.4.2");
+  });
+
+  it("refuses an annotation that is not a string", () => {
+    const app = application();
+    (app.metadata.annotations as Record<string, unknown>)[
+      "argocd-image-updater.argoproj.io/web.force-update"
+    ] = true;
+    const e = thrown(() => readArgoApplication(app, { at: "Application[1]" }));
+    expect(e.path).toBe(
+      "Application[1].metadata.annotations.argocd-image-updater.argoproj.io/web.force-update",
+    );
+    expect(e.value).toBe(true);
+  });
+});
+
+describe("readKargoWarehouse", () => {
+  it("reads the first image subscription, without the TLS switch", () => {
+    const r = readKargoWarehouse(warehouse());
+    expect(r.source).toBe("Warehouse kargo-demo/app subscription 1");
+    expect(r.subscription).toEqual({
+      repoURL: "ghcr.io/acme/app",
+      constraint: "^1.0.0",
+      strictSemvers: false,
+    });
+    const tags = ["1.0", "1.2.0", "2.0.0"].map((name) => ({ name }));
+    expect(selectKargoTag(r.subscription, tags).tag).toBe("1.2.0");
+  });
+
+  it("reads the subscription asked for, and refuses one that is not an image subscription", () => {
+    expect(readKargoWarehouse(warehouse(), { subscription: 2 }).subscription).toEqual({
+      repoURL: "ghcr.io/acme/app",
+      imageSelectionStrategy: "Lexical",
+    });
+    expect(thrown(() => readKargoWarehouse(warehouse(), { subscription: 0 })).path).toBe(
+      "Warehouse.spec.subscriptions[0]",
+    );
+    expect(thrown(() => readKargoWarehouse(warehouse(), { subscription: 9 })).path).toBe(
+      "Warehouse.spec.subscriptions[9]",
+    );
+    const gitOnly = warehouse();
+    gitOnly.spec.subscriptions = [gitOnly.spec.subscriptions[0] as never];
+    expect(thrown(() => readKargoWarehouse(gitOnly)).message).toContain(
+      "has no image subscription",
+    );
+  });
+
+  it("refuses unknown fields and wrong shapes with path and value", () => {
+    const typo = warehouse();
+    (typo.spec.subscriptions[1]?.image as Record<string, unknown>).strictSemver = false;
+    const e = thrown(() => readKargoWarehouse(typo, { at: "Warehouse[0]" }));
+    expect(e.path).toBe("Warehouse[0].spec.subscriptions[1].image.strictSemver");
+    const ignored = readKargoWarehouse(typo, { unknownFields: "ignore" });
+    expect(Object.keys(ignored.subscription)).not.toContain("strictSemver");
+    const bad = warehouse();
+    (bad.spec.subscriptions[1]?.image as Record<string, unknown>).discoveryLimit = 2.5;
+    expect(thrown(() => readKargoWarehouse(bad))).toMatchObject({
+      path: "Warehouse.spec.subscriptions[1].image.discoveryLimit",
+      value: 2.5,
+    });
+    const list = warehouse();
+    (list.spec.subscriptions[1]?.image as Record<string, unknown>).allowTagsRegexes = [1];
+    expect(thrown(() => readKargoWarehouse(list)).path).toBe(
+      "Warehouse.spec.subscriptions[1].image.allowTagsRegexes",
+    );
+    const spec = warehouse();
+    (spec.spec as Record<string, unknown>).subscriptions = {};
+    expect(thrown(() => readKargoWarehouse(spec)).path).toBe("Warehouse.spec.subscriptions");
+  });
+});
