@@ -15,7 +15,9 @@
  *   categories (`Lu`, `Ll`, …); a one-letter category is the union of its
  *   leaves, which the generator checks against Go's own table;
  * - the script of every code point, as runs;
- * - Go's `FoldCategory` and `FoldScript` tables (only the names Go has);
+ * - the names that have a `FoldCategory` or `FoldScript` table in Go: the
+ *   tables themselves are computed from the case tables when used, and the
+ *   generator checks the computation gives Go's tables exactly;
  * - Go's `CaseRanges` and `caseOrbit`, from which `unicode.SimpleFold` is
  *   computed.
  *
@@ -143,18 +145,9 @@ const scripts = readMap("Scripts");
 const scriptNames = [...scripts.keys()];
 const scriptRuns = runs(scriptNames, (n) => resolve(tables, scripts.get(n) as string));
 
-function rangeList(ranges: [number, number][]): string {
-  let out = "";
-  let prev = -1;
-  for (const [lo, hi] of ranges) {
-    out += varint(lo - prev - 1) + varint(hi - lo);
-    prev = hi;
-  }
-  return out;
-}
-const folds: [string, string][] = [];
+const folds = new Map<string, [number, number][]>();
 for (const map of ["FoldCategory", "FoldScript"]) {
-  for (const [name, ident] of readMap(map)) folds.push([name, rangeList(resolve(tables, ident))]);
+  for (const [name, ident] of readMap(map)) folds.set(name, resolve(tables, ident));
 }
 
 const caseBody = /^var _CaseRanges = \[\]CaseRange\{\n([\s\S]*?)^\}/m.exec(source)?.[1] ?? "";
@@ -197,16 +190,23 @@ export const categoryRuns = ${JSON.stringify(categoryRuns)};
 export const scriptNames = ${JSON.stringify(scriptNames.join(" "))};
 /** Runs of code points from U+0000: \`(length - 1) * ${scriptNames.length + 1} + id\` (id 0: no script). */
 export const scriptRuns = ${JSON.stringify(scriptRuns)};
-/** Go's \`FoldCategory\` and \`FoldScript\`: name, then ranges as (gap, length - 1) pairs. */
-export const foldTables: Readonly<Record<string, string>> = {
-${folds.map(([n, r]) => `  ${n}: ${JSON.stringify(r)},`).join("\n")}
-};
+/** The names Go has a \`FoldCategory\` or \`FoldScript\` table for. */
+export const foldNames = ${JSON.stringify([...folds.keys()].join(" "))};
 /** Go's \`CaseRanges\`: (gap, hi - lo, zigzag deltas for upper, lower, title) per range; delta ${upperLower} is \`UpperLower\`. */
 export const caseRanges = ${JSON.stringify(caseRanges)};
 /** Go's \`caseOrbit\`: (gap, zigzag(to - from)) per pair. */
 export const caseOrbit = ${JSON.stringify(orbit)};
 `;
 writeFileSync(new URL("../packages/core/src/regexp/unicode-data.ts", import.meta.url), text);
+
+// The fold tables computed from the case tables must be Go's.
+const { unicodeTable } = await import("../packages/core/src/regexp/unicode.js");
+for (const [name, want] of folds) {
+  const got = unicodeTable(name)?.fold ?? [];
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < got.length; i += 2) pairs.push([got[i] as number, got[i + 1] as number]);
+  if (!sameRanges(pairs, want)) throw new Error(`computed fold table of ${name} differs from Go's`);
+}
 console.log(
   `wrote unicode-data.ts: ${leaves.length} categories (${categoryRuns.length} chars), ${scriptNames.length} scripts (${scriptRuns.length} chars)`,
 );

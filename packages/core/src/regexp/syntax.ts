@@ -6,9 +6,10 @@
  * literal runs merged as they come, alternations factored by common
  * prefixes, the same size and nesting limits), because every one of those
  * steps can be seen from outside: in which patterns are errors, in the text
- * an error quotes, and in which programs the one-pass engine can take. One
- * difference on purpose: `(?<name>…)` is a named group, as in Go 1.22 and
- * later, which is what Flux and the conformance vectors expect.
+ * an error quotes, and in which programs the one-pass engine can take. Two
+ * differences on purpose: `(?<name>…)` is a named group, as in Go 1.22 and
+ * later, which is what Flux and the conformance vectors expect; and a
+ * pattern over the size limits gets Go 1.20's reason (see `errInternal`).
  *
  * Positions are JavaScript string indexes; a code point outside the BMP
  * takes two of them. Lone surrogates are rejected before parsing.
@@ -81,6 +82,11 @@ const maxRunes = (128 << 20) / 4;
 const minFold = 0x41;
 const maxFold = 0x1e943;
 
+/**
+ * Go 1.19 reports a pattern over the size limits as `regexp/syntax: internal
+ * error`; Go 1.20 and later (and Flux, and the vectors) name it `expression
+ * too large`. The limits are the same.
+ */
 const errInternal = "expression too large";
 const errNesting = "expression nests too deeply";
 

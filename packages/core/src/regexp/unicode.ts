@@ -12,7 +12,7 @@ import {
   caseRanges,
   categoryNames,
   categoryRuns,
-  foldTables,
+  foldNames,
   scriptNames,
   scriptRuns,
 } from "./unicode-data.js";
@@ -109,20 +109,46 @@ export function unicodeTable(
   scripts ??= runTables(scriptNames, scriptRuns);
   const table = categoryTable(name) ?? scripts.get(name);
   if (table === undefined) return undefined;
-  const foldText = Object.hasOwn(foldTables, name) ? foldTables[name] : undefined;
-  let fold: number[] | undefined;
-  if (foldText !== undefined) {
-    fold = [];
-    let prev = -1;
-    const nums = decode(foldText);
-    for (let i = 0; i < nums.length; i += 2) {
-      const lo = prev + 1 + (nums[i] as number);
-      const hi = lo + (nums[i + 1] as number);
-      fold.push(lo, hi);
-      prev = hi;
+  const fold = foldNames.split(" ").includes(name) ? foldOf(table) : undefined;
+  return { table, fold };
+}
+
+/**
+ * Go's `FoldCategory` / `FoldScript` table for `table`: the code points
+ * outside it that simple folding makes equivalent to one inside it. Every
+ * code point with a case mapping lies in a `CaseRanges` row or `caseOrbit`.
+ */
+function foldOf(table: readonly number[]): number[] {
+  const rows = loadedCases();
+  const candidates: number[] = [];
+  for (let i = 0; i < rows.length; i += 5) {
+    for (let c = rows[i] as number; c <= (rows[i + 1] as number); c++) candidates.push(c);
+  }
+  for (const c of orbitFrom as Int32Array) candidates.push(c);
+  const out: number[] = [];
+  for (const c of candidates) {
+    if (inClass(table, c)) continue;
+    for (let f = simpleFold(c); f !== c; f = simpleFold(f)) {
+      if (inClass(table, f)) {
+        out.push(c, c);
+        break;
+      }
     }
   }
-  return { table, fold };
+  return cleanRanges(out);
+}
+
+/** True when `c` is in the clean class `r`. */
+function inClass(r: readonly number[], c: number): boolean {
+  let lo = 0;
+  let hi = r.length / 2;
+  while (lo < hi) {
+    const m = lo + ((hi - lo) >> 1);
+    if (c < (r[2 * m] as number)) hi = m;
+    else if (c > (r[2 * m + 1] as number)) lo = m + 1;
+    else return true;
+  }
+  return false;
 }
 
 /** `CaseRanges` as flat rows of five: lo, hi, upper, lower, title deltas. */
@@ -131,6 +157,11 @@ let cases: Int32Array | undefined;
 let orbitFrom: Int32Array | undefined;
 let orbitTo: Int32Array | undefined;
 const unzigzag = (n: number): number => (n % 2 === 1 ? -(n + 1) / 2 : n / 2);
+
+function loadedCases(): Int32Array {
+  cases ??= loadCases();
+  return cases;
+}
 
 function loadCases(): Int32Array {
   const nums = decode(caseRanges);
