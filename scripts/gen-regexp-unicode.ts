@@ -94,7 +94,10 @@ function varint(n: number): string {
 const zigzag = (n: number): number => (n < 0 ? -2 * n - 1 : 2 * n);
 
 /** Assigns `id` to every code point of each table; checks the tables do not overlap. */
-function runs(names: readonly string[], lookup: (name: string) => [number, number][]): string {
+function runs(
+  names: readonly string[],
+  lookup: (name: string) => [number, number][],
+): [string, string] {
   const owner = new Uint8Array(maxRune + 1);
   names.forEach((name, index) => {
     for (const [lo, hi] of lookup(name)) {
@@ -104,17 +107,19 @@ function runs(names: readonly string[], lookup: (name: string) => [number, numbe
       }
     }
   });
-  const kinds = names.length + 1;
-  let out = "";
+  let lengths = "";
+  let ids = "";
   let c = 0;
   while (c <= maxRune) {
     const id = owner[c] as number;
     let end = c;
     while (end + 1 <= maxRune && owner[end + 1] === id) end++;
-    out += varint((end - c) * kinds + id);
+    lengths += varint(end - c);
+    ids += varint(id);
     c = end + 1;
   }
-  return out;
+  // Two streams (lengths, then ids) compress better than the pairs interleaved.
+  return [lengths, ids];
 }
 
 function sameRanges(a: [number, number][], b: [number, number][]): boolean {
@@ -182,14 +187,18 @@ const text = `/**
  * edit by hand; \`unicode.ts\` decodes them lazily.
  */
 
-/** Leaf general categories, in the order of their ids (1-based) in {@link categoryRuns}. */
+/** Leaf general categories, in the order of their ids (1-based) in {@link categoryIds}. */
 export const categoryNames = ${JSON.stringify(leaves.join(" "))};
-/** Runs of code points from U+0000: one number per run, \`(length - 1) * ${leaves.length + 1} + id\` (id 0: unassigned). */
-export const categoryRuns = ${JSON.stringify(categoryRuns)};
-/** Script names, in the order of their ids (1-based) in {@link scriptRuns}. */
+/** Runs of code points from U+0000: each run's length - 1. */
+export const categoryLengths = ${JSON.stringify(categoryRuns[0])};
+/** Each run's category id (0: unassigned). */
+export const categoryIds = ${JSON.stringify(categoryRuns[1])};
+/** Script names, in the order of their ids (1-based) in {@link scriptIds}. */
 export const scriptNames = ${JSON.stringify(scriptNames.join(" "))};
-/** Runs of code points from U+0000: \`(length - 1) * ${scriptNames.length + 1} + id\` (id 0: no script). */
-export const scriptRuns = ${JSON.stringify(scriptRuns)};
+/** Runs of code points from U+0000: each run's length - 1. */
+export const scriptLengths = ${JSON.stringify(scriptRuns[0])};
+/** Each run's script id (0: no script). */
+export const scriptIds = ${JSON.stringify(scriptRuns[1])};
 /** The names Go has a \`FoldCategory\` or \`FoldScript\` table for. */
 export const foldNames = ${JSON.stringify([...folds.keys()].join(" "))};
 /** Go's \`CaseRanges\`: (gap, hi - lo, zigzag deltas for upper, lower, title) per range; delta ${upperLower} is \`UpperLower\`. */
@@ -207,6 +216,4 @@ for (const [name, want] of folds) {
   for (let i = 0; i < got.length; i += 2) pairs.push([got[i] as number, got[i + 1] as number]);
   if (!sameRanges(pairs, want)) throw new Error(`computed fold table of ${name} differs from Go's`);
 }
-console.log(
-  `wrote unicode-data.ts: ${leaves.length} categories (${categoryRuns.length} chars), ${scriptNames.length} scripts (${scriptRuns.length} chars)`,
-);
+console.log(`wrote unicode-data.ts: ${leaves.length} categories, ${scriptNames.length} scripts`);

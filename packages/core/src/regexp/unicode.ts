@@ -10,11 +10,13 @@
 import {
   caseOrbit,
   caseRanges,
+  categoryIds,
+  categoryLengths,
   categoryNames,
-  categoryRuns,
   foldNames,
+  scriptIds,
+  scriptLengths,
   scriptNames,
-  scriptRuns,
 } from "./unicode-data.js";
 
 export const maxRune = 0x10ffff;
@@ -40,21 +42,19 @@ function decode(text: string): number[] {
 }
 
 /** Per table name, its ranges: built from the runs of one property on first use. */
-function runTables(names: string, runs: string): Map<string, number[]> {
+function runTables(names: string, lengths: string, ids: string): Map<string, number[]> {
   const list = names.split(" ");
-  const kinds = list.length + 1;
   const byId: number[][] = list.map(() => []);
+  const idOf = decode(ids);
   let c = 0;
-  for (const v of decode(runs)) {
-    const id = v % kinds;
-    const length = (v - id) / kinds + 1;
+  decode(lengths).forEach((v, k) => {
+    const id = idOf[k] as number;
     if (id > 0) {
-      const ranges = byId[id - 1] as number[];
       // Adjacent runs of one id never occur, so each run is its own range.
-      ranges.push(c, c + length - 1);
+      (byId[id - 1] as number[]).push(c, c + v);
     }
-    c += length;
-  }
+    c += v + 1;
+  });
   const out = new Map<string, number[]>();
   list.forEach((name, i) => {
     out.set(name, byId[i] as number[]);
@@ -83,7 +83,7 @@ export function cleanRanges(r: number[]): number[] {
 }
 
 function categoryTable(name: string): number[] | undefined {
-  categories ??= runTables(categoryNames, categoryRuns);
+  categories ??= runTables(categoryNames, categoryLengths, categoryIds);
   const known = categories.get(name);
   if (known !== undefined || name.length !== 1) return known;
   {
@@ -106,7 +106,7 @@ export function unicodeTable(
 ): { table: number[]; fold: number[] | undefined } | undefined {
   if (name === "Any") return { table: [0, maxRune], fold: [0, maxRune] };
   if (!/^[A-Za-z_]+$/.test(name)) return undefined;
-  scripts ??= runTables(scriptNames, scriptRuns);
+  scripts ??= runTables(scriptNames, scriptLengths, scriptIds);
   const table = categoryTable(name) ?? scripts.get(name);
   if (table === undefined) return undefined;
   const fold = foldNames.split(" ").includes(name) ? foldOf(table) : undefined;
