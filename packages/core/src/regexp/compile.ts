@@ -9,7 +9,9 @@
  * executor for patterns that qualify (`onepass-compile.ts`, run by
  * `onepass.ts`, as a DFA on ASCII input by `onepass-dfa.ts`), the bit-state
  * backtracker for short inputs (`backtrack.ts`), the Pike VM for the rest
- * (`pikevm.ts`). `^prefix(.*)suffix$` needs none of them (`literal-frame.ts`).
+ * (`pikevm.ts`). `^prefix(.*)suffix$` needs none of them (`literal-frame.ts`),
+ * and a yes/no question (`matchString`) goes to a lazily built DFA when the
+ * one-pass engine cannot take it (`match-dfa.ts`).
  * Every engine gives Go's leftmost-first answers, and every one runs in time
  * linear in the input: no pattern can make matching blow up.
  *
@@ -28,6 +30,7 @@
 import { type BacktrackMatcher, compileBacktrack } from "./backtrack.js";
 import { RegexpError } from "./errors.js";
 import { compileLiteralFrame, type LiteralFrameMatcher } from "./literal-frame.js";
+import { compileMatchDfa, type MatchDfa } from "./match-dfa.js";
 import { compileOnePass, type OnePassMatcher } from "./onepass.js";
 import { compileOnePass as analyseOnePass } from "./onepass-compile.js";
 import { compilePike, type PikeMatcher } from "./pikevm.js";
@@ -147,6 +150,8 @@ class CompiledRegexp implements GoRegexp {
   /** The fast backtracker for short inputs: undefined when unusable, null until first use. */
   #backtrack: BacktrackMatcher | undefined | null = null;
   #pike: PikeMatcher | undefined;
+  /** The match-only DFA: undefined when the program has assertions it does not take, null until first use. */
+  #dfa: MatchDfa | undefined | null = null;
   #scratch: Int32Array | undefined;
   #lastTemplate: ExpandTemplate | undefined;
 
@@ -192,6 +197,11 @@ class CompiledRegexp implements GoRegexp {
 
   matchString(s: string): boolean {
     this.#scratch ??= new Int32Array(2 * (this.numSubexp + 1));
+    const fast = this.#fast();
+    if (fast !== undefined) return fast.exec(s, this.#scratch, 0);
+    if (this.#dfa === null) this.#dfa = compileMatchDfa(this.#prog, this.#cond);
+    const answer = this.#dfa?.test(s);
+    if (answer !== undefined) return answer;
     return this.#exec(s, this.#scratch, 0);
   }
 
