@@ -9,9 +9,13 @@
  * time (time spent descheduled does not count), and reports medians: that
  * ratio is the one to trust when the load is uneven.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseNormalizedNamed } from "@kubeimg/core/reference";
 import dockerParseImage from "docker-parse-image";
 import { runBenchmarks } from "./lib.js";
+import { comparePeer, peerOptions, writeInputs } from "./peer.js";
 import { realisticReferences } from "./realistic-references.js";
 
 // Image strings reach a controller through JSON.parse; make them the same kind of strings.
@@ -28,6 +32,38 @@ function theirs(): void {
   for (let i = 0; i < references.length; i++) {
     sink += dockerParseImage(references[i] as string)?.repository.length ?? 0;
   }
+}
+
+/**
+ * `--emit-inputs <file>` / `--peer "<command>"` (see `peer.ts`): the same
+ * pass over the same list against distribution/reference's Go code.
+ */
+const options = peerOptions();
+if (options.emitInputs !== undefined || options.peer !== undefined) {
+  const inputs = { references, rows: [{ id: "parse", name: "parseNormalizedNamed" }] };
+  if (options.emitInputs !== undefined) {
+    writeInputs(options.emitInputs, inputs);
+    console.log(`inputs written to ${options.emitInputs}`);
+  } else if (options.peer !== undefined) {
+    const file = join(mkdtempSync(join(tmpdir(), "kubeimg-reference-")), "inputs.json");
+    writeInputs(file, inputs);
+    await comparePeer(
+      "parseNormalizedNamed, one pass over 1,000 realistic references",
+      options.peerName,
+      options.peer,
+      file,
+      [
+        {
+          id: "parse",
+          name: "parseNormalizedNamed × 1,000 references",
+          ours,
+          check: () => references.map((r) => parseNormalizedNamed(r).string),
+        },
+      ],
+      { rounds: options.rounds },
+    );
+  }
+  process.exit(0);
 }
 
 const rows = await runBenchmarks(

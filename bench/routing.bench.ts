@@ -12,7 +12,14 @@
  * filters per call); one CR of 1,000 changed, recompiled with a
  * `RoutingCompileCache`, then a new image routed (a controller reacting to an
  * edit); and 8,000 CRs compiled and routed (the scale of issue 17).
+ *
+ * With `--peer "<command>"` the rows that kube-image-keeper also computes
+ * are measured against a build of its own routing code instead (see
+ * `peer.ts`; `--emit-inputs <file>` writes the CRs, the pod and the rows).
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   compileRouting,
   createRoutingCompileCache,
@@ -21,6 +28,7 @@ import {
   routeContainer,
 } from "@kubeimg/policy/routing";
 import { runBenchmarks } from "./lib.js";
+import { comparePeer, type PeerRow, peerOptions, writeInputs } from "./peer.js";
 
 /** Deterministic pseudo-random numbers (LCG), so every run sees the same CRs. */
 function lcg(seed: number): () => number {
@@ -102,7 +110,8 @@ function upstreams(): unknown[] {
   ];
 }
 
-function makeResources(total: number): RoutingResource[] {
+/** The CR objects as the API server would hand them over (JSON), before parsing. */
+function makeRawResources(total: number): unknown[] {
   const out: unknown[] = [];
   for (let i = 0; i < total; i++) {
     const priority = int(-5, 5);
@@ -136,10 +145,11 @@ function makeResources(total: number): RoutingResource[] {
           };
     out.push({ apiVersion: "kuik.enix.io/v1alpha1", kind, metadata, spec });
   }
-  return out.map((o) => parseRoutingResource(o));
+  return out;
 }
 
-const resources = makeResources(1000);
+const rawResources = makeRawResources(1000);
+const resources = rawResources.map((o) => parseRoutingResource(o));
 const config = { routing: { honorPrioritiesOnAlwaysImagePullPolicy: false } };
 const routing = compileRouting(resources, { config });
 const pod = {
@@ -169,7 +179,115 @@ function withOneChanged(): RoutingResource[] {
   changed[7] = { ...old, metadata: { ...old.metadata, generation } } as RoutingResource;
   return changed;
 }
-const large = makeResources(8000);
+const large = makeRawResources(8000).map((o) => parseRoutingResource(o));
+
+/**
+ * The rows measured against kube-image-keeper's own routing code: kuik keeps
+ * no compiled routing, it compiles every CR's filters on each admission, so
+ * its side of every row is one admission's routing of one container
+ * (selecting the CRs whose pod filter admits the pod, then building the
+ * ordered list); for "the same image again" its alternative cache answers
+ * after the CR selection. `{n}` in an image counts up on every call, so no
+ * call of ours is answered by the routing's memo unless the row says so.
+ */
+const peerRows: (PeerRow & { image: string; compiled: boolean; cache: boolean })[] = [];
+{
+  let n = 1_000_000;
+  const imageOf = (template: string, i: number) =>
+    template.replaceAll("{n%100}", String(i % 100)).replaceAll("{n}", String(i));
+  const alternativesFor = (template: string) => {
+    const route = routeContainer(compileRouting(resources, { config }), {
+      pod,
+      container: { ...container, image: imageOf(template, 1) },
+    });
+    return route.status === "routed" ? route.alternatives.map((a) => a.image) : null;
+  };
+  const row = (
+    id: string,
+    name: string,
+    image: string,
+    ours: (image: string) => unknown,
+    { compiled = false, cache = false } = {},
+  ) =>
+    peerRows.push({
+      id,
+      name,
+      image,
+      compiled,
+      cache,
+      ours: () => ours(imageOf(image, n++)),
+      check: () => alternativesFor(image),
+    });
+  const quay = "quay.io/team-{n%100}/svc:{n}";
+  const cold = (image: string) =>
+    routeContainer(compileRouting(resources, { config }), {
+      pod,
+      container: { ...container, image },
+    });
+  row("cold-quay", "compile 1,000 CRs + route a new quay.io image, every call", quay, cold);
+  row("cold-nginx", "compile 1,000 CRs + route nginx:1.25, every call", "nginx:1.25", cold);
+  row(
+    "changed-quay",
+    "one CR of 1,000 changed, recompile, route a new quay.io image",
+    quay,
+    (image) =>
+      routeContainer(compileRouting(withOneChanged(), { config, cache }), {
+        pod,
+        container: { ...container, image },
+      }),
+  );
+  const compiled = (image: string) =>
+    routeContainer(routing, { pod, container: { ...container, image } });
+  row(
+    "route-same",
+    "routing per container once compiled: the same image again",
+    "nginx:1.25",
+    compiled,
+    {
+      compiled: true,
+      cache: true,
+    },
+  );
+  row(
+    "route-tag",
+    "routing per container once compiled: a new nginx tag",
+    "nginx:1.{n}",
+    compiled,
+    {
+      compiled: true,
+    },
+  );
+  row("route-quay", "routing per container once compiled: a new quay.io image", quay, compiled, {
+    compiled: true,
+  });
+}
+const peerInputs = {
+  resources: rawResources,
+  config: { honorPrioritiesOnAlwaysImagePullPolicy: false, rewriteOnNeverImagePullPolicy: false },
+  pod: { namespace: pod.namespace, labels: pod.labels, annotations: pod.annotations },
+  container,
+  rows: peerRows.map(({ id, name, image, compiled, cache }) => ({
+    id,
+    name,
+    image,
+    compiled,
+    cache,
+  })),
+};
+const options = peerOptions();
+if (options.emitInputs !== undefined) {
+  writeInputs(options.emitInputs, peerInputs);
+  console.log(`inputs written to ${options.emitInputs}`);
+  process.exit(0);
+}
+if (options.peer !== undefined) {
+  const file = join(mkdtempSync(join(tmpdir(), "kubeimg-routing-")), "inputs.json");
+  writeInputs(file, peerInputs);
+  await comparePeer("routing: 1,000 CRs", options.peerName, options.peer, file, peerRows, {
+    rounds: options.rounds,
+  });
+  process.exit(0);
+}
 
 let tag = 0;
 await runBenchmarks("routing: one container against 1,000 CRs", [

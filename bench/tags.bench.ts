@@ -14,6 +14,9 @@
  * memory (Flux has no newest-build: its peer there is alphabetical order
  * over the same names, the cheapest Flux selection of one list).
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   type ArgoConfig,
   type KargoImageSubscription,
@@ -24,6 +27,7 @@ import {
   type TagSelectionPolicy,
 } from "@kubeimg/policy/tags";
 import { runBenchmarks, seededRandom as seeded } from "./lib.js";
+import { comparePeer, type PeerRow, peerOptions, writeInputs } from "./peer.js";
 
 function semverTags(n: number, random: () => number): string[] {
   const int = (max: number) => Math.floor(random() * max);
@@ -118,9 +122,64 @@ const tasks = scenarios.flatMap((s) =>
     return {
       name: `${s.name}, ${n.toLocaleString("en-US")} tags`,
       fn: () => selectLatestTag(tags, s.policy),
+      scenario: s,
+      tags,
     };
   }),
 );
+
+/**
+ * The same rows against Flux's own policy code (see `peer.ts`): each row
+ * carries its policy in Flux's terms (the ImagePolicy's policy kind and its
+ * argument, upper-cased as Flux's controller passes it, the filterTags
+ * pattern and extract) and its tag list.
+ */
+const options = peerOptions();
+if (options.emitInputs !== undefined || options.peer !== undefined) {
+  const fluxRow = (t: (typeof tasks)[number], id: string) => {
+    const p = t.scenario.policy.policy;
+    const [policy, arg] = p.semver
+      ? ["semver", p.semver.range]
+      : p.alphabetical
+        ? ["alphabetical", (p.alphabetical.order ?? "asc").toUpperCase()]
+        : ["numerical", (p.numerical?.order ?? "asc").toUpperCase()];
+    const filter = t.scenario.policy.filterTags;
+    return {
+      id,
+      name: t.name,
+      policy,
+      arg,
+      pattern: filter?.pattern ?? "",
+      extract: filter?.extract ?? "",
+      tags: t.tags,
+    };
+  };
+  const inputs = { rows: tasks.map((t, i) => fluxRow(t, `row-${i}`)) };
+  if (options.emitInputs !== undefined) {
+    writeInputs(options.emitInputs, inputs);
+    console.log(`inputs written to ${options.emitInputs}`);
+  } else if (options.peer !== undefined) {
+    const file = join(mkdtempSync(join(tmpdir(), "kubeimg-tags-")), "inputs.json");
+    writeInputs(file, inputs);
+    const rows: PeerRow[] = tasks.map((t, i) => ({
+      id: `row-${i}`,
+      name: t.name,
+      ours: t.fn,
+      check: () => selectLatestTag(t.tags, t.scenario.policy),
+    }));
+    await comparePeer(
+      "selectLatestTag, whole pipeline",
+      options.peerName,
+      options.peer,
+      file,
+      rows,
+      {
+        rounds: options.rounds,
+      },
+    );
+  }
+  process.exit(0);
+}
 
 await runBenchmarks("selectLatestTag: whole pipeline per call", tasks, { time: 1500 });
 

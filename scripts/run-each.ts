@@ -2,7 +2,8 @@
  * Runs every `<folder>/*.<kind>.ts` program (optionally only those whose
  * name contains one of the filters) one after another, each in its own Node
  * process. Workspace packages resolve from source, or with `built` from
- * their `dist/` builds, as an installed package would. Exits non-zero when
+ * their `dist/` builds, as an installed package would; `args` go to every
+ * program. Exits non-zero when
  * any program fails or nothing matched.
  */
 import { spawnSync } from "node:child_process";
@@ -14,7 +15,7 @@ export function runEach(
   folder: string,
   kind: string,
   filters: readonly string[],
-  { built = false }: { built?: boolean } = {},
+  { built = false, args = [] }: { built?: boolean; args?: readonly string[] } = {},
 ): number {
   const dir = join(repoRoot, folder);
   const files = readdirSync(dir)
@@ -30,7 +31,13 @@ export function runEach(
     console.log(`\n## ${folder}/${file}`);
     const result = spawnSync(
       process.execPath,
-      [...(built ? [] : ["--conditions=@kubeimg/source"]), "--import", "tsx", join(dir, file)],
+      [
+        ...(built ? [] : ["--conditions=@kubeimg/source"]),
+        "--import",
+        "tsx",
+        join(dir, file),
+        ...args,
+      ],
       { stdio: "inherit", cwd: repoRoot },
     );
     if (result.status !== 0) {

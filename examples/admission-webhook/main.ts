@@ -15,14 +15,13 @@
  */
 import { readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { pullSecretSchema } from "@kubeimg/core/keyring";
+import { parsePullSecret } from "@kubeimg/core/keyring";
 import {
   activeCheckTimeoutMs,
   compileRouting,
   createAvailabilityGate,
-  loadKuikConfig,
-  loadRoutingResources,
 } from "@kubeimg/policy/routing";
+import { loadKuikConfig, loadRoutingResources } from "@kubeimg/policy/routing/yaml";
 import { createRedisAvailabilityState } from "@kubeimg/redis";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";
@@ -89,9 +88,16 @@ try {
 const routing = compileRouting(resources, { config });
 const secrets = new Map<string, unknown>();
 if (values.secrets) {
-  for (const doc of parseAllDocuments(readArg(values.secrets))) {
-    const secret = pullSecretSchema.parse(doc.toJS());
-    secrets.set(`${secret.metadata?.namespace ?? "default"}/${secret.metadata?.name}`, doc.toJS());
+  for (const [index, doc] of parseAllDocuments(readArg(values.secrets)).entries()) {
+    try {
+      const secret = parsePullSecret(doc.toJS(), index);
+      secrets.set(
+        `${secret.metadata?.namespace ?? "default"}/${secret.metadata?.name}`,
+        doc.toJS(),
+      );
+    } catch (error) {
+      fail(`${values.secrets}: ${(error as Error).message}`);
+    }
   }
 }
 const probeTimeoutMs =

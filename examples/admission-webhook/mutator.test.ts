@@ -5,7 +5,8 @@
  * deadline admits them without any probing.
  */
 import type { AvailabilityChecker } from "@kubeimg/policy/routing";
-import { compileRouting, loadRoutingResources } from "@kubeimg/policy/routing";
+import { compileRouting } from "@kubeimg/policy/routing";
+import { loadRoutingResources } from "@kubeimg/policy/routing/yaml";
 import { describe, expect, it } from "vitest";
 import { createPodMutator } from "./mutator.js";
 import { nodeTimers } from "./timers.js";

@@ -6,11 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  compileRouting,
-  createAvailabilityGate,
-  loadRoutingResources,
-} from "@kubeimg/policy/routing";
+import { compileRouting, createAvailabilityGate } from "@kubeimg/policy/routing";
+import { loadRoutingResources } from "@kubeimg/policy/routing/yaml";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";
 import { buildImage, pushImage, type RunningRegistry, startRegistry } from "@kubeimg/testkit";

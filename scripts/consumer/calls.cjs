@@ -26,7 +26,8 @@ const entryCalls = {
   "@kubeimg/policy/tags": (m) =>
     m.selectLatestTag(["5.1.2", "5.1.10", "5.2.0"], { policy: { semver: { range: "5.1.x" } } }) ===
     "5.1.10",
-  "@kubeimg/policy/routing": (m) => Array.isArray(m.loadRoutingResources("")),
+  "@kubeimg/policy/routing": (m) => m.parseKuikConfig({}).routing.activeCheck.timeout === "1s",
+  "@kubeimg/policy/routing/yaml": (m) => Array.isArray(m.loadRoutingResources("")),
   "@kubeimg/policy/pull-credentials": (m) =>
     m.createVerificationPolicy({ policy: "NeverVerify" }).name === "NeverVerify",
   "@kubeimg/policy/pull-credentials/fs": (m) =>

@@ -17,11 +17,11 @@ import {
   type ContainerRoute,
   compileRouting,
   isRoutingError,
-  loadRoutingResources,
   planPodRouting,
   type RoutingResourceRef,
   routeContainer,
 } from "@kubeimg/policy/routing";
+import { loadRoutingResources } from "@kubeimg/policy/routing/yaml";
 import {
   type ArgoConfigObject,
   compareTagSelections,

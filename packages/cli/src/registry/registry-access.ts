@@ -6,6 +6,7 @@ import {
   parseDockerConfigJson,
   pullSecretSchema,
 } from "@kubeimg/core/keyring";
+import { safeParseEnglish } from "@kubeimg/policy/objects";
 import type { UnknownFieldPolicy } from "@kubeimg/policy/routing";
 import type { AdapterCredentials, PullSecretGetter } from "@kubeimg/registry/adapters";
 import {
@@ -77,7 +78,7 @@ export async function loadSecrets(
         if (unknownFields === "strict") throw new CliError("UNKNOWN_FIELD", message, name);
         context.note(`warning: ${message}`);
       }
-      const parsed = pullSecretSchema.safeParse(document);
+      const parsed = safeParseEnglish(pullSecretSchema, document);
       const metadata = parsed.success ? parsed.data.metadata : undefined;
       if (!parsed.success || metadata?.name === undefined) {
         const issue = parsed.success ? undefined : parsed.error.issues[0];

@@ -34,6 +34,7 @@ spec:
       'apiVersion: v1\nkind: Secret\nmetadata: { name: s }\nstringData:\n  password: "S3CRET-VALUE\n',
     "configmap.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c }\ndata: { a: b }\n",
     "secret.yaml": SECRET,
+    "bad-type.yaml": "apiVersion: v1\nkind: Secret\nmetadata: { name: s }\ntype: 7\n",
     // Written as text: an object literal's __proto__ would set a prototype, not a key.
     "proto.json":
       '{"apiVersion":"v1","kind":"Secret","metadata":{"name":"harbor","namespace":"kuik-system","__proto__":{"name":"other"}},"type":"kubernetes.io/dockerconfigjson","data":{".dockerconfigjson":"eyJhdXRocyI6e319"}}',
@@ -97,6 +98,14 @@ describe("--secret-file", () => {
   it("no warning when the Secret is supplied", async () => {
     const r = await check(["--secret-file", "secret.yaml"]);
     expect(r.err).not.toContain("warning");
+  });
+
+  it("a Secret with a field of the wrong type names the field and zod's English message", async () => {
+    const r = await check(["--secret-file", "bad-type.yaml"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      "kubeimg route: bad-type.yaml: document 0: not a pull Secret: type: Invalid input: expected string, received number [MISSING_OBJECT]\n",
+    );
   });
 
   it("__proto__ in a Secret is an unknown field, never a value", async () => {

@@ -5,7 +5,8 @@
  * or `kubernetes.io/dockercfg` with a non-empty `.dockercfg`; all counted
  * Secrets feed one keyring, which comes before the node's.
  */
-import * as z from "zod";
+import { en } from "zod/locales";
+import * as z from "zod/mini";
 import * as base64 from "../internal/base64.js";
 import * as utf8 from "../internal/utf8.js";
 import {
@@ -37,19 +38,25 @@ export const SECRET_TYPE_DOCKERCFG = "kubernetes.io/dockercfg";
  * ```
  */
 export const pullSecretSchema = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: z
-    .object({
-      name: z.string().optional(),
-      namespace: z.string().optional(),
-      uid: z.string().optional(),
-    })
-    .optional(),
-  type: z.string().optional(),
-  data: z.record(z.string(), z.string().nullable()).nullable().optional(),
-  stringData: z.record(z.string(), z.string()).nullable().optional(),
+  apiVersion: z.optional(z.string()),
+  kind: z.optional(z.string()),
+  metadata: z.optional(
+    z.object({
+      name: z.optional(z.string()),
+      namespace: z.optional(z.string()),
+      uid: z.optional(z.string()),
+    }),
+  ),
+  type: z.optional(z.string()),
+  data: z.optional(z.nullable(z.record(z.string(), z.nullable(z.string())))),
+  stringData: z.optional(z.nullable(z.record(z.string(), z.string()))),
 });
+
+/**
+ * zod's English messages for this one parse: `zod/mini` loads no locale, and
+ * setting one globally would override the application's choice.
+ */
+let english: z.core.$ZodErrorMap | undefined;
 
 /** A Kubernetes Secret object as written in YAML/JSON (only the fields the kubelet reads). */
 export type PullSecret = z.input<typeof pullSecretSchema>;
@@ -96,7 +103,8 @@ function dataValue(
  * ```
  */
 export function parsePullSecret(value: unknown, index = 0): PullSecret {
-  const parsed = pullSecretSchema.safeParse(value);
+  english ??= en().localeError;
+  const parsed = z.safeParse(pullSecretSchema, value, { error: english });
   if (!parsed.success) {
     throw new DockerConfigError(
       "INVALID_SECRET",

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileRouting, loadRoutingResources, routeContainer } from "../routing/index.js";
+import { compileRouting, routeContainer } from "../routing/index.js";
+import { loadRoutingResources } from "../routing/yaml/index.js";
 import { resolveContainerdHosts } from "./containerd-hosts.js";
 import { emitNodeMirrors } from "./emit.js";
 import { loadRegistriesConf, pullSources } from "./registries-conf.js";

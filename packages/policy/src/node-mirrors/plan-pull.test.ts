@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { createDockerKeyring, parseDockerConfigJson } from "@kubeimg/core/keyring";
 import { describe, expect, it } from "vitest";
-import { compileRouting, loadRoutingResources } from "../routing/index.js";
+import { compileRouting } from "../routing/index.js";
+import { loadRoutingResources } from "../routing/yaml/index.js";
 import { planPull } from "./plan-pull.js";
 import { loadRegistriesConf } from "./registries-conf.js";
 

@@ -9,7 +9,7 @@
  * one known field is close, the name it probably meant. Callers choose what
  * to do: refuse (the default everywhere), warn, or ignore.
  */
-import type { z } from "zod";
+import * as z from "zod/mini";
 
 /** One field the schema does not know. */
 export interface UnknownField {
@@ -139,7 +139,7 @@ function pickOption(def: Def, value: unknown): AnySchema | undefined {
     return undefined;
   }
   for (const option of options) {
-    if ((option as unknown as z.ZodType).safeParse(value).success) return option;
+    if (z.safeParse(option, value).success) return option;
   }
   return undefined;
 }

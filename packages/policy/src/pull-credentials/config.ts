@@ -2,7 +2,8 @@
  * The two KubeletConfiguration fields of KEP-2535 as a zod schema, with the
  * kubelet's defaulting and validation.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
+import { safeParseEnglish } from "../objects/english-issues.js";
 import { allowlistField } from "./allowlist.js";
 import { isPullCredentialsConfigError, PullCredentialsConfigError } from "./errors.js";
 import { policyField, type VerificationPolicyName, validateVerificationConfig } from "./policy.js";
@@ -12,8 +13,8 @@ import { policyField, type VerificationPolicyName, validateVerificationConfig } 
  * (`kubelet.config.k8s.io/v1beta1`); other fields pass through untouched.
  */
 const shape = z.looseObject({
-  imagePullCredentialsVerificationPolicy: z.string().optional(),
-  preloadedImagesVerificationAllowlist: z.array(z.string()).nullable().optional(),
+  imagePullCredentialsVerificationPolicy: z.optional(z.string()),
+  preloadedImagesVerificationAllowlist: z.optional(z.nullable(z.array(z.string()))),
 });
 
 /**
@@ -44,8 +45,9 @@ export interface KubeletPullCredentialsConfig {
  * if (!r.success) console.log(r.error.issues[0]?.params?.code); // e.g. "INVALID_ALLOWLIST"
  * ```
  */
-export const kubeletPullCredentialsConfigSchema = shape.transform(
-  (input, ctx): KubeletPullCredentialsConfig => {
+export const kubeletPullCredentialsConfigSchema = z.pipe(
+  shape,
+  z.transform((input, ctx): KubeletPullCredentialsConfig => {
     try {
       const { policy, allowlist } = validateVerificationConfig({
         policy: input.imagePullCredentialsVerificationPolicy,
@@ -66,7 +68,7 @@ export const kubeletPullCredentialsConfigSchema = shape.transform(
       });
       return z.NEVER;
     }
-  },
+  }),
 );
 
 /**
@@ -85,7 +87,7 @@ export function parseKubeletPullCredentialsConfig(
   input: unknown,
   options: { featureGate?: boolean } = {},
 ): KubeletPullCredentialsConfig {
-  const parsed = shape.safeParse(input);
+  const parsed = safeParseEnglish(shape, input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = String(issue?.path[0] ?? "");

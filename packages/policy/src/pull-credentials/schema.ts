@@ -2,7 +2,8 @@
  * Zod schemas and JSON conversions at the edges: credentials given to the
  * manager, and records in their JSON (file) shape.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
+import { safeParseEnglish } from "../objects/english-issues.js";
 import {
   currentRecordApiVersion,
   decodePulledRecordFile,
@@ -29,7 +30,7 @@ export const imagePullSecretSchema = z.strictObject({
   uid: z.string(),
   namespace: z.string(),
   name: z.string(),
-  credentialHash: z.string().default(""),
+  credentialHash: z._default(z.string(), ""),
 });
 
 /**
@@ -56,13 +57,13 @@ export const imagePullServiceAccountSchema = z.strictObject({
  * // { kubernetesSecrets: [], kubernetesServiceAccounts: [], nodePodsAccessible: true }
  * ```
  */
-export const imagePullCredentialsSchema = z
-  .strictObject({
-    kubernetesSecrets: z.array(imagePullSecretSchema).nullish(),
-    kubernetesServiceAccounts: z.array(imagePullServiceAccountSchema).nullish(),
-    nodePodsAccessible: z.boolean().nullish(),
-  })
-  .transform(
+export const imagePullCredentialsSchema = z.pipe(
+  z.strictObject({
+    kubernetesSecrets: z.nullish(z.array(imagePullSecretSchema)),
+    kubernetesServiceAccounts: z.nullish(z.array(imagePullServiceAccountSchema)),
+    nodePodsAccessible: z.nullish(z.boolean()),
+  }),
+  z.transform(
     (c): ImagePullCredentials =>
       Object.freeze({
         kubernetesSecrets: Object.freeze((c.kubernetesSecrets ?? []).map((s) => Object.freeze(s))),
@@ -71,7 +72,8 @@ export const imagePullCredentialsSchema = z
         ),
         nodePodsAccessible: c.nodePodsAccessible ?? false,
       }),
-  );
+  ),
+);
 
 /**
  * What callers may pass as credentials (before normalization): the v1beta1
@@ -104,7 +106,7 @@ export function parseImagePullCredentials(
   input: ImagePullCredentialsInput | ImagePullCredentials | null,
 ): ImagePullCredentials | null {
   if (input === null) return null;
-  const r = imagePullCredentialsSchema.safeParse(input);
+  const r = safeParseEnglish(imagePullCredentialsSchema, input);
   if (!r.success) {
     const issue = r.error.issues[0];
     throw new PullRecordError(

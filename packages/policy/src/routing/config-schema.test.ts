@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { activeCheckTimeoutMs, loadKuikConfig, parseKuikConfig } from "./config-schema.js";
+import { activeCheckTimeoutMs, parseKuikConfig } from "./config-schema.js";
+import { loadKuikConfig } from "./yaml/index.js";
 
 describe("parseKuikConfig", () => {
   it("fills kuik's defaults", () => {

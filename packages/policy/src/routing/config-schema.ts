@@ -8,7 +8,8 @@
  * bounds each availability probe. The other keys are validated so a config
  * file can be checked as a whole.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
+import { safeParseEnglish } from "../objects/english-issues.js";
 import {
   describeUnknownField,
   findUnknownFields,
@@ -16,16 +17,13 @@ import {
   type UnknownFieldPolicy,
 } from "../objects/unknown-fields.js";
 import { copyUserValue, MAX_OBJECT_DEPTH } from "../objects/user-object.js";
-import { describeYamlProblem, readYamlDocuments } from "../objects/yaml-documents.js";
 import { parseGoDuration } from "./duration.js";
 import { RoutingError } from "./errors.js";
 import { describeValue, formatFieldPath, valueAtPath } from "./field-path.js";
 import { parseLabelSelector } from "./label-selector.js";
 
-let schema: ReturnType<typeof buildConfigSchema> | undefined;
-
-function buildConfigSchema() {
-  const duration = z.string().refine(
+const duration = /*#__PURE__*/ z.string().check(
+  z.refine(
     (s) => {
       try {
         parseGoDuration(s);
@@ -35,8 +33,10 @@ function buildConfigSchema() {
       }
     },
     { message: "must be a Go duration such as 500ms, 1s or 3h" },
-  );
-  const selector = z.string().refine(
+  ),
+);
+const selector = /*#__PURE__*/ z.string().check(
+  z.refine(
     (s) => {
       try {
         parseLabelSelector(s);
@@ -48,123 +48,131 @@ function buildConfigSchema() {
     {
       message: "must be a Kubernetes label selector (k=v, k!=v, k, !k, k in (a,b), k notin (a,b))",
     },
-  );
-  const credentialSecret = z.object({
-    name: z.string().default(""),
-    namespace: z.string().default(""),
-  });
-  const registryMonitoring = z.object({
-    method: z.enum(["HEAD", "GET"]).optional(),
-    interval: duration.optional(),
-    maxPerInterval: z.number().int().optional(),
-    timeout: duration.optional(),
-    resolveDigest: z.boolean().optional(),
-    fallbackCredentialSecret: credentialSecret.optional(),
-  });
-  const platform = z.object({
-    os: z.string().optional(),
-    architecture: z.string().min(1),
-    variant: z.string().optional(),
-  });
-  const legacyBuckets = z.object({
-    bucketType: z
-      .enum(["exponential", "exponentialRange", "custom", "disabled"])
-      .default("exponential"),
-    start: z.number().default(1),
-    factor: z.number().default(1.94),
-    count: z.number().int().default(12),
-    min: z.number().default(1),
-    max: z.number().default(1440),
-    custom: z.array(z.number()).default([1, 5, 10, 30, 60, 120, 180, 360, 720, 1440]),
-  });
-
-  return z.object({
-    skipLabels: z.array(selector).default([]),
-    skipAnnotations: z.array(selector).default([]),
-    routing: z
-      .object({
-        activeCheck: z
-          .object({
-            timeout: duration.default("1s"),
-            resolveDigest: z.boolean().default(false),
-            staleMirrorCleanup: z
-              .object({
-                maxConcurrent: z.number().int().default(10),
-                timeout: duration.default("5s"),
-              })
-              .prefault({}),
-          })
-          .prefault({}),
-        rewriteOnNeverImagePullPolicy: z.boolean().default(false),
-        honorPrioritiesOnAlwaysImagePullPolicy: z.boolean().default(false),
-      })
-      .prefault({}),
-    mirroring: z
-      .object({
-        platforms: z
-          .array(platform)
-          .min(1)
-          .default([{ architecture: "amd64" }]),
-      })
-      .prefault({}),
-    monitoring: z
-      .object({
-        registries: z
-          .object({
-            default: registryMonitoring
-              .extend({
-                method: z.enum(["HEAD", "GET"]).default("HEAD"),
-                interval: duration.default("3h"),
-                maxPerInterval: z.number().int().default(25),
-                timeout: duration.default("0s"),
-              })
-              .prefault({}),
-            items: z
-              .record(z.string(), registryMonitoring)
-              .default({})
-              .transform((items) => ({
-                ...items,
-                // koanf merges maps key by key: the built-in docker.io entry stays.
-                "docker.io": { interval: "1h", maxPerInterval: 6, ...items["docker.io"] },
-              })),
-          })
-          .prefault({}),
-      })
-      .prefault({}),
-    metrics: z
-      .object({
-        imageLastMonitorAgeMinutes: z
-          .object({
-            bucketFactor: z.number().default(1.1),
-            zeroThreshold: z.number().default(1.0),
-            maxBucketNumber: z.number().int().nonnegative().default(20),
-            legacy: legacyBuckets.prefault({}),
-          })
-          .prefault({}),
-      })
-      .prefault({}),
-  });
-}
+  ),
+);
+/** Go `int`: a safe integer. */
+const intField = /*#__PURE__*/ z.number().check(z.int());
+const credentialSecret = z.object({
+  name: z._default(z.string(), ""),
+  namespace: z._default(z.string(), ""),
+});
+const registryMonitoring = z.object({
+  method: z.optional(z.enum(["HEAD", "GET"])),
+  interval: z.optional(duration),
+  maxPerInterval: z.optional(intField),
+  timeout: z.optional(duration),
+  resolveDigest: z.optional(z.boolean()),
+  fallbackCredentialSecret: z.optional(credentialSecret),
+});
+const platform = z.object({
+  os: z.optional(z.string()),
+  architecture: /*#__PURE__*/ z.string().check(z.minLength(1)),
+  variant: z.optional(z.string()),
+});
+const legacyBuckets = z.object({
+  bucketType: z._default(
+    z.enum(["exponential", "exponentialRange", "custom", "disabled"]),
+    "exponential",
+  ),
+  start: z._default(z.number(), 1),
+  factor: z._default(z.number(), 1.94),
+  count: z._default(intField, 12),
+  min: z._default(z.number(), 1),
+  max: z._default(z.number(), 1440),
+  custom: z._default(z.array(z.number()), [1, 5, 10, 30, 60, 120, 180, 360, 720, 1440]),
+});
 
 /**
- * Returns the zod schema of kuik's operator configuration, defaults included.
+ * The zod schema of kuik's operator configuration, defaults included.
+ * `parseKuikConfig` is the usual way in (unknown keys refused, errors that
+ * name the key and the value).
  *
  * @example
  * ```ts
- * kuikConfigSchema().parse({}).routing.activeCheck.timeout // "1s"
+ * kuikConfigSchema.parse({}).routing.activeCheck.timeout // "1s"
  * ```
  */
-export function kuikConfigSchema(): ReturnType<typeof buildConfigSchema> {
-  schema ??= buildConfigSchema();
-  return schema;
-}
+export const kuikConfigSchema = z.object({
+  skipLabels: z._default(z.array(selector), []),
+  skipAnnotations: z._default(z.array(selector), []),
+  routing: z.prefault(
+    z.object({
+      activeCheck: z.prefault(
+        z.object({
+          timeout: z._default(duration, "1s"),
+          resolveDigest: z._default(z.boolean(), false),
+          staleMirrorCleanup: z.prefault(
+            z.object({
+              maxConcurrent: z._default(intField, 10),
+              timeout: z._default(duration, "5s"),
+            }),
+            {},
+          ),
+        }),
+        {},
+      ),
+      rewriteOnNeverImagePullPolicy: z._default(z.boolean(), false),
+      honorPrioritiesOnAlwaysImagePullPolicy: z._default(z.boolean(), false),
+    }),
+    {},
+  ),
+  mirroring: z.prefault(
+    z.object({
+      platforms: z._default(/*#__PURE__*/ z.array(platform).check(z.minLength(1)), [
+        { architecture: "amd64" },
+      ]),
+    }),
+    {},
+  ),
+  monitoring: z.prefault(
+    z.object({
+      registries: z.prefault(
+        z.object({
+          default: z.prefault(
+            z.extend(registryMonitoring, {
+              method: z._default(z.enum(["HEAD", "GET"]), "HEAD"),
+              interval: z._default(duration, "3h"),
+              maxPerInterval: z._default(intField, 25),
+              timeout: z._default(duration, "0s"),
+            }),
+            {},
+          ),
+          items: z.pipe(
+            z._default(z.record(z.string(), registryMonitoring), {}),
+            z.transform((items) => ({
+              ...items,
+              // koanf merges maps key by key: the built-in docker.io entry stays.
+              "docker.io": { interval: "1h", maxPerInterval: 6, ...items["docker.io"] },
+            })),
+          ),
+        }),
+        {},
+      ),
+    }),
+    {},
+  ),
+  metrics: z.prefault(
+    z.object({
+      imageLastMonitorAgeMinutes: z.prefault(
+        z.object({
+          bucketFactor: z._default(z.number(), 1.1),
+          zeroThreshold: z._default(z.number(), 1.0),
+          maxBucketNumber: z._default(/*#__PURE__*/ z.number().check(z.int(), z.nonnegative()), 20),
+          legacy: z.prefault(legacyBuckets, {}),
+        }),
+        {},
+      ),
+    }),
+    {},
+  ),
+});
 
 /** kuik's operator configuration, defaults applied. */
-export type KuikConfig = z.output<ReturnType<typeof buildConfigSchema>>;
+export type KuikConfig = z.output<typeof kuikConfigSchema>;
 /** What a configuration file may hold (every key optional). */
-export type KuikConfigInput = z.input<ReturnType<typeof buildConfigSchema>>;
+export type KuikConfigInput = z.input<typeof kuikConfigSchema>;
 
-/** Options of {@link parseKuikConfig} and {@link loadKuikConfig}. */
+/** Options of {@link parseKuikConfig} (and of `loadKuikConfig` in `@kubeimg/policy/routing/yaml`). */
 export interface KuikConfigOptions {
   /**
    * What to do with keys kuik's configuration does not have (a typo such as
@@ -175,8 +183,6 @@ export interface KuikConfigOptions {
   readonly unknownFields?: UnknownFieldPolicy;
   /** Called with one line per unknown key under `unknownFields: "warn"`. */
   readonly onWarning?: (message: string) => void;
-  /** Most YAML nodes once aliases are expanded (default 1,000,000); more is `YAML_TOO_LARGE`. */
-  readonly maxExpandedNodes?: number;
 }
 
 /**
@@ -209,7 +215,7 @@ export function parseKuikConfig(value: unknown = {}, options: KuikConfigOptions 
   if (policy !== "ignore") {
     const unknown: UnknownField[] = [
       ...copied.prototypeKeys.map((path) => ({ path })),
-      ...findUnknownFields(kuikConfigSchema(), input),
+      ...findUnknownFields(kuikConfigSchema, input),
     ];
     for (const field of unknown) {
       const message = `config: ${describeUnknownField(field)}`;
@@ -222,7 +228,7 @@ export function parseKuikConfig(value: unknown = {}, options: KuikConfigOptions 
       options.onWarning?.(message);
     }
   }
-  const result = kuikConfigSchema().safeParse(input);
+  const result = safeParseEnglish(kuikConfigSchema, input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const path = (issue?.path ?? []) as PropertyKey[];
@@ -233,40 +239,6 @@ export function parseKuikConfig(value: unknown = {}, options: KuikConfigOptions 
     `config: ${where || "(root)"}: ${issue?.message ?? "invalid"} (found ${describeValue(found)})`,
     { path: where, value: found },
   );
-}
-
-/**
- * Returns the configuration read from YAML text; an empty text gives the
- * defaults, as a missing file does for kuik. Throws `INVALID_YAML`,
- * `YAML_TOO_LARGE`, `UNKNOWN_FIELD` or `INVALID_CONFIG`.
- *
- * @example
- * ```ts
- * loadKuikConfig("routing:\n  activeCheck:\n    timeout: 2s\n").routing.activeCheck.timeout // "2s"
- * ```
- */
-export function loadKuikConfig(text: string, options: KuikConfigOptions = {}): KuikConfig {
-  const read = readYamlDocuments(text, {
-    ...(options.maxExpandedNodes === undefined
-      ? {}
-      : { maxExpandedNodes: options.maxExpandedNodes }),
-  });
-  if (!read.ok) {
-    const { problem } = read;
-    throw new RoutingError(
-      problem.kind === "too-large" ? "YAML_TOO_LARGE" : "INVALID_YAML",
-      `config: ${problem.kind === "syntax" ? problem.message : describeYamlProblem(problem)}`,
-      { input: text, document: problem.document },
-    );
-  }
-  if (read.values.length > 1) {
-    throw new RoutingError(
-      "INVALID_YAML",
-      `config: expected one YAML document, found ${read.values.length}`,
-      { input: text },
-    );
-  }
-  return parseKuikConfig(read.values[0], options);
 }
 
 /**

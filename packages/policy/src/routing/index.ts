@@ -46,7 +46,6 @@ export {
   type KuikConfigInput,
   type KuikConfigOptions,
   kuikConfigSchema,
-  loadKuikConfig,
   parseKuikConfig,
 } from "./config-schema.js";
 export { type CrdViolation, crdViolations } from "./crd-validation.js";
@@ -62,8 +61,6 @@ export {
   parseLabelSelector,
 } from "./label-selector.js";
 export {
-  type LoadRoutingResourcesOptions,
-  loadRoutingResources,
   type ParseRoutingResourceOptions,
   parseRoutingResource,
   type RoutingWarning,

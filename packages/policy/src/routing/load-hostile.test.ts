@@ -2,9 +2,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { HOSTILE_KEYS, jsonWithKeyAt, objectPaths } from "../objects/hostile-keys.test-support.js";
-import { loadKuikConfig, parseKuikConfig } from "./config-schema.js";
+import { parseKuikConfig } from "./config-schema.js";
 import { isRoutingError } from "./errors.js";
-import { loadRoutingResources, safeParseRoutingResource } from "./load.js";
+import { safeParseRoutingResource } from "./load.js";
+import { loadKuikConfig, loadRoutingResources } from "./yaml/index.js";
 
 const resources = [
   {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isRoutingError } from "./errors.js";
-import { loadRoutingResources, parseRoutingResource, safeParseRoutingResource } from "./load.js";
+import { parseRoutingResource, safeParseRoutingResource } from "./load.js";
+import { loadRoutingResources } from "./yaml/index.js";
 
 const cism = (spec: Record<string, unknown>) => ({
   apiVersion: "kuik.enix.io/v1alpha1",

@@ -2,40 +2,41 @@
  * The slice of a Kubernetes Pod that routing reads and patches, as a zod
  * schema (fields kept with their Kubernetes names; everything else ignored).
  */
-import * as z from "zod";
+import * as z from "zod/mini";
+import { safeParseEnglish } from "../objects/english-issues.js";
 import { RoutingError } from "./errors.js";
 import { describeValue, formatFieldPath, valueAtPath } from "./field-path.js";
 
-let schema: ReturnType<typeof buildPodSchema> | undefined;
+const container = z.object({
+  name: z.string(),
+  image: z._default(z.string(), ""),
+  imagePullPolicy: z.optional(z.string()),
+});
 
-function buildPodSchema() {
-  const container = z.object({
-    name: z.string(),
-    image: z.string().default(""),
-    imagePullPolicy: z.string().optional(),
-  });
-  return z.object({
-    metadata: z
-      .object({
-        name: z.string().optional(),
-        generateName: z.string().optional(),
-        namespace: z.string().default(""),
-        labels: z.record(z.string(), z.string()).optional(),
-        annotations: z.record(z.string(), z.string()).optional(),
-      })
-      .prefault({}),
-    spec: z
-      .object({
-        containers: z.array(container).default([]),
-        initContainers: z.array(container).optional(),
-        imagePullSecrets: z.array(z.object({ name: z.string().default("") })).optional(),
-      })
-      .prefault({}),
-  });
-}
+/** The slice of a Pod routing reads; private (a constant, built with `zod/mini`). */
+const routingPodSchema = z.object({
+  metadata: z.prefault(
+    z.object({
+      name: z.optional(z.string()),
+      generateName: z.optional(z.string()),
+      namespace: z._default(z.string(), ""),
+      labels: z.optional(z.record(z.string(), z.string())),
+      annotations: z.optional(z.record(z.string(), z.string())),
+    }),
+    {},
+  ),
+  spec: z.prefault(
+    z.object({
+      containers: z._default(z.array(container), []),
+      initContainers: z.optional(z.array(container)),
+      imagePullSecrets: z.optional(z.array(z.object({ name: z._default(z.string(), "") }))),
+    }),
+    {},
+  ),
+});
 
 /** The Pod fields routing reads (labels, annotations, containers, pull secrets). */
-export type RoutingPod = z.output<ReturnType<typeof buildPodSchema>>;
+export type RoutingPod = z.output<typeof routingPodSchema>;
 
 /**
  * Returns the routing view of a Pod object; throws a {@link RoutingError}
@@ -48,8 +49,7 @@ export type RoutingPod = z.output<ReturnType<typeof buildPodSchema>>;
  * ```
  */
 export function parseRoutingPod(value: unknown): RoutingPod {
-  schema ??= buildPodSchema();
-  const result = schema.safeParse(value);
+  const result = safeParseEnglish(routingPodSchema, value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const path = (issue?.path ?? []) as PropertyKey[];

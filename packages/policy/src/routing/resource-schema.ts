@@ -5,8 +5,12 @@
  * priorities, durations); the CRD's extra OpenAPI limits and CEL rules are
  * checked separately in `crd-validation.ts`, so that objects the API server
  * would refuse but kuik still reads can be loaded leniently.
+ *
+ * The schemas are constants built with `zod/mini`, whose functions bundlers
+ * may drop when unused; the method calls (`.check`) are marked pure for the
+ * same reason.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { parseGoDuration } from "./duration.js";
 
 /** The `apiVersion` of every kuik routing object. */
@@ -23,21 +27,15 @@ export const ROUTING_KINDS = [
 /** One of the four routing kinds. */
 export type RoutingKind = (typeof ROUTING_KINDS)[number];
 
-let schemas: ReturnType<typeof buildSchemas> | undefined;
+/** Go `int`: a safe integer. */
+const intField = /*#__PURE__*/ z.number().check(z.int());
+/** Go `uint`: kuik cannot decode a negative entry priority. */
+const unsignedPriority = z._default(/*#__PURE__*/ z.number().check(z.int(), z.nonnegative()), 0);
+/** Go `int`, signed; default 0. */
+const signedPriority = z._default(intField, 0);
 
-/** Builds the schemas on first use (no module-scope work). */
-function routingSchemas(): ReturnType<typeof buildSchemas> {
-  schemas ??= buildSchemas();
-  return schemas;
-}
-
-function buildSchemas() {
-  /** Go `uint`: kuik cannot decode a negative entry priority. */
-  const unsignedPriority = z.number().int().nonnegative().default(0);
-  /** Go `int`, signed; default 0. */
-  const signedPriority = z.number().int().default(0);
-
-  const duration = z.string().refine(
+const duration = /*#__PURE__*/ z.string().check(
+  z.refine(
     (s) => {
       try {
         parseGoDuration(s);
@@ -47,178 +45,165 @@ function buildSchemas() {
       }
     },
     { message: "must be a Go duration such as 30s, 1h or 24h0m0s" },
-  );
+  ),
+);
 
-  const credentialSecret = z.object({
-    name: z.string().default(""),
-    namespace: z.string().default(""),
-  });
+const credentialSecret = z.object({
+  name: z._default(z.string(), ""),
+  namespace: z._default(z.string(), ""),
+});
 
-  const cleanup = z.object({
-    enabled: z.boolean().default(false),
-    retention: duration.optional(),
-  });
+const cleanup = z.object({
+  enabled: z._default(z.boolean(), false),
+  retention: z.optional(duration),
+});
 
-  const imageFilterDefinition = z.object({
-    include: z.array(z.string()).default([]),
-    exclude: z.array(z.string()).default([]),
-  });
+const imageFilterDefinition = z.object({
+  include: z._default(z.array(z.string()), []),
+  exclude: z._default(z.array(z.string()), []),
+});
 
-  const filterItem = z.object({
-    image: z.string().optional(),
-    label: z.string().optional(),
-    annotation: z.string().optional(),
-  });
-  const clusterFilterItem = filterItem.extend({ namespace: z.string().optional() });
+const filterItem = z.object({
+  image: z.optional(z.string()),
+  label: z.optional(z.string()),
+  annotation: z.optional(z.string()),
+});
+const clusterFilterItem = z.extend(filterItem, { namespace: z.optional(z.string()) });
 
-  const filter = z.object({
-    include: z.array(filterItem).default([]),
-    exclude: z.array(filterItem).default([]),
-  });
-  const clusterFilter = z.object({
-    include: z.array(clusterFilterItem).default([]),
-    exclude: z.array(clusterFilterItem).default([]),
-  });
+const filter = z.object({
+  include: z._default(z.array(filterItem), []),
+  exclude: z._default(z.array(filterItem), []),
+});
+const clusterFilter = z.object({
+  include: z._default(z.array(clusterFilterItem), []),
+  exclude: z._default(z.array(clusterFilterItem), []),
+});
 
-  const mirror = z.object({
-    registry: z.string().default(""),
-    path: z.string().default(""),
-    priority: unsignedPriority,
-    credentialSecret: credentialSecret.optional(),
-    cleanup: cleanup.optional(),
-  });
+const mirror = z.object({
+  registry: z._default(z.string(), ""),
+  path: z._default(z.string(), ""),
+  priority: unsignedPriority,
+  credentialSecret: z.optional(credentialSecret),
+  cleanup: z.optional(cleanup),
+});
 
-  const upstream = z.object({
-    registry: z.string().default(""),
-    path: z.string().default(""),
-    priority: unsignedPriority,
-    discardAlternative: z.boolean().default(false),
-    imageFilter: imageFilterDefinition.optional(),
-    credentialSecret: credentialSecret.optional(),
-  });
+const upstream = z.object({
+  registry: z._default(z.string(), ""),
+  path: z._default(z.string(), ""),
+  priority: unsignedPriority,
+  discardAlternative: z._default(z.boolean(), false),
+  imageFilter: z.optional(imageFilterDefinition),
+  credentialSecret: z.optional(credentialSecret),
+});
 
-  const clusterMetadata = z.object({
-    name: z.string().min(1),
-    namespace: z.string().optional(),
-    uid: z.string().optional(),
-    generation: z.number().int().optional(),
-    resourceVersion: z.string().optional(),
-  });
-  const namespacedMetadata = clusterMetadata.extend({ namespace: z.string().min(1) });
+const clusterMetadata = z.object({
+  name: /*#__PURE__*/ z.string().check(z.minLength(1)),
+  namespace: z.optional(z.string()),
+  uid: z.optional(z.string()),
+  generation: z.optional(intField),
+  resourceVersion: z.optional(z.string()),
+});
+const namespacedMetadata = z.extend(clusterMetadata, {
+  namespace: /*#__PURE__*/ z.string().check(z.minLength(1)),
+});
 
-  const apiVersion = z.literal(KUIK_API_VERSION);
+const apiVersion = z.literal(KUIK_API_VERSION);
 
-  const clusterImageSetMirror = z.object({
-    apiVersion,
-    kind: z.literal("ClusterImageSetMirror"),
-    metadata: clusterMetadata,
-    spec: z
-      .object({
-        priority: signedPriority,
-        filter: clusterFilter.optional(),
-        imageFilter: imageFilterDefinition.optional(),
-        cleanup: cleanup.optional(),
-        mirrors: z.array(mirror).default([]),
-      })
-      .default({ priority: 0, mirrors: [] }),
-  });
-  const imageSetMirror = z.object({
-    apiVersion,
-    kind: z.literal("ImageSetMirror"),
-    metadata: namespacedMetadata,
-    spec: z
-      .object({
-        priority: signedPriority,
-        filter: filter.optional(),
-        imageFilter: imageFilterDefinition.optional(),
-        cleanup: cleanup.optional(),
-        mirrors: z.array(mirror).default([]),
-      })
-      .default({ priority: 0, mirrors: [] }),
-  });
-  const clusterReplicatedImageSet = z.object({
-    apiVersion,
-    kind: z.literal("ClusterReplicatedImageSet"),
-    metadata: clusterMetadata,
-    spec: z
-      .object({
-        priority: signedPriority,
-        filter: clusterFilter.optional(),
-        upstreams: z.array(upstream).default([]),
-      })
-      .default({ priority: 0, upstreams: [] }),
-  });
-  const replicatedImageSet = z.object({
-    apiVersion,
-    kind: z.literal("ReplicatedImageSet"),
-    metadata: namespacedMetadata,
-    spec: z
-      .object({
-        priority: signedPriority,
-        filter: filter.optional(),
-        upstreams: z.array(upstream).default([]),
-      })
-      .default({ priority: 0, upstreams: [] }),
-  });
-
-  const resource = z.discriminatedUnion("kind", [
-    clusterImageSetMirror,
-    imageSetMirror,
-    clusterReplicatedImageSet,
-    replicatedImageSet,
-  ]);
-
-  return {
-    credentialSecret,
-    imageFilterDefinition,
-    filter,
-    clusterFilter,
-    mirror,
-    upstream,
-    clusterImageSetMirror,
-    imageSetMirror,
-    clusterReplicatedImageSet,
-    replicatedImageSet,
-    resource,
-  };
-}
-
-type Schemas = ReturnType<typeof buildSchemas>;
-
-/** A `credentialSecret` reference as written in a CR. */
-export type KuikCredentialSecret = z.infer<Schemas["credentialSecret"]>;
-/** The deprecated `imageFilter` (regex include/exclude lists). */
-export type ImageFilterDefinition = z.infer<Schemas["imageFilterDefinition"]>;
-/** The unified `spec.filter` of namespaced kinds. */
-export type KuikFilter = z.infer<Schemas["filter"]>;
-/** The unified `spec.filter` of cluster kinds (adds `namespace` items). */
-export type KuikClusterFilter = z.infer<Schemas["clusterFilter"]>;
-/** One `spec.mirrors[]` entry. */
-export type KuikMirror = z.infer<Schemas["mirror"]>;
-/** One `spec.upstreams[]` entry. */
-export type ReplicatedUpstream = z.infer<Schemas["upstream"]>;
-/** A cluster-scoped mirror definition. */
-export type ClusterImageSetMirror = z.infer<Schemas["clusterImageSetMirror"]>;
-/** A namespaced mirror definition. */
-export type ImageSetMirror = z.infer<Schemas["imageSetMirror"]>;
-/** A cluster-scoped set of equivalent upstreams. */
-export type ClusterReplicatedImageSet = z.infer<Schemas["clusterReplicatedImageSet"]>;
-/** A namespaced set of equivalent upstreams. */
-export type ReplicatedImageSet = z.infer<Schemas["replicatedImageSet"]>;
-/** Any of the four routing kinds. */
-export type RoutingResource = z.infer<Schemas["resource"]>;
+const clusterImageSetMirror = z.object({
+  apiVersion,
+  kind: z.literal("ClusterImageSetMirror"),
+  metadata: clusterMetadata,
+  spec: z._default(
+    z.object({
+      priority: signedPriority,
+      filter: z.optional(clusterFilter),
+      imageFilter: z.optional(imageFilterDefinition),
+      cleanup: z.optional(cleanup),
+      mirrors: z._default(z.array(mirror), []),
+    }),
+    { priority: 0, mirrors: [] },
+  ),
+});
+const imageSetMirror = z.object({
+  apiVersion,
+  kind: z.literal("ImageSetMirror"),
+  metadata: namespacedMetadata,
+  spec: z._default(
+    z.object({
+      priority: signedPriority,
+      filter: z.optional(filter),
+      imageFilter: z.optional(imageFilterDefinition),
+      cleanup: z.optional(cleanup),
+      mirrors: z._default(z.array(mirror), []),
+    }),
+    { priority: 0, mirrors: [] },
+  ),
+});
+const clusterReplicatedImageSet = z.object({
+  apiVersion,
+  kind: z.literal("ClusterReplicatedImageSet"),
+  metadata: clusterMetadata,
+  spec: z._default(
+    z.object({
+      priority: signedPriority,
+      filter: z.optional(clusterFilter),
+      upstreams: z._default(z.array(upstream), []),
+    }),
+    { priority: 0, upstreams: [] },
+  ),
+});
+const replicatedImageSet = z.object({
+  apiVersion,
+  kind: z.literal("ReplicatedImageSet"),
+  metadata: namespacedMetadata,
+  spec: z._default(
+    z.object({
+      priority: signedPriority,
+      filter: z.optional(filter),
+      upstreams: z._default(z.array(upstream), []),
+    }),
+    { priority: 0, upstreams: [] },
+  ),
+});
 
 /**
- * Returns the zod schema of one routing object (any of the four kinds,
+ * The zod schema of one routing object (any of the four kinds,
  * discriminated on `kind`). Lenient: it checks what kuik's Go types decode;
- * `parseRoutingResource` adds the CRD's own validation on top.
+ * `parseRoutingResource` adds the CRD's own validation, unknown-field checks
+ * and error messages that name the object, on top.
  *
  * @example
  * ```ts
- * const r = routingResourceSchema().parse(object);
+ * const r = routingResourceSchema.parse(object);
  * if (r.kind === "ClusterImageSetMirror") console.log(r.spec.mirrors.length);
  * ```
  */
-export function routingResourceSchema(): Schemas["resource"] {
-  return routingSchemas().resource;
-}
+export const routingResourceSchema = z.discriminatedUnion("kind", [
+  clusterImageSetMirror,
+  imageSetMirror,
+  clusterReplicatedImageSet,
+  replicatedImageSet,
+]);
+
+/** A `credentialSecret` reference as written in a CR. */
+export type KuikCredentialSecret = z.infer<typeof credentialSecret>;
+/** The deprecated `imageFilter` (regex include/exclude lists). */
+export type ImageFilterDefinition = z.infer<typeof imageFilterDefinition>;
+/** The unified `spec.filter` of namespaced kinds. */
+export type KuikFilter = z.infer<typeof filter>;
+/** The unified `spec.filter` of cluster kinds (adds `namespace` items). */
+export type KuikClusterFilter = z.infer<typeof clusterFilter>;
+/** One `spec.mirrors[]` entry. */
+export type KuikMirror = z.infer<typeof mirror>;
+/** One `spec.upstreams[]` entry. */
+export type ReplicatedUpstream = z.infer<typeof upstream>;
+/** A cluster-scoped mirror definition. */
+export type ClusterImageSetMirror = z.infer<typeof clusterImageSetMirror>;
+/** A namespaced mirror definition. */
+export type ImageSetMirror = z.infer<typeof imageSetMirror>;
+/** A cluster-scoped set of equivalent upstreams. */
+export type ClusterReplicatedImageSet = z.infer<typeof clusterReplicatedImageSet>;
+/** A namespaced set of equivalent upstreams. */
+export type ReplicatedImageSet = z.infer<typeof replicatedImageSet>;
+/** Any of the four routing kinds. */
+export type RoutingResource = z.infer<typeof routingResourceSchema>;

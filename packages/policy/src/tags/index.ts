@@ -79,6 +79,37 @@ export {
   type TagVerdict,
 } from "./explain.js";
 export { compileTagFilter, type TagFilter } from "./filter.js";
+export {
+  type FluxObjectOptions,
+  parseImagePolicy,
+  parseImagePolicySpec,
+  parseImageRepository,
+  safeParseImagePolicy,
+} from "./flux-objects.js";
+export {
+  type Condition,
+  conditionSchema,
+  FLUX_IMAGE_API_VERSIONS,
+  type FluxImageApiVersion,
+  type ImagePolicy,
+  type ImagePolicySpec,
+  type ImagePolicyStatus,
+  type ImageRef,
+  imagePolicySchema,
+  imagePolicySpecSchema,
+  imagePolicyStatusSchema,
+  imagePolicyV1beta1Schema,
+  imagePolicyV1beta2Schema,
+  imageRefSchema,
+} from "./image-policy-schema.js";
+export {
+  type ImageRepository,
+  type ImageRepositorySpec,
+  imageRepositorySchema,
+  imageRepositorySpecSchema,
+  imageRepositoryV1beta1Schema,
+  imageRepositoryV1beta2Schema,
+} from "./image-repository-schema.js";
 export { type KargoSelectOptions, selectKargoTag } from "./kargo/select.js";
 export {
   type DefaultedKargoSubscription,
@@ -96,33 +127,6 @@ export {
   resolveImagePolicy,
   type TagLister,
 } from "./resolve.js";
-export {
-  type Condition,
-  conditionSchema,
-  FLUX_IMAGE_API_VERSIONS,
-  type FluxImageApiVersion,
-  type FluxObjectOptions,
-  type ImagePolicy,
-  type ImagePolicySpec,
-  type ImagePolicyStatus,
-  type ImageRef,
-  type ImageRepository,
-  type ImageRepositorySpec,
-  imagePolicySchema,
-  imagePolicySpecSchema,
-  imagePolicyStatusSchema,
-  imagePolicyV1beta1Schema,
-  imagePolicyV1beta2Schema,
-  imageRefSchema,
-  imageRepositorySchema,
-  imageRepositorySpecSchema,
-  imageRepositoryV1beta1Schema,
-  imageRepositoryV1beta2Schema,
-  parseImagePolicy,
-  parseImagePolicySpec,
-  parseImageRepository,
-  safeParseImagePolicy,
-} from "./schema.js";
 export {
   type CompiledTagPolicy,
   compileTagPolicy,

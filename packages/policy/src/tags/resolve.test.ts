@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { parseImagePolicySpec } from "./flux-objects.js";
+import type { ImagePolicyStatus } from "./image-policy-schema.js";
 import { MemoryRegistry } from "./memory.js";
 import { resolveImagePolicy } from "./resolve.js";
-import { type ImagePolicyStatus, parseImagePolicySpec } from "./schema.js";
 
 const image = "ghcr.io/org/app";
 const digest1 = `sha256:${"1".repeat(64)}`;

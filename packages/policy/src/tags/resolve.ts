@@ -9,7 +9,7 @@ import type { DigestResolver, TagLister } from "@kubeimg/core/ports";
 import { type NamedReference, parseNormalizedNamed, withTag } from "@kubeimg/core/reference";
 import { parseIntervalMillis } from "./duration.js";
 import { isTagPolicyError, TagPolicyError } from "./errors.js";
-import type { ImagePolicySpec, ImagePolicyStatus } from "./schema.js";
+import type { ImagePolicySpec, ImagePolicyStatus } from "./image-policy-schema.js";
 import { type CompiledTagPolicy, compileTagPolicy } from "./select.js";
 import {
   composeReadyMessage,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Condition } from "./schema.js";
+import type { Condition } from "./image-policy-schema.js";
 import {
   composeReadyMessage,
   nextConditions,

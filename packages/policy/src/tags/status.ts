@@ -7,7 +7,7 @@
  *
  * All pure: the digest lookup happens in `resolveImagePolicy`.
  */
-import type { Condition, ImagePolicyStatus, ImageRef } from "./schema.js";
+import type { Condition, ImagePolicyStatus, ImageRef } from "./image-policy-schema.js";
 
 /** `spec.digestReflectionPolicy`. */
 export type DigestReflectionPolicy = "Always" | "IfNotPresent" | "Never";

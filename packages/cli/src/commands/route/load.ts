@@ -1,10 +1,5 @@
-import {
-  type KuikConfig,
-  loadKuikConfig,
-  loadRoutingResources,
-  type RoutingResource,
-  type UnknownFieldPolicy,
-} from "@kubeimg/policy/routing";
+import type { KuikConfig, RoutingResource, UnknownFieldPolicy } from "@kubeimg/policy/routing";
+import { loadKuikConfig, loadRoutingResources } from "@kubeimg/policy/routing/yaml";
 import { CliError } from "../../errors/cli-error.js";
 import { readInputFile, readInputFiles } from "../../files/read-file.js";
 import { yamlDocuments } from "../../files/yaml-documents.js";

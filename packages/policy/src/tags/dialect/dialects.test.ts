@@ -108,7 +108,9 @@ describe("scanUtcInstant", () => {
   };
 
   it("agrees with the full RFC 3339 reader wherever it answers, and answers for the common shape", () => {
-    const digits = (n: number) => fc.stringMatching(new RegExp(`^[0-9]{${n}}$`));
+    // Digit strings of a fixed width, drawn as integers (stringMatching is too slow for 20,000 runs).
+    const digits = (n: number) =>
+      fc.integer({ min: 0, max: 10 ** n - 1 }).map((v) => String(v).padStart(n, "0"));
     const utc = fc
       .tuple(
         digits(4),
@@ -117,7 +119,7 @@ describe("scanUtcInstant", () => {
         digits(2),
         digits(2),
         digits(2),
-        fc.option(digits(1).chain(() => fc.stringMatching(/^[0-9]{1,12}$/))),
+        fc.option(fc.integer({ min: 1, max: 12 }).chain(digits)),
       )
       .map(
         ([y, mo, d, h, mi, s, f]) => `${y}-${mo}-${d}T${h}:${mi}:${s}${f === null ? "" : `.${f}`}Z`,

@@ -7,7 +7,7 @@ import {
   parseImagePolicySpec,
   parseImageRepository,
   safeParseImagePolicy,
-} from "./schema.js";
+} from "./flux-objects.js";
 
 const policyYaml = (apiVersion: string, extra = "") =>
   parseYaml(`apiVersion: ${apiVersion}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { isTagPolicyError } from "./errors.js";
-import { parseImagePolicy, parseImagePolicySpec, safeParseImagePolicy } from "./schema.js";
+import { parseImagePolicy, parseImagePolicySpec, safeParseImagePolicy } from "./flux-objects.js";
 
 const base = {
   apiVersion: "image.toolkit.fluxcd.io/v1",

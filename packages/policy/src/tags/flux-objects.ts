@@ -1,18 +1,12 @@
 /**
- * The Flux `ImagePolicy` object (`image.toolkit.fluxcd.io/v1`) as a zod
- * schema: the fields, enums and defaults of the CRD, its two CEL rules on
- * `spec.interval`, and three checks the API server leaves to the controller
- * (so that a policy Flux would stall on fails here, at the edge):
+ * Reading Flux image objects as users write them: validated against their
+ * CRD (`image-policy-schema.ts`, `image-repository-schema.ts`), errors that
+ * name the field path and the bad value, and the older API versions
+ * converted.
  *
- * - `spec.policy` must set exactly one of `semver`, `alphabetical`,
- *   `numerical` (Flux silently prefers them in that order);
- * - `spec.policy.semver.range` must parse as a Masterminds constraint;
- * - `spec.filterTags.pattern` must compile as a Go regular expression.
- *
- * Errors name the field path and the bad value. Fields the CRD does not
- * know are refused by default (`UNKNOWN_FIELD`, with the closest known name),
- * as `kubectl --validate=strict` refuses them; `unknownFields: "warn"` or
- * `"ignore"` opts out.
+ * Fields the CRD does not know are refused by default (`UNKNOWN_FIELD`, with
+ * the closest known name), as `kubectl --validate=strict` refuses them;
+ * `unknownFields: "warn"` or `"ignore"` opts out.
  *
  * Versions: image-reflector-controller v1.2.0 serves only `v1`; `v1beta2`
  * was served (deprecated) up to v1.1.x and `v1beta1` up to v0.35. Manifests
@@ -30,8 +24,8 @@
  *   and `spec.insecure`, and its `exclusionList` has no default (v1's
  *   `^.*\.sig$` applies once converted).
  */
-import { compileRegexp, isRegexpError } from "@kubeimg/core/regexp";
-import * as z from "zod";
+import type * as z from "zod/mini";
+import { safeParseEnglish } from "../objects/english-issues.js";
 import { findUnknownMetadataFields } from "../objects/object-meta.js";
 import {
   describeUnknownField,
@@ -40,275 +34,23 @@ import {
   type UnknownFieldPolicy,
 } from "../objects/unknown-fields.js";
 import { copyUserValue, MAX_OBJECT_DEPTH } from "../objects/user-object.js";
-import { isSemverError, parseConstraints } from "../semver/index.js";
-import { parseIntervalMillis } from "./duration.js";
 import { type PolicyIssue, TagPolicyError } from "./errors.js";
-
-const orderSchema = z.enum(["asc", "desc"]).default("asc");
-
-/** `spec.policy.semver`. */
-const semverPolicySchema = z.object({
-  range: z.string().superRefine((range, ctx) => {
-    try {
-      parseConstraints(range);
-    } catch (error) {
-      if (!isSemverError(error)) throw error;
-      ctx.addIssue({ code: "custom", message: `not a semver range: ${error.message}` });
-    }
-  }),
-});
-
-/** `spec.policy`: the CRD's `ImagePolicyChoice`, with exactly one choice. */
-const policyChoiceSchema = z
-  .object({
-    semver: semverPolicySchema.optional(),
-    alphabetical: z.object({ order: orderSchema }).optional(),
-    numerical: z.object({ order: orderSchema }).optional(),
-  })
-  .superRefine((choice, ctx) => {
-    const set = (["semver", "alphabetical", "numerical"] as const).filter(
-      (k) => choice[k] !== undefined,
-    );
-    if (set.length !== 1) {
-      ctx.addIssue({
-        code: "custom",
-        message:
-          set.length === 0
-            ? "exactly one of semver, alphabetical, numerical must be set; none is"
-            : `exactly one of semver, alphabetical, numerical must be set; found ${set.join(", ")}`,
-      });
-    }
-  });
-
-/** `spec.filterTags`. */
-const tagFilterSchema = z.object({
-  pattern: z
-    .string()
-    .default("")
-    .superRefine((pattern, ctx) => {
-      try {
-        compileRegexp(pattern);
-      } catch (error) {
-        if (!isRegexpError(error)) throw error;
-        ctx.addIssue({ code: "custom", message: error.message });
-      }
-    }),
-  extract: z.string().default(""),
-});
-
-/** `meta.NamespacedObjectReference`. */
-const namespacedObjectReferenceSchema = z.object({
-  name: z.string().min(1, "must not be empty"),
-  namespace: z.string().optional(),
-});
-
-/** A Go duration in the CRD's shape, such as `10m` or `1h30m`. */
-const intervalSchema = z.string().refine((text) => parseIntervalMillis(text) !== undefined, {
-  message: "must be a Go duration matching ^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$, such as 10m or 1h30m",
-});
-
-/** `spec` of an `ImagePolicy`. */
-export const imagePolicySpecSchema = z
-  .object({
-    imageRepositoryRef: namespacedObjectReferenceSchema,
-    policy: policyChoiceSchema,
-    filterTags: tagFilterSchema.optional(),
-    digestReflectionPolicy: z.enum(["Always", "IfNotPresent", "Never"]).default("Never"),
-    interval: intervalSchema.optional(),
-    suspend: z.boolean().optional(),
-  })
-  .superRefine((spec, ctx) => {
-    // The CRD's two CEL rules, with their messages.
-    if (spec.interval !== undefined && spec.digestReflectionPolicy !== "Always") {
-      ctx.addIssue({
-        code: "custom",
-        path: ["interval"],
-        message:
-          "spec.interval is only accepted when spec.digestReflectionPolicy is set to 'Always'",
-      });
-    }
-    if (spec.interval === undefined && spec.digestReflectionPolicy === "Always") {
-      ctx.addIssue({
-        code: "custom",
-        path: ["interval"],
-        message: "spec.interval must be set when spec.digestReflectionPolicy is set to 'Always'",
-      });
-    }
-  });
-
-/** `ImageRef` in the status: an image name, a tag, and perhaps a digest. */
-export const imageRefSchema = z.object({
-  name: z.string(),
-  tag: z.string(),
-  digest: z.string().optional(),
-});
-
-/** A Kubernetes `metav1.Condition`. */
-export const conditionSchema = z.object({
-  type: z.string(),
-  status: z.enum(["True", "False", "Unknown"]),
-  reason: z.string(),
-  message: z.string(),
-  observedGeneration: z.number().int().optional(),
-  lastTransitionTime: z.string().optional(),
-});
-
-/** `status` of an `ImagePolicy`. */
-export const imagePolicyStatusSchema = z.object({
-  latestRef: imageRefSchema.optional(),
-  observedPreviousRef: imageRefSchema.optional(),
-  observedGeneration: z.number().int().optional(),
-  conditions: z.array(conditionSchema).optional(),
-  lastHandledReconcileAt: z.string().optional(),
-});
-
-/** The Flux image API group's versions this package reads, newest first. */
-export const FLUX_IMAGE_API_VERSIONS = [
-  "image.toolkit.fluxcd.io/v1",
-  "image.toolkit.fluxcd.io/v1beta2",
-  "image.toolkit.fluxcd.io/v1beta1",
-] as const;
-
-/** One of {@link FLUX_IMAGE_API_VERSIONS}. */
-export type FluxImageApiVersion = (typeof FLUX_IMAGE_API_VERSIONS)[number];
-
-const fluxMetadataSchema = z.looseObject({
-  name: z.string().min(1, "must not be empty"),
-  namespace: z.string().optional(),
-});
-
-/**
- * A whole `ImagePolicy` object, as found in a manifest or the API server.
- *
- * @example
- * ```ts
- * const result = imagePolicySchema.safeParse(object);
- * if (result.success) result.data.spec.policy;
- * ```
- */
-export const imagePolicySchema = z.object({
-  apiVersion: z.literal("image.toolkit.fluxcd.io/v1"),
-  kind: z.literal("ImagePolicy"),
-  metadata: fluxMetadataSchema,
-  spec: imagePolicySpecSchema,
-  status: imagePolicyStatusSchema.optional(),
-});
-
-/**
- * A `v1beta2` `ImagePolicy`: the same fields as v1 (image-reflector-controller
- * v1.1.x, the last to serve it).
- */
-export const imagePolicyV1beta2Schema = imagePolicySchema.extend({
-  apiVersion: z.literal("image.toolkit.fluxcd.io/v1beta2"),
-});
-
-/**
- * A `v1beta1` `ImagePolicy` (image-reflector-controller v0.35, the last to
- * serve it): no `digestReflectionPolicy`, `interval` or `suspend`, and a
- * status with `latestImage`.
- */
-export const imagePolicyV1beta1Schema = z.object({
-  apiVersion: z.literal("image.toolkit.fluxcd.io/v1beta1"),
-  kind: z.literal("ImagePolicy"),
-  metadata: fluxMetadataSchema,
-  spec: z.object({
-    imageRepositoryRef: namespacedObjectReferenceSchema,
-    policy: policyChoiceSchema,
-    filterTags: tagFilterSchema.optional(),
-  }),
-  status: z
-    .object({
-      latestImage: z.string().optional(),
-      observedGeneration: z.number().int().optional(),
-      conditions: z.array(conditionSchema).optional(),
-      lastHandledReconcileAt: z.string().optional(),
-    })
-    .optional(),
-});
-
-/** `meta.LocalObjectReference`. */
-const localObjectReferenceSchema = z.object({ name: z.string().min(1, "must not be empty") });
-
-/** `acl.AccessFrom`: namespaces allowed to refer to the object. */
-const accessFromSchema = z.object({
-  namespaceSelectors: z.array(
-    z.object({ matchLabels: z.record(z.string(), z.string()).optional() }),
-  ),
-});
-
-/** The `ImageRepository` timeout pattern: no hours, unlike the interval. */
-const timeoutSchema = z.string().regex(/^([0-9]+(\.[0-9]+)?(ms|s|m))+$/, {
-  message: "must be a Go duration matching ^([0-9]+(\\.[0-9]+)?(ms|s|m))+$, such as 30s",
-});
-
-const imageRepositoryV1beta1SpecSchema = z.object({
-  image: z.string().min(1, "must not be empty"),
-  // The CRD requires `interval`; it plays no part in which tags are listed,
-  // so a manifest without it is still read here.
-  interval: intervalSchema.optional(),
-  timeout: timeoutSchema.optional(),
-  secretRef: localObjectReferenceSchema.optional(),
-  serviceAccountName: z.string().max(253).optional(),
-  certSecretRef: localObjectReferenceSchema.optional(),
-  suspend: z.boolean().optional(),
-  accessFrom: accessFromSchema.optional(),
-  exclusionList: z.array(z.string()).optional(),
-});
-
-/** `spec` of a v1 `ImageRepository`, with the CRD's defaults. */
-export const imageRepositorySpecSchema = imageRepositoryV1beta1SpecSchema.extend({
-  proxySecretRef: localObjectReferenceSchema.optional(),
-  exclusionList: z.array(z.string()).max(25).default(["^.*\\.sig$"]),
-  provider: z.enum(["generic", "aws", "azure", "gcp"]).default("generic"),
-  insecure: z.boolean().default(false),
-});
-
-/**
- * A whole v1 `ImageRepository`: what to list (`spec.image`), which tags to
- * drop (`exclusionList`), and whether the registry speaks plain HTTP
- * (`insecure`). The status is accepted and not read.
- *
- * @example
- * ```ts
- * imageRepositorySchema.parse(object).spec.exclusionList; // ["^.*\\.sig$"] by default
- * ```
- */
-export const imageRepositorySchema = z.object({
-  apiVersion: z.literal("image.toolkit.fluxcd.io/v1"),
-  kind: z.literal("ImageRepository"),
-  metadata: fluxMetadataSchema,
-  spec: imageRepositorySpecSchema,
-  status: z.looseObject({}).optional(),
-});
-
-/** A `v1beta2` `ImageRepository`: the same fields as v1. */
-export const imageRepositoryV1beta2Schema = imageRepositorySchema.extend({
-  apiVersion: z.literal("image.toolkit.fluxcd.io/v1beta2"),
-});
-
-/** A `v1beta1` `ImageRepository`: no `proxySecretRef`, `provider` or `insecure`. */
-export const imageRepositoryV1beta1Schema = z.object({
-  apiVersion: z.literal("image.toolkit.fluxcd.io/v1beta1"),
-  kind: z.literal("ImageRepository"),
-  metadata: fluxMetadataSchema,
-  spec: imageRepositoryV1beta1SpecSchema,
-  status: z.looseObject({}).optional(),
-});
-
-/** A validated `ImagePolicy`, with the CRD's defaults filled in. */
-export type ImagePolicy = z.output<typeof imagePolicySchema>;
-/** A validated `ImagePolicy` spec. */
-export type ImagePolicySpec = z.output<typeof imagePolicySpecSchema>;
-/** A validated v1 `ImageRepository`, with the CRD's defaults filled in. */
-export type ImageRepository = z.output<typeof imageRepositorySchema>;
-/** A validated `ImageRepository` spec. */
-export type ImageRepositorySpec = z.output<typeof imageRepositorySpecSchema>;
-/** An image reference in the status. */
-export type ImageRef = z.output<typeof imageRefSchema>;
-/** A status condition. */
-export type Condition = z.output<typeof conditionSchema>;
-/** The status of an `ImagePolicy`. */
-export type ImagePolicyStatus = z.output<typeof imagePolicyStatusSchema>;
+import {
+  FLUX_IMAGE_API_VERSIONS,
+  type FluxImageApiVersion,
+  type ImagePolicy,
+  type ImagePolicySpec,
+  imagePolicySchema,
+  imagePolicySpecSchema,
+  imagePolicyV1beta1Schema,
+  imagePolicyV1beta2Schema,
+} from "./image-policy-schema.js";
+import {
+  type ImageRepository,
+  imageRepositorySchema,
+  imageRepositoryV1beta1Schema,
+  imageRepositoryV1beta2Schema,
+} from "./image-repository-schema.js";
 
 /** How {@link parseImagePolicy} and {@link parseImageRepository} treat what they read. */
 export interface FluxObjectOptions {
@@ -350,7 +92,7 @@ function dottedPath(path: readonly PropertyKey[]): string {
 }
 
 function issuesOf(
-  error: z.ZodError,
+  error: z.core.$ZodError,
   input: unknown,
   prefix: readonly PropertyKey[],
 ): PolicyIssue[] {
@@ -390,7 +132,7 @@ function unknownIssue(field: UnknownField): PolicyIssue {
 
 type FluxKind = "ImagePolicy" | "ImageRepository";
 
-function schemaFor(kind: FluxKind, apiVersion: unknown): z.ZodType | undefined {
+function schemaFor(kind: FluxKind, apiVersion: unknown): z.core.$ZodType | undefined {
   const table = {
     ImagePolicy: {
       "image.toolkit.fluxcd.io/v1": imagePolicySchema,
@@ -436,7 +178,7 @@ function parseFluxObject(
   if (schema === undefined) {
     // Let the v1 schema word the problem (wrong kind, apiVersion, not an object).
     const v1 = kind === "ImagePolicy" ? imagePolicySchema : imageRepositorySchema;
-    const result = v1.safeParse(value);
+    const result = safeParseEnglish(v1, value);
     const issues = result.success ? [] : issuesOf(result.error, value, []);
     const apiIssue = issues.find((i) => i.path === "apiVersion");
     if (apiIssue) {
@@ -459,7 +201,7 @@ function parseFluxObject(
     }
     for (const issue of issues) options.onWarning?.(issue);
   }
-  const result = schema.safeParse(value);
+  const result = safeParseEnglish(schema, value);
   if (!result.success) {
     return { success: false, error: toError(kind, issuesOf(result.error, value, []), invalid) };
   }
@@ -469,7 +211,7 @@ function parseFluxObject(
   // defaults applied, a v1beta1 status (latestImage) pruned.
   const v1 = kind === "ImagePolicy" ? imagePolicySchema : imageRepositorySchema;
   const { status, ...withoutStatus } = data;
-  const converted = v1.safeParse({
+  const converted = safeParseEnglish(v1, {
     ...withoutStatus,
     apiVersion: FLUX_IMAGE_API_VERSIONS[0],
     ...(data.apiVersion === FLUX_IMAGE_API_VERSIONS[2] || status === undefined ? {} : { status }),
@@ -577,7 +319,7 @@ export function parseImagePolicySpec(
     }
     for (const issue of issues) options.onWarning?.(issue);
   }
-  const result = imagePolicySpecSchema.safeParse(value);
+  const result = safeParseEnglish(imagePolicySpecSchema, value);
   if (result.success) return result.data;
   throw toError("ImagePolicy spec", issuesOf(result.error, value, ["spec"]));
 }

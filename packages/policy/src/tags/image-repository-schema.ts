@@ -1,0 +1,88 @@
+/**
+ * The Flux `ImageRepository` object as a zod schema: what to list
+ * (`spec.image`), which tags to drop (`exclusionList`, default `^.*\.sig$`),
+ * and whether the registry speaks plain HTTP (`insecure`), with the CRD's
+ * patterns and defaults. v1 and v1beta2 have the same fields; v1beta1 lacks
+ * `proxySecretRef`, `provider` and `insecure`, and its `exclusionList` has no
+ * default.
+ */
+import * as z from "zod/mini";
+import { fluxMetadataSchema, intervalSchema, nonEmptyString } from "./image-policy-schema.js";
+
+/** `meta.LocalObjectReference`. */
+const localObjectReferenceSchema = z.object({ name: nonEmptyString });
+
+/** `acl.AccessFrom`: namespaces allowed to refer to the object. */
+const accessFromSchema = z.object({
+  namespaceSelectors: z.array(
+    z.object({ matchLabels: z.optional(z.record(z.string(), z.string())) }),
+  ),
+});
+
+/** The `ImageRepository` timeout pattern: no hours, unlike the interval. */
+const timeoutSchema = /*#__PURE__*/ z.string().check(
+  z.regex(/^([0-9]+(\.[0-9]+)?(ms|s|m))+$/, {
+    message: "must be a Go duration matching ^([0-9]+(\\.[0-9]+)?(ms|s|m))+$, such as 30s",
+  }),
+);
+
+const imageRepositoryV1beta1SpecSchema = z.object({
+  image: nonEmptyString,
+  // The CRD requires `interval`; it plays no part in which tags are listed,
+  // so a manifest without it is still read here.
+  interval: z.optional(intervalSchema),
+  timeout: z.optional(timeoutSchema),
+  secretRef: z.optional(localObjectReferenceSchema),
+  serviceAccountName: z.optional(/*#__PURE__*/ z.string().check(z.maxLength(253))),
+  certSecretRef: z.optional(localObjectReferenceSchema),
+  suspend: z.optional(z.boolean()),
+  accessFrom: z.optional(accessFromSchema),
+  exclusionList: z.optional(z.array(z.string())),
+});
+
+/** `spec` of a v1 `ImageRepository`, with the CRD's defaults. */
+export const imageRepositorySpecSchema = z.extend(imageRepositoryV1beta1SpecSchema, {
+  proxySecretRef: z.optional(localObjectReferenceSchema),
+  exclusionList: z._default(/*#__PURE__*/ z.array(z.string()).check(z.maxLength(25)), [
+    "^.*\\.sig$",
+  ]),
+  provider: z._default(z.enum(["generic", "aws", "azure", "gcp"]), "generic"),
+  insecure: z._default(z.boolean(), false),
+});
+
+/**
+ * A whole v1 `ImageRepository`. The status is accepted and not read.
+ * `parseImageRepository` is the usual way in (unknown fields refused, older
+ * versions converted).
+ *
+ * @example
+ * ```ts
+ * imageRepositorySchema.parse(object).spec.exclusionList; // ["^.*\\.sig$"] by default
+ * ```
+ */
+export const imageRepositorySchema = z.object({
+  apiVersion: z.literal("image.toolkit.fluxcd.io/v1"),
+  kind: z.literal("ImageRepository"),
+  metadata: fluxMetadataSchema,
+  spec: imageRepositorySpecSchema,
+  status: z.optional(z.looseObject({})),
+});
+
+/** A `v1beta2` `ImageRepository`: the same fields as v1. */
+export const imageRepositoryV1beta2Schema = z.extend(imageRepositorySchema, {
+  apiVersion: z.literal("image.toolkit.fluxcd.io/v1beta2"),
+});
+
+/** A `v1beta1` `ImageRepository`: no `proxySecretRef`, `provider` or `insecure`. */
+export const imageRepositoryV1beta1Schema = z.object({
+  apiVersion: z.literal("image.toolkit.fluxcd.io/v1beta1"),
+  kind: z.literal("ImageRepository"),
+  metadata: fluxMetadataSchema,
+  spec: imageRepositoryV1beta1SpecSchema,
+  status: z.optional(z.looseObject({})),
+});
+
+/** A validated v1 `ImageRepository`, with the CRD's defaults filled in. */
+export type ImageRepository = z.output<typeof imageRepositorySchema>;
+/** A validated `ImageRepository` spec. */
+export type ImageRepositorySpec = z.output<typeof imageRepositorySpecSchema>;
