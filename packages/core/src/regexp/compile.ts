@@ -217,10 +217,10 @@ class CompiledRegexp implements GoRegexp {
 
   findStringSubmatchIndexInto(s: string, out: Int32Array): boolean {
     const ncap = Math.min(out.length, 2 * (this.numSubexp + 1));
-    const hit = this.#exec(s, out, ncap);
-    if (!hit) return false;
-    out.fill(-1, ncap);
-    return true;
+    const fast = this.#capturing(s);
+    const hit = fast !== undefined ? fast.exec(s, out, ncap) : this.#pikeVm().exec(s, 0, out, ncap);
+    if (hit && ncap < out.length) out.fill(-1, ncap);
+    return hit;
   }
 
   findStringSubmatch(s: string): string[] | null {

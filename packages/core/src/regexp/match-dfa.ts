@@ -28,10 +28,13 @@ interface State {
   readonly ends: readonly number[];
   /** A match ends here. */
   readonly match: boolean;
-  /** Next state per ASCII character (-1: not built yet). */
-  readonly ascii: Int32Array;
+  /** Next state per non-ASCII character. */
   readonly other: Map<number, number>;
 }
+
+/** A state's {@link flags}: a match ends here, or (anchored) nothing can match any more. */
+const matchFlag = 1;
+const deadFlag = 2;
 
 class Unsupported extends Error {}
 
@@ -53,6 +56,9 @@ export function compileMatchDfa(prog: Prog, cond: number): MatchDfa | undefined 
   const anchored = (cond & EmptyOp.BeginText) !== 0;
   const states: State[] = [];
   const index = new Map<string, number>();
+  /** Next state per state and ASCII character, at state * 128 + character (-1: not built yet). */
+  let ascii = new Int32Array(128 * 16).fill(-1);
+  let flags = new Uint8Array(16);
   const mark = new Int32Array(insts.length);
   let generation = 0;
 
@@ -99,9 +105,23 @@ export function compileMatchDfa(prog: Prog, cond: number): MatchDfa | undefined 
     const known = index.get(key);
     if (known !== undefined) return known;
     if (states.length >= maxStates) throw new Unsupported();
-    states.push({ ...c, ascii: new Int32Array(128).fill(-1), other: new Map() });
-    index.set(key, states.length - 1);
-    return states.length - 1;
+    const id = states.length;
+    states.push({ ...c, other: new Map() });
+    index.set(key, id);
+    if (flags.length <= id) {
+      const grownFlags = new Uint8Array(flags.length * 2);
+      grownFlags.set(flags);
+      flags = grownFlags;
+      const grown = new Int32Array(ascii.length * 2).fill(-1);
+      grown.set(ascii);
+      ascii = grown;
+    }
+    flags[id] = c.match
+      ? matchFlag
+      : anchored && c.runes.length === 0 && c.ends.length === 0
+        ? deadFlag
+        : 0;
+    return id;
   };
 
   const matches = (i: Inst, r: number): boolean => {
@@ -126,7 +146,7 @@ export function compileMatchDfa(prog: Prog, cond: number): MatchDfa | undefined 
     }
     if (!anchored) seeds.push(prog.start);
     const next = intern(closure(seeds, false, false));
-    if (r < 128) st.ascii[r] = next;
+    if (r < 128) ascii[from * 128 + r] = next;
     else st.other.set(r, next);
     return next;
   };
@@ -149,13 +169,12 @@ export function compileMatchDfa(prog: Prog, cond: number): MatchDfa | undefined 
         let cur = start;
         const n = s.length;
         for (let pos = 0; pos < n; ) {
-          const st = states[cur] as State;
-          if (st.match) return true;
-          // Anchored, nothing left alive: no character can bring a thread back.
-          if (anchored && st.runes.length === 0 && st.ends.length === 0) return false;
+          const f = flags[cur] as number;
+          // A match, or (anchored) no thread left that any character could revive.
+          if (f !== 0) return f === matchFlag;
           let r = s.charCodeAt(pos++);
           if (r < 128) {
-            const next = st.ascii[r] as number;
+            const next = ascii[cur * 128 + r] as number;
             cur = next >= 0 ? next : step(cur, r);
             continue;
           }
@@ -166,7 +185,7 @@ export function compileMatchDfa(prog: Prog, cond: number): MatchDfa | undefined 
               pos++;
             }
           }
-          cur = st.other.get(r) ?? step(cur, r);
+          cur = (states[cur] as State).other.get(r) ?? step(cur, r);
         }
         return endMatches(states[cur] as State, n === 0);
       } catch (e) {
@@ -174,6 +193,7 @@ export function compileMatchDfa(prog: Prog, cond: number): MatchDfa | undefined 
         broken = true;
         states.length = 0;
         index.clear();
+        ascii = new Int32Array(0);
         return undefined;
       }
     },
