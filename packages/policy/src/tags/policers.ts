@@ -119,7 +119,7 @@ function noMatchingVersion(): TagPolicyError {
  * character after `v?digits(.digits){0,2}` is `-`. (When the tag is not a
  * version at all the answer does not matter: it is skipped either way.)
  */
-function hasPrerelease(tag: string): boolean {
+export function hasPrerelease(tag: string): boolean {
   let i = tag.charCodeAt(0) === 0x76 ? 1 : 0;
   for (let dots = 0; ; ) {
     const start = i;

@@ -18,9 +18,14 @@
  *    `digest` — the constraint tag with its digest (64 zeros without one).
  * The list order never matters.
  */
-import { path as goPath, strings } from "@kubeimg/core/internal";
+import { path as goPath, strings, utf8 } from "@kubeimg/core/internal";
 import { compileRegexp, type GoRegexp } from "@kubeimg/core/regexp";
-import { compareVersions, parseConstraints, type Version } from "../../semver/index.js";
+import {
+  type Constraints,
+  compareVersions,
+  parseConstraints,
+  type Version,
+} from "../../semver/index.js";
 import { tryParseVersion } from "../dialect/semver.js";
 import {
   byTagDescending,
@@ -41,6 +46,7 @@ import type {
 } from "../dialect/types.js";
 import { type ArgoConfig, type ArgoUpdateSettings, readArgoConfig } from "./config.js";
 import { argoVersionConstraint } from "./constraint.js";
+import { argoSinglePass } from "./single-pass.js";
 
 /** Argo CD's update strategies, after aliases (`latest` → `newest-build`, `name` → `alphabetical`). */
 export type ArgoStrategy = "semver" | "newest-build" | "alphabetical" | "digest";
@@ -79,6 +85,8 @@ export function argoStrategy(text: string | undefined): ArgoStrategy {
 /** How `allow-tags` decides, with the sentence that says so. */
 interface AllowRule {
   readonly allows: (tag: string) => boolean;
+  /** Every tag is allowed (no `allow-tags`, or `any`). */
+  readonly allowsEvery: boolean;
   readonly describe: string;
   /** A quirk that decided, for the notes. */
   readonly quirk: string | undefined;
@@ -87,7 +95,12 @@ interface AllowRule {
 function allowRule(allowTags: string | undefined): AllowRule {
   const text = allowTags ?? "";
   if (text === "" || strings.ToLower(text) === "any") {
-    return { allows: () => true, describe: "every tag is allowed", quirk: undefined };
+    return {
+      allows: () => true,
+      allowsEvery: true,
+      describe: "every tag is allowed",
+      quirk: undefined,
+    };
   }
   const colon = text.indexOf(":");
   const fn = colon < 0 ? "" : strings.ToLower(text.slice(0, colon));
@@ -96,7 +109,7 @@ function allowRule(allowTags: string | undefined): AllowRule {
       colon < 0
         ? `allow-tags ${JSON.stringify(text)} has no \`regexp:\` prefix: Argo CD allows no tag`
         : `allow-tags function ${JSON.stringify(text.slice(0, colon))} is not \`regexp\`: Argo CD allows no tag`;
-    return { allows: () => false, describe: why, quirk: why };
+    return { allows: () => false, allowsEvery: false, describe: why, quirk: why };
   }
   const pattern = text.slice(colon + 1);
   let re: GoRegexp;
@@ -104,18 +117,32 @@ function allowRule(allowTags: string | undefined): AllowRule {
     re = compileRegexp(pattern);
   } catch (error) {
     const why = `allow-tags regexp ${JSON.stringify(pattern)} does not compile (${(error as Error).message}): Argo CD allows no tag`;
-    return { allows: () => false, describe: why, quirk: why };
+    return { allows: () => false, allowsEvery: false, describe: why, quirk: why };
   }
   return {
     allows: (tag) => re.matchString(tag),
+    allowsEvery: false,
     describe: `does not match allow-tags regexp ${JSON.stringify(pattern)}`,
     quirk: undefined,
   };
 }
 
-/** The ignore pattern that matches `tag` whole (Go `filepath.Match`; a malformed one matches nothing). */
+/** `text` as the UTF-8 byte string Go's `filepath.Match` reads (ASCII already is one). */
+function goBytes(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) > 0x7f) return utf8.toByteString(text);
+  }
+  return text;
+}
+
+/**
+ * The ignore pattern that matches `tag` whole (Go `filepath.Match`, over
+ * UTF-8, so `?` takes one code point, 😀 included; a malformed pattern
+ * matches nothing).
+ */
 function ignoredBy(patterns: readonly string[], tag: string): string | undefined {
-  for (const p of patterns) if (goPath.Match(p, tag) === true) return p;
+  const name = goBytes(tag);
+  for (const p of patterns) if (goPath.Match(goBytes(p), name) === true) return p;
   return undefined;
 }
 
@@ -173,9 +200,6 @@ export function selectArgoTag(
   const settings: ArgoUpdateSettings = read.settings;
   const strategy = argoStrategy(settings.updateStrategy);
   const usesMetadata = strategy === "newest-build" || strategy === "digest";
-  const list = readTagList(tags, { metadata: usesMetadata });
-  const names = list.names;
-  const trace = new Trace(options.explain === true, names);
   // Argo CD parses the identifier `<alias>=<image>` (its `Original()`, also
   // with an empty alias) from its first `=`: an alias that holds `=` itself
   // (the resource form allows it) lends its tail.
@@ -186,6 +210,8 @@ export function selectArgoTag(
   );
   notes.push(...read.notes);
   if (strategy === "digest" && constraint === "") {
+    const names = readTagList(tags, { metadata: false }).names;
+    const trace = new Trace(options.explain === true, names);
     for (let i = 0; i < names.length; i++) {
       trace.mark(i, "not-considered", () => "the digest strategy needs a version constraint");
     }
@@ -213,6 +239,35 @@ export function selectArgoTag(
       `platforms are ignored by the ${strategy} strategy: Argo CD fetches no metadata for it`,
     );
   }
+
+  if (options.explain !== true && strategy !== "digest") {
+    // Without a trace only the pick matters: one pass over the entries finds
+    // it (`single-pass.ts`), or hands over to the plain pass below.
+    let constraints: Constraints | undefined;
+    if (strategy === "semver") {
+      try {
+        constraints = parseConstraints(constraint === "" ? "*" : constraint);
+      } catch {
+        constraints = undefined;
+      }
+    }
+    const pick = argoSinglePass(tags, {
+      strategy,
+      keeps:
+        allow.allowsEvery && ignore.length === 0
+          ? undefined
+          : (tag) => allow.allows(tag) && ignoredBy(ignore, tag) === undefined,
+      platformsWanted: (platforms) => platforms.some((p) => platformWanted(p, wanted)),
+      constraints,
+    });
+    if (pick !== undefined) {
+      if (strategy === "semver" && constraint === "") notes.push(noConstraintNote);
+      return picked((tags[pick] as TagInfo).name, undefined, [], notes);
+    }
+  }
+  const list = readTagList(tags, { metadata: usesMetadata });
+  const names = list.names;
+  const trace = new Trace(options.explain === true, names);
 
   // One pass: filter, and keep the best candidate so far.
   let constraints: ReturnType<typeof parseConstraints> | undefined;
@@ -300,8 +355,7 @@ export function selectArgoTag(
         notes,
       );
     }
-    if (constraint === "")
-      notes.push("no constraint: Argo CD uses `*`, which never admits a pre-release");
+    if (constraint === "") notes.push(noConstraintNote);
     const c = constraints as NonNullable<typeof constraints>;
     for (let i = 0; i < names.length; i++) {
       const v = versions[i];
@@ -344,13 +398,10 @@ export function selectArgoTag(
   }
   const tag = names[best] as string;
   const digest = strategy === "digest" ? (list.metadata(tag).digest ?? zeroDigest) : undefined;
-  return {
-    dialect: "argocd-image-updater",
+  return picked(
     tag,
     digest,
-    discovered: [tag],
-    outcome: undefined,
-    tags: trace.finish((name) =>
+    trace.finish((name) =>
       name === tag
         ? { verdict: "selected", reason: `the ${strategy} pick` }
         : {
@@ -358,6 +409,25 @@ export function selectArgoTag(
             reason: `ranked below ${JSON.stringify(tag)} by the ${strategy} strategy`,
           },
     ),
+    notes,
+  );
+}
+
+const noConstraintNote = "no constraint: Argo CD uses `*`, which never admits a pre-release";
+
+function picked(
+  tag: string,
+  digest: string | undefined,
+  tags: readonly DialectTagExplanation[],
+  notes: readonly string[],
+): DialectSelection {
+  return {
+    dialect: "argocd-image-updater",
+    tag,
+    digest,
+    discovered: [tag],
+    outcome: undefined,
+    tags,
     notes,
   };
 }

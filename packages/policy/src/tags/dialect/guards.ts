@@ -19,7 +19,7 @@
 import { compareVersions } from "../../semver/index.js";
 import { TagDialectError } from "./errors.js";
 import { tryParseVersion } from "./semver.js";
-import { byTagDescending, compareInstants, parseInstant, ZERO_INSTANT } from "./tag-list.js";
+import { byTagDescending, compareInstants, createdInstant, ZERO_INSTANT } from "./tag-list.js";
 import type { DialectSelection, TagInfo } from "./types.js";
 
 /** The guards to apply; each is off unless set. */
@@ -87,7 +87,7 @@ export function guardSelection(
     }
     const cutoff = { ms: guards.now.getTime() - guards.minAgeMs, subMsNanos: 0 };
     const young = tags.filter(
-      (t) => compareInstants((t.created && parseInstant(t.created)) || ZERO_INSTANT, cutoff) > 0,
+      (t) => compareInstants(createdInstant(t.created) ?? ZERO_INSTANT, cutoff) > 0,
     );
     if (young.length > 0) {
       const names = new Set(young.map((t) => t.name));
@@ -152,8 +152,8 @@ export const tagOrders = {
   },
   /** Creation time, ties on the tag. */
   newestBuild(a: TagInfo, b: TagInfo): number {
-    const ta = (a.created && parseInstant(a.created)) || ZERO_INSTANT;
-    const tb = (b.created && parseInstant(b.created)) || ZERO_INSTANT;
+    const ta = createdInstant(a.created) ?? ZERO_INSTANT;
+    const tb = createdInstant(b.created) ?? ZERO_INSTANT;
     return compareInstants(ta, tb) || -byTagDescending(a.name, b.name);
   },
 } as const;

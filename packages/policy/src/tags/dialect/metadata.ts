@@ -51,6 +51,17 @@ export class TagMetadataError extends KubeimgError {
   }
 }
 
+/** The RFC 3339 text a registry would report for `created` (epoch milliseconds are written out). */
+function createdText(created: string | number | undefined, at: string): string | undefined {
+  if (typeof created !== "number") return created;
+  const date = new Date(created);
+  const year = date.getUTCFullYear();
+  if (!Number.isSafeInteger(created) || !(year >= 0 && year <= 9999)) {
+    throw new TagDialectError(at, created, "must be epoch milliseconds within years 0000-9999");
+  }
+  return date.toISOString();
+}
+
 /**
  * A {@link TagMetadataSource} answering from a table, for tests and for
  * metadata already at hand (a `--tags-file`).
@@ -86,7 +97,7 @@ export class MemoryTagMetadataSource implements TagMetadataSource {
           throw new TagDialectError(`${at}.digest`, tag.digest, "must be a digest");
         }
         table.set(tag.name, {
-          created: tag.created,
+          created: createdText(tag.created, `${at}.created`),
           digest: tag.digest,
           platforms: tag.platforms === undefined ? undefined : [...tag.platforms],
         });

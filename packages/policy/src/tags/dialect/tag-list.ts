@@ -49,22 +49,41 @@ function twoDigits(text: string, i: number): number {
 }
 
 /**
- * The shape registries write (`2024-01-02T03:04:05.123456789Z`: UTC, years
- * 1000–9999), read with character codes; `undefined` for anything else, which
- * {@link parseInstant} then hands to the full RFC 3339 reader. Held to that
- * reader by a property test.
+ * Days from 1970-01-01 to a date of the proleptic Gregorian calendar, by
+ * whole 400-year eras counted from March (so the leap day ends a year).
  */
-export function scanUtcInstant(text: string): Instant | undefined {
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = (((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) | 0) + day - 1;
+  const doe = yoe * 365 + ((yoe / 4) | 0) - ((yoe / 100) | 0) + doy;
+  return era * 146_097 + doe - 719_468;
+}
+
+/** An instant being read: one slot reused for every tag, so reading a time allocates nothing. */
+export interface InstantSlot {
+  ms: number;
+  subMsNanos: number;
+}
+
+/**
+ * The shape registries write (`2024-01-02T03:04:05.123456789Z`: UTC, years
+ * 1000–9999), read with character codes into `slot`; false for anything else,
+ * which {@link parseInstant} then hands to the full RFC 3339 reader. Held to
+ * that reader by a property test.
+ */
+export function scanUtcInto(text: string, slot: InstantSlot): boolean {
   const n = text.length;
-  if (n < 20 || text.charCodeAt(n - 1) !== 90 /* Z */) return undefined;
+  if (n < 20 || text.charCodeAt(n - 1) !== 90 /* Z */) return false;
   if (
-    text[4] !== "-" ||
-    text[7] !== "-" ||
-    text[10] !== "T" ||
-    text[13] !== ":" ||
-    text[16] !== ":"
+    text.charCodeAt(4) !== 45 /* - */ ||
+    text.charCodeAt(7) !== 45 ||
+    text.charCodeAt(10) !== 84 /* T */ ||
+    text.charCodeAt(13) !== 58 /* : */ ||
+    text.charCodeAt(16) !== 58
   ) {
-    return undefined;
+    return false;
   }
   const hi = twoDigits(text, 0);
   const lo = twoDigits(text, 2);
@@ -83,26 +102,41 @@ export function scanUtcInstant(text: string): Instant | undefined {
     minute < 0 ||
     minute > 59
   ) {
-    return undefined;
+    return false;
   }
-  if (hour < 0 || second < 0 || second > 59) return undefined;
+  if (hour < 0 || second < 0 || second > 59) return false;
   const year = hi * 100 + lo;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (day > (month === 2 && leap ? 29 : (monthDays[month - 1] as number))) return undefined;
+  if (day > 28) {
+    const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+    if (day > (month === 2 && leap ? 29 : (monthDays[month - 1] as number))) return false;
+  }
   let nanos = 0;
   if (n > 20) {
     // A fraction: "." and 1 or more digits before the Z; Go keeps nine.
-    if (text[19] !== "." || n === 21) return undefined;
+    if (text.charCodeAt(19) !== 46 /* . */ || n === 21) return false;
     let scale = 100_000_000;
     for (let i = 20; i < n - 1; i++) {
       const d = text.charCodeAt(i) - 48;
-      if (d < 0 || d > 9) return undefined;
+      if (d < 0 || d > 9) return false;
       nanos += d * scale;
-      scale = Math.floor(scale / 10);
+      scale = (scale / 10) | 0;
     }
   }
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second) + Math.floor(nanos / 1_000_000);
-  return { ms, subMsNanos: nanos % 1_000_000 };
+  const subMs = nanos % 1_000_000;
+  slot.ms =
+    daysFromCivil(year, month, day) * 86_400_000 +
+    hour * 3_600_000 +
+    minute * 60_000 +
+    second * 1000 +
+    (nanos - subMs) / 1_000_000;
+  slot.subMsNanos = subMs;
+  return true;
+}
+
+/** {@link scanUtcInto} as a new instant, or undefined. */
+export function scanUtcInstant(text: string): Instant | undefined {
+  const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
+  return scanUtcInto(text, slot) ? slot : undefined;
 }
 
 /** Parses an RFC 3339 time as Go's `time.Parse(time.RFC3339, …)`, keeping nanoseconds. */
@@ -126,8 +160,41 @@ function fail(i: number, field: string, value: unknown, problem: string): never 
   throw new TagDialectError(`tags[${i}]${field === "" ? "" : `.${field}`}`, value, problem);
 }
 
-/** Checks one entry's shape (every field, whatever the strategy reads); returns its `created`, read. */
-function checkEntry(tag: TagInfo, i: number): Instant | undefined {
+/**
+ * Reads a `created` value into `slot`: an RFC 3339 string (nanoseconds kept)
+ * or epoch milliseconds (a safe integer, no sub-millisecond part). False when
+ * it is neither.
+ */
+export function readCreated(created: unknown, slot: InstantSlot): boolean {
+  if (typeof created === "string") {
+    if (scanUtcInto(created, slot)) return true;
+    const full = parseInstant(created);
+    if (full === undefined) return false;
+    slot.ms = full.ms;
+    slot.subMsNanos = full.subMsNanos;
+    return true;
+  }
+  if (typeof created === "number" && Number.isSafeInteger(created)) {
+    slot.ms = created;
+    slot.subMsNanos = 0;
+    return true;
+  }
+  return false;
+}
+
+/** The instant of a `created` value (Go's zero time when absent), or undefined when it is malformed. */
+export function createdInstant(created: string | number | undefined): Instant | undefined {
+  if (created === undefined) return ZERO_INSTANT;
+  const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
+  return readCreated(created, slot) ? slot : undefined;
+}
+
+/**
+ * Checks one entry's shape (every field, whatever the strategy reads). When
+ * it has `created`, leaves that instant in `slot` and returns true; so a
+ * caller that compares times reads each one once and allocates nothing.
+ */
+export function checkEntry(tag: TagInfo, i: number, slot: InstantSlot): boolean {
   if (tag === null || typeof tag !== "object") fail(i, "", tag, "must be an object with a name");
   for (const key in tag) {
     if (key !== "name" && key !== "created" && key !== "digest" && key !== "platforms") {
@@ -136,10 +203,9 @@ function checkEntry(tag: TagInfo, i: number): Instant | undefined {
   }
   if (typeof tag.name !== "string") fail(i, "name", tag.name, "must be a string");
   const { created, digest, platforms } = tag;
-  let instant: Instant | undefined;
-  if (created !== undefined) {
-    instant = typeof created === "string" ? parseInstant(created) : undefined;
-    if (instant === undefined) fail(i, "created", created, "must be an RFC 3339 time");
+  const hasCreated = created !== undefined;
+  if (hasCreated && !readCreated(created, slot)) {
+    fail(i, "created", created, "must be an RFC 3339 time or epoch milliseconds (a safe integer)");
   }
   if (digest !== undefined && (typeof digest !== "string" || !digestPattern.test(digest))) {
     fail(i, "digest", digest, "must be sha256: and 64 lower-case hex digits");
@@ -149,7 +215,7 @@ function checkEntry(tag: TagInfo, i: number): Instant | undefined {
     for (let k = 0; ok && k < platforms.length; k++) ok = typeof platforms[k] === "string";
     if (!ok) fail(i, "platforms", platforms, "must be a non-empty array of strings");
   }
-  return instant;
+  return hasCreated;
 }
 
 function metadataOf(tag: TagInfo, created: Instant | undefined): TagMetadata {
@@ -171,10 +237,12 @@ export function readTagList(tags: readonly TagInfo[], options: { metadata: boole
   const n = tags.length;
   const names: string[] = new Array(n);
   const instants: (Instant | undefined)[] = options.metadata ? new Array(n) : [];
+  const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
   for (let i = 0; i < n; i++) {
     const tag = tags[i] as TagInfo;
-    const created = checkEntry(tag, i);
-    if (options.metadata) instants[i] = created;
+    if (checkEntry(tag, i, slot) && options.metadata) {
+      instants[i] = { ms: slot.ms, subMsNanos: slot.subMsNanos };
+    }
     names[i] = tag.name;
   }
   if (!options.metadata) {

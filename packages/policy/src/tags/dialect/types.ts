@@ -11,11 +11,15 @@ export interface TagInfo {
   /** The tag, exactly as the registry lists it. Any string. */
   readonly name: string;
   /**
-   * Creation time of the image (its config's `created`), RFC 3339 with an
-   * optional fraction and any offset. Absent: the zero time,
+   * Creation time of the image (its config's `created`): RFC 3339 with an
+   * optional fraction and any offset, as registries write it (nanoseconds
+   * kept), or epoch milliseconds (a safe integer, as `Date.getTime()` gives;
+   * no sub-millisecond part). The number form is for metadata already held in
+   * memory: a newest-build selection then compares numbers instead of
+   * reading a time text per tag. Absent: the zero time,
    * `0001-01-01T00:00:00Z`, as Go's zero `time.Time`.
    */
-  readonly created?: string;
+  readonly created?: string | number;
   /** `sha256:` and 64 lower-case hex digits. */
   readonly digest?: string;
   /**

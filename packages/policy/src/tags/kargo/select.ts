@@ -36,6 +36,7 @@ import type {
   DialectTagExplanation,
   TagInfo,
 } from "../dialect/types.js";
+import { kargoSinglePass } from "./single-pass.js";
 import {
   defaultKargoSubscription,
   type KargoImageSubscription,
@@ -73,41 +74,39 @@ export function selectKargoTag(
   const sub = defaultKargoSubscription(subscription);
   const strategy = sub.imageSelectionStrategy;
   const usesMetadata = strategy === "NewestBuild" || strategy === "Digest" || sub.platform !== "";
-  const list = readTagList(tags, { metadata: usesMetadata });
-  const names = list.names;
-  const trace = new Trace(options.explain === true, names);
   const notes: string[] = [];
+  // The tags are checked before the subscription is (a bad entry throws
+  // whatever the subscription), also when the pick is found in one pass.
+  const refuse = (outcome: DialectOutcome): DialectSelection => {
+    readTagList(tags, { metadata: false });
+    return fail(outcome, [], notes);
+  };
   const fieldErrors = validateKargoSubscription(sub);
   if (fieldErrors.length > 0) {
     const message =
       fieldErrors.length === 1 ? (fieldErrors[0] as string) : `[${fieldErrors.join(", ")}]`;
-    return fail({ code: "INVALID_CONFIG", message, goError: true }, [], notes);
+    return refuse({ code: "INVALID_CONFIG", message, goError: true });
   }
   const repository = kargoRepositoryURL(sub.repoURL);
   if (!repository.ok) {
     const url = repository.url;
-    return fail(
-      {
-        code: "INVALID_REPO_URL",
-        message: `${selectorPrefix}: error building base selector: error creating repository client for image ${JSON.stringify(url)}: error parsing image repo URL ${url}: could not parse reference: ${url}`,
-        goError: true,
-      },
-      [],
-      notes,
-    );
+    return refuse({
+      code: "INVALID_REPO_URL",
+      message: `${selectorPrefix}: error building base selector: error creating repository client for image ${JSON.stringify(url)}: error parsing image repo URL ${url}: could not parse reference: ${url}`,
+      goError: true,
+    });
   }
   let allow: GoRegexp[] = [];
   let ignore: GoRegexp[] = [];
   if (strategy !== "Digest") {
     const compiled = compileAll(sub.allowTagsRegexes, "allow");
-    if ("outcome" in compiled) return fail(compiled.outcome, [], notes);
+    if ("outcome" in compiled) return refuse(compiled.outcome);
     allow = compiled.regexps;
-    if (sub.allowTags !== "") return fail(unsupported("AllowTags", "AllowTagsRegexes"), [], notes);
+    if (sub.allowTags !== "") return refuse(unsupported("AllowTags", "AllowTagsRegexes"));
     const compiledIgnore = compileAll(sub.ignoreTagsRegexes, "ignore");
-    if ("outcome" in compiledIgnore) return fail(compiledIgnore.outcome, [], notes);
+    if ("outcome" in compiledIgnore) return refuse(compiledIgnore.outcome);
     ignore = compiledIgnore.regexps;
-    if (sub.ignoreTags.length > 0)
-      return fail(unsupported("IgnoreTags", "IgnoreTagsRegexes"), [], notes);
+    if (sub.ignoreTags.length > 0) return refuse(unsupported("IgnoreTags", "IgnoreTagsRegexes"));
   } else if (
     sub.allowTagsRegexes.length + sub.ignoreTagsRegexes.length > 0 ||
     sub.allowTags !== ""
@@ -123,6 +122,43 @@ export function selectKargoTag(
     else constraint = parseConstraints(sub.constraint);
   }
   const wanted = sub.platform === "" ? undefined : splitPlatform(sub.platform);
+  if (
+    options.explain !== true &&
+    wanted === undefined &&
+    (strategy === "SemVer" || strategy === "Lexical" || strategy === "NewestBuild")
+  ) {
+    // Without a trace only the discovered tags matter: one pass over the
+    // entries finds them (`single-pass.ts`), or hands over to the plain pass.
+    const top = kargoSinglePass(tags, {
+      strategy,
+      keeps:
+        allow.length + ignore.length === 0
+          ? undefined
+          : (tag) =>
+              !ignore.some((re) => re.matchString(tag)) &&
+              (allow.length === 0 || allow.some((re) => re.matchString(tag))),
+      constraints: constraint,
+      strictSemvers: sub.strictSemvers,
+      discoveryLimit: sub.discoveryLimit,
+    });
+    if (top !== undefined) {
+      const discovered = top.map((i) => (tags[i] as TagInfo).name);
+      const pick = discovered[0] as string;
+      return {
+        dialect: "kargo",
+        tag: pick,
+        // NewestBuild: the pick's name occurs once, so its own entry is its last.
+        digest: usesMetadata ? (tags[top[0] as number] as TagInfo).digest : lastDigest(tags, pick),
+        discovered,
+        outcome: undefined,
+        tags: [],
+        notes,
+      };
+    }
+  }
+  const list = readTagList(tags, { metadata: usesMetadata });
+  const names = list.names;
+  const trace = new Trace(options.explain === true, names);
   const versions: (Version | undefined)[] = strategy === "SemVer" ? new Array(names.length) : [];
 
   // Best first: positive when tag i sorts before tag j.
