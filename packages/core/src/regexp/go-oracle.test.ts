@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
+import { seededRandom as seeded } from "@kubeimg/testkit";
 import { describe, expect, it } from "vitest";
 import { compileRegexp } from "./compile.js";
-import { grammarCase, seeded } from "./pattern-grammar.test-support.js";
+import { grammarCase } from "./pattern-grammar.test-support.js";
 
 /**
  * Answers recorded from Go 1.19.8's `regexp` for 2,000 cases of

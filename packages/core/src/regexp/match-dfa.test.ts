@@ -1,6 +1,7 @@
+import { seededRandom as seeded } from "@kubeimg/testkit";
 import { describe, expect, it } from "vitest";
 import { compileMatchDfa } from "./match-dfa.js";
-import { grammarCase, seeded } from "./pattern-grammar.test-support.js";
+import { grammarCase } from "./pattern-grammar.test-support.js";
 import { compiled, mustCompile, reference } from "./program.test-support.js";
 
 function dfaAnswer(pattern: string, input: string): boolean | undefined | "declined" {

@@ -11,18 +11,6 @@
  * needs for the same meaning; Go 1.22 accepts both).
  */
 
-/** A small seeded generator (mulberry32), so a seed names a case list. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface GrammarCase {
   readonly pattern: string;
   readonly goPattern: string;
