@@ -31,11 +31,11 @@ import { repoRoot } from "./conformance/runner.js";
  * above the size reached so it cannot grow unnoticed: after the move to
  * `zod/mini`, YAML loading's move to `@kubeimg/policy/routing/yaml` and the
  * project's own Go regexp engine in place of re2js, routing is within its
- * goal and tags (70.2 KB) still above it.
+ * goal and tags (65.6 KB) still above it.
  */
 export const browserBudgets: Record<string, { target: number; ceiling: number }> = {
   "@kubeimg/core/reference": { target: 6 * 1024, ceiling: 6 * 1024 },
-  "@kubeimg/policy/tags": { target: 60 * 1024, ceiling: 72 * 1024 },
+  "@kubeimg/policy/tags": { target: 60 * 1024, ceiling: 68 * 1024 },
   "@kubeimg/policy/routing": { target: 70 * 1024, ceiling: 70 * 1024 },
 };
 /** The packed CLI (everything bundled) must stay small enough to install quickly. */

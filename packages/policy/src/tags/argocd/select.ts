@@ -18,7 +18,7 @@
  *    `digest` — the constraint tag with its digest (64 zeros without one).
  * The list order never matters.
  */
-import { path as goPath, strings, utf8 } from "@kubeimg/core/internal";
+import { path as goPath, strings } from "@kubeimg/core/internal";
 import { compileRegexp, type GoRegexp } from "@kubeimg/core/regexp";
 import {
   type Constraints,
@@ -127,22 +127,13 @@ function allowRule(allowTags: string | undefined): AllowRule {
   };
 }
 
-/** `text` as the UTF-8 byte string Go's `filepath.Match` reads (ASCII already is one). */
-function goBytes(text: string): string {
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) > 0x7f) return utf8.toByteString(text);
-  }
-  return text;
-}
-
 /**
  * The ignore pattern that matches `tag` whole (Go `filepath.Match`, over
- * UTF-8, so `?` takes one code point, 😀 included; a malformed pattern
- * matches nothing).
+ * code points as Go's walk over UTF-8 does, so `?` takes one code point,
+ * 😀 included; a malformed pattern matches nothing).
  */
 function ignoredBy(patterns: readonly string[], tag: string): string | undefined {
-  const name = goBytes(tag);
-  for (const p of patterns) if (goPath.Match(goBytes(p), name) === true) return p;
+  for (const p of patterns) if (goPath.Match(p, tag) === true) return p;
   return undefined;
 }
 
