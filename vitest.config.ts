@@ -18,7 +18,7 @@ export default defineConfig({
         test: {
           // `pnpm test`: everything that runs on a bare machine. The CLI's
           // subprocess tests run the program from source (see
-          // packages/cli/src/testing/run-program.ts), so nothing is built.
+          // packages/cli/src/run-program.test-support.ts), so nothing is built.
           name: "unit",
           include: everywhere.map((dir) => `${dir}*.test.ts`),
           exclude: ["**/node_modules/**", "**/*.integration.test.ts"],
@@ -31,7 +31,7 @@ export default defineConfig({
           // a terminal) and the built `kubeimg` program as a subprocess.
           name: "integration",
           include: everywhere.map((dir) => `${dir}*.integration.test.ts`),
-          globalSetup: ["packages/cli/src/testing/global-setup.ts"],
+          globalSetup: ["packages/cli/src/global-setup.test-support.ts"],
         },
       },
     ],

@@ -67,18 +67,5 @@ function printTable(title: string, rows: readonly BenchRow[]): void {
   }
 }
 
-/**
- * Returns a seeded pseudo-random generator (mulberry32) of numbers in
- * [0, 1): the same seed always gives the same sequence, so benchmark runs
- * compare like with like.
- */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded generator every benchmark draws its workload from (one home: `@kubeimg/testkit`). */
+export { seededRandom } from "@kubeimg/testkit";

@@ -27,19 +27,11 @@ import {
   type RoutingResource,
   routeContainer,
 } from "@kubeimg/policy/routing";
-import { runBenchmarks } from "./lib.js";
+import { runBenchmarks, seededRandom } from "./lib.js";
 import { comparePeer, type PeerRow, peerOptions, writeInputs } from "./peer.js";
 
-/** Deterministic pseudo-random numbers (LCG), so every run sees the same CRs. */
-function lcg(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
-const random = lcg(42);
+// Seeded: every run sees the same CRs.
+const random = seededRandom(42);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 const int = (lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo + 1));
 const namespaces = Array.from({ length: 10 }, (_, i) => `team-${i}`);

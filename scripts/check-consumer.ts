@@ -34,7 +34,7 @@ import { repoRoot } from "./conformance/runner.js";
  */
 export const browserBudgets: Record<string, { target: number; ceiling: number }> = {
   "@kubeimg/core/reference": { target: 6 * 1024, ceiling: 6 * 1024 },
-  "@kubeimg/policy/tags": { target: 60 * 1024, ceiling: 94 * 1024 },
+  "@kubeimg/policy/tags": { target: 60 * 1024, ceiling: 100 * 1024 },
   "@kubeimg/policy/routing": { target: 70 * 1024, ceiling: 92 * 1024 },
 };
 /** The packed CLI (everything bundled) must stay small enough to install quickly. */

@@ -16,18 +16,16 @@ import {
   type RegistryClient,
 } from "@kubeimg/registry";
 import {
+  buildMultiPlatformImage,
+  buildOciIndex,
   OCI_INDEX,
   pushImage,
+  pushMultiPlatformImage,
   putManifest,
   type RunningRegistry,
   startRegistry,
 } from "@kubeimg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  buildMultiPlatformImage,
-  buildOciIndex,
-  pushMultiPlatformImage,
-} from "../packages/registry/src/integration/platform-fixtures.js";
 
 let dir: string;
 let registry: RunningRegistry;

@@ -14,7 +14,6 @@
  * (`rediss://`, `user:password@`); the URL is never logged.
  */
 import { readFileSync } from "node:fs";
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parsePullSecret } from "@kubeimg/core/keyring";
 import {
   activeCheckTimeoutMs,
@@ -130,9 +129,6 @@ const checker = createAvailabilityGate(
   }),
   { timers: nodeTimers, probeTimeoutMs, ...(state ? { state } : {}) },
 );
-// How late timers fire: the figure that says whether deadlines can be kept.
-const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-loopDelay.enable();
 const server = await startWebhookServer({
   cert: readArg(values.cert),
   key: readArg(values.key),
@@ -141,22 +137,14 @@ const server = await startWebhookServer({
   mutator: createPodMutator({ routing, checker, timers: nodeTimers, log, deadlineMs }),
   now: nodeTimers.now,
   log,
-  // Counters for operators and the tests: the gate's, the shared state's, and memory.
+  // Counters for operators and the tests: the gate's, the shared state's, memory and timing.
   get: {
     "/stats": () => ({
       gate: checker.stats(),
       state: state?.stats(),
       mode: state?.mode ?? "local",
       rss: process.memoryUsage.rss(),
-      eventLoopDelayMs: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
-      answerMs: server.answerMs.count
-        ? {
-            count: server.answerMs.count,
-            p50: server.answerMs.percentile(50),
-            p99: server.answerMs.percentile(99),
-            max: server.answerMs.max,
-          }
-        : { count: 0 },
+      ...server.timing(),
     }),
   },
 });

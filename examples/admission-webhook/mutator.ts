@@ -8,9 +8,10 @@
  * error, a malformed Pod, or a decision that would outlast the deadline
  * admits the Pod unchanged, with a warning, well before the API server's
  * webhook timeout. The deadline is a timer, and timers only fire when the
- * event loop is free: planning hands the loop back every few hundred
- * containers and probing resolves a few containers at a time, so one huge
- * Pod can neither miss its own deadline nor stall everybody else's. At the
+ * event loop is free: planning and probing share one budget per event loop
+ * and hand the loop back once a few milliseconds of it are spent, and a Pod
+ * resolves a few containers at a time, so neither one huge Pod nor a
+ * thousand admissions waking at once can make a deadline fire late. At the
  * deadline the admission's planning and probes are aborted, not abandoned.
  */
 

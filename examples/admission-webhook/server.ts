@@ -7,7 +7,12 @@
  */
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
-import { createHistogram, type RecordableHistogram } from "node:perf_hooks";
+import {
+  createHistogram,
+  type IntervalHistogram,
+  monitorEventLoopDelay,
+  type RecordableHistogram,
+} from "node:perf_hooks";
 import { type AdmissionResponse, BadAdmissionReview, reviewReply } from "./admission-review.js";
 import type { PodMutator } from "./mutator.js";
 
@@ -19,12 +24,49 @@ export interface WebhookServer {
   readonly server: Server;
   readonly port: number;
   /**
-   * Milliseconds from a review's arrival to its answer being written, as
-   * this process saw them: set beside a client's figures, it tells time
+   * Microseconds from a review's arrival (its headers read: the admission
+   * deadline counts from there) to its whole answer handed to the socket,
+   * as this process saw them: set beside a client's figures, it tells time
    * spent here from time spent queued in sockets or in the client.
    */
-  readonly answerMs: RecordableHistogram;
+  readonly answerMicros: RecordableHistogram;
+  /** The same, counted from the arrival of the request's last byte. */
+  readonly answerFromBodyMicros: RecordableHistogram;
+  /**
+   * Answer times in ms (count, p50, p99, max) and this process's event-loop
+   * delay since it started: how late its timers, deadlines among them, fire.
+   */
+  timing(): WebhookTiming;
   close(): Promise<void>;
+}
+
+/** Count, p50, p99 and max, in milliseconds. */
+export interface TimingSummary {
+  readonly count: number;
+  readonly p50?: number;
+  readonly p99?: number;
+  readonly max?: number;
+}
+
+/** What {@link WebhookServer.timing} answers. */
+export interface WebhookTiming {
+  readonly eventLoopDelayMs: TimingSummary;
+  readonly answerMs: TimingSummary;
+  readonly answerFromBodyMs: TimingSummary;
+  /** CPU time this process used since it started listening (user + system), in ms. */
+  readonly cpuMs: number;
+}
+
+/** A histogram of values in `unitsPerMs` units per millisecond, summarized in ms. */
+function summary(h: IntervalHistogram | RecordableHistogram, unitsPerMs: number): TimingSummary {
+  return h.count === 0
+    ? { count: 0 }
+    : {
+        count: h.count,
+        p50: h.percentile(50) / unitsPerMs,
+        p99: h.percentile(99) / unitsPerMs,
+        max: h.max / unitsPerMs,
+      };
 }
 
 /** Starts the webhook on `port` (0: any free port) of `host` with the PEM `cert` and `key`. */
@@ -47,7 +89,10 @@ export async function startWebhookServer(options: {
   const path = options.path ?? "/mutate-pods";
   const log = options.log ?? (() => {});
   const now = options.now ?? (() => performance.now());
-  const answerMs = createHistogram();
+  const answerMicros = createHistogram();
+  const answerFromBodyMicros = createHistogram();
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   // The API server keeps its connections to a webhook open between calls.
   const server = createServer(
     { cert: options.cert, key: options.key, keepAliveTimeout: 60_000 },
@@ -87,6 +132,12 @@ export async function startWebhookServer(options: {
       });
       req.on("end", () => {
         if (res.headersSent) return;
+        const bodyAt = now();
+        res.once("finish", () => {
+          const at = now();
+          answerMicros.record(Math.max(1, Math.ceil((at - receivedAt) * 1000)));
+          answerFromBodyMicros.record(Math.max(1, Math.ceil((at - bodyAt) * 1000)));
+        });
         let body: unknown;
         try {
           body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
@@ -100,10 +151,7 @@ export async function startWebhookServer(options: {
           answer = Promise.reject(error);
         }
         answer.then(
-          (response) => {
-            send(200, reviewReply(response));
-            answerMs.record(Math.max(1, Math.round(now() - receivedAt)));
-          },
+          (response) => send(200, reviewReply(response)),
           (error: unknown) => {
             if (error instanceof BadAdmissionReview) return send(400, error.message);
             log(`internal error: ${error instanceof Error ? error.message : String(error)}`);
@@ -117,12 +165,21 @@ export async function startWebhookServer(options: {
     server.listen(options.port ?? 0, options.host ?? "0.0.0.0", resolve),
   );
   const { port } = server.address() as AddressInfo;
+  const cpuAtStart = process.cpuUsage();
   return {
     server,
     port,
-    answerMs,
+    answerMicros,
+    answerFromBodyMicros,
+    timing: () => ({
+      eventLoopDelayMs: summary(loopDelay, 1e6),
+      answerMs: summary(answerMicros, 1000),
+      answerFromBodyMs: summary(answerFromBodyMicros, 1000),
+      cpuMs: (({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpuAtStart)),
+    }),
     close: () =>
       new Promise<void>((resolve) => {
+        loopDelay.disable();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -149,7 +149,7 @@ describe("runTags compare with native Argo CD and Kargo objects", () => {
     expect(r.issues).toEqual([
       {
         input: "objects",
-        line: 24,
+        line: 23,
         path: "Warehouse.spec.subscriptions[0].image.strictSemver",
         value: "false",
         message: "unknown field",

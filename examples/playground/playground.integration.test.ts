@@ -91,15 +91,31 @@ async function seed(page: Page, name: string, expected: string): Promise<void> {
 
 describe("playground in Chromium", () => {
   it("answers the podinfo seed on load, and reports how fast", async () => {
-    const page = await browser.newPage({ bypassCSP: true });
-    const started = Date.now();
-    await page.goto(url);
-    await page.waitForFunction(
-      `document.querySelector("#tags-answer")?.textContent?.includes("5.1.10")`,
+    // Reported, not asserted: navigation start -> load event -> first answer on screen, from the
+    // page's own performance entries, over several fresh loads.
+    const runs: { load: number; answer: number; inline: boolean }[] = [];
+    let page: Page | undefined;
+    for (let i = 0; i < 7; i++) {
+      await page?.close();
+      page = await browser.newPage({ bypassCSP: true });
+      await page.goto(url);
+      await page.waitForFunction(`performance.getEntriesByName("kubeimg:first-answer").length > 0`);
+      runs.push(
+        await page.evaluate<{ load: number; answer: number; inline: boolean }>(`(() => {
+          const nav = performance.getEntriesByType("navigation")[0];
+          const mark = performance.getEntriesByName("kubeimg:first-answer")[0];
+          return { load: nav.loadEventEnd, answer: mark.startTime, inline: mark.detail.inline };
+        })()`),
+      );
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const line = (r: (typeof runs)[number]) =>
+      `load ${r.load.toFixed(0)} ms, answer ${r.answer.toFixed(0)} ms (${(r.answer - r.load).toFixed(0)} ms after load${r.inline ? ", page thread" : ", worker"})`;
+    console.log(
+      `first answer on the seed, from navigation start:\n${runs.map(line).join("\n")}\nmedian: load ${median(runs.map((r) => r.load))?.toFixed(0)} ms, answer ${median(runs.map((r) => r.answer))?.toFixed(0)} ms, after load ${median(runs.map((r) => r.answer - r.load))?.toFixed(0)} ms`,
     );
-    const ms = Date.now() - started;
-    const status = (await page.textContent("#status")) ?? "";
-    console.log(`first answer after navigation: ${ms} ms (${status})`);
+    expect(runs.every((r) => r.inline)).toBe(true);
+    if (page === undefined) throw new Error("no page");
     expect(await answer(page)).toBe("Flux selects 5.1.10");
     const r = await rows(page, "#tags-table");
     expect(r.map((x) => [x[0], x[2]])).toEqual([
@@ -379,9 +395,63 @@ describe("playground in Chromium", () => {
     await page.close();
   });
 
+  it("gives up on an answer past the 1.5 s budget, restarts the worker, and answers the next input", async () => {
+    const page = await browser.newPage({ bypassCSP: true });
+    const workers: { closed: boolean }[] = [];
+    page.on("worker", (w) => {
+      const seen = { closed: false };
+      workers.push(seen);
+      w.on("close", () => {
+        seen.closed = true;
+      });
+    });
+    await page.goto(url);
+    // The first answer came from the page thread; the worker starts right after it.
+    await page.waitForFunction(`performance.getEntriesByName("kubeimg:first-answer").length === 1`);
+    await expect.poll(() => workers.length, { timeout: 5000 }).toBe(1);
+    // A real input, not a hook: a 1.8 M character ImagePolicy (under the 2 M the worker reads)
+    // whose unknown field holds a 900 000-item YAML flow sequence. Reading it is linear, and it
+    // would end with an "unknown field" error, but only after seconds: past the budget.
+    const policy = readFileSync(join(here, "../demo/fixtures/tags/podinfo-semver.yaml"), "utf8");
+    await page.evaluate(`{
+      const el = document.querySelector("#tags-policy");
+      el.value = ${JSON.stringify(policy)} + "  notes: [" + "1,".repeat(900000) + "1]\\n";
+      el.dispatchEvent(new Event("input"));
+    }`);
+    // The page answers clicks while the worker grinds.
+    for (let i = 0; i < 3; i++) {
+      expect(await clickLatency(page)).toBeLessThan(200);
+      await page.waitForTimeout(250);
+    }
+    await page.waitForFunction(`document.body.dataset.workerRestarts === "1"`, undefined, {
+      timeout: 10_000,
+    });
+    expect(await page.textContent("#status")).toBe(
+      "Gave up after 1500 ms: the input is too large or too costly. The worker was restarted.",
+    );
+    expect(await clickLatency(page)).toBeLessThan(200);
+    // The worker that ran past the budget was terminated, and a fresh one took its place.
+    expect(workers).toHaveLength(2);
+    await expect.poll(() => workers[0]?.closed, { timeout: 5000 }).toBe(true);
+    expect(workers[1]?.closed).toBe(false);
+    expect(page.workers()).toHaveLength(1);
+    // The next input is answered, correctly, by the new worker.
+    await page.selectOption("#tags-seed", "minio");
+    await page.waitForFunction(
+      `document.querySelector("#tags-answer")?.textContent === "Flux selects RELEASE.2024-10-02T17-50-41Z"`,
+    );
+    const r = await rows(page, "#tags-table");
+    expect(r.find((x) => x[2] === "selected")?.[1]).toBe("2024-10-02T17-50-41");
+    expect(await page.textContent("#status")).toMatch(/^Answered in \d+ ms\.$/);
+    expect(await page.getAttribute("body", "data-worker-restarts")).toBe("1");
+    await page.close();
+  });
+
   it("sends no request beyond loopback and ships at most 250 KB of gzipped JS", async () => {
     expect(offLoopback).toEqual([]);
-    const js = readdirSync(dist).filter((f) => f.endsWith(".js"));
+    const js = (readdirSync(dist, { recursive: true }) as string[]).filter((f) =>
+      f.endsWith(".js"),
+    );
     const total = js.reduce(
       (n, f) => n + gzipSync(readFileSync(join(dist, f)), { level: 9 }).length,
       0,
@@ -418,15 +488,24 @@ describe("playground in Chromium", () => {
   });
 });
 
-/** Clicks the theme toggle and returns how long the page took to react. */
+/**
+ * Clicks the theme toggle and returns how long the page took to answer it: from the click
+ * event's time stamp (when the browser received the input) to the first frame after the
+ * toggle changed, measured by the page's clock. The protocol round trips of the test
+ * harness are not part of it; a page thread stuck in work is (the event waits for it).
+ */
 async function clickLatency(page: Page): Promise<number> {
   const before = (await page.textContent("#theme")) ?? "";
-  const started = Date.now();
+  await page.evaluate(`{
+    window.__clickLatency = undefined;
+    document.querySelector("#theme").addEventListener("click", (e) => {
+      queueMicrotask(() => requestAnimationFrame(() => {
+        window.__clickLatency = performance.now() - e.timeStamp;
+      }));
+    }, { once: true });
+  }`);
   await page.click("#theme", { timeout: 5000 });
-  await page.waitForFunction(
-    `document.querySelector("#theme")?.textContent !== ${JSON.stringify(before)}`,
-    undefined,
-    { timeout: 5000 },
-  );
-  return Date.now() - started;
+  await page.waitForFunction(`window.__clickLatency !== undefined`, undefined, { timeout: 5000 });
+  expect(await page.textContent("#theme")).not.toBe(before);
+  return page.evaluate<number>("window.__clickLatency");
 }

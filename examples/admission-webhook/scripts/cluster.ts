@@ -13,6 +13,7 @@ import { Agent, request } from "node:https";
 import type { Socket } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { WebhookTiming } from "../server.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 /** The repository root (tsx and the workspace packages resolve from there). */
@@ -210,9 +211,9 @@ export interface Replica {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** What `/stats` answers. */
-export interface ReplicaStats {
-  readonly gate: {
+/** What `/stats` answers (the no-op floor has no gate). */
+export interface ReplicaStats extends WebhookTiming {
+  readonly gate?: {
     readonly probes: number;
     readonly peerVerdicts: number;
     readonly timeouts: number;
@@ -235,6 +236,8 @@ export interface ReplicaOptions {
   readonly redisBudgetMs?: number;
   /** Extra Node flags for the replica (`--cpu-prof`, `--max-old-space-size=…`). */
   readonly nodeArgs?: readonly string[];
+  /** The script to run instead of `main.ts` (the load test's no-op floor). */
+  readonly entry?: string;
 }
 
 /** Starts `main.ts` in its own process on a free loopback port and waits until it listens. */
@@ -244,7 +247,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     "--import",
     "tsx",
     "--conditions=@kubeimg/source",
-    mainPath,
+    options.entry ?? mainPath,
     "--cert",
     options.certFile,
     "--key",
@@ -392,6 +395,11 @@ export async function sendReviews(options: {
   readonly ca: string;
   readonly reviews: readonly { uid: string; body: unknown }[];
   readonly timeoutMs: number;
+  /**
+   * Called once every connection is open and every body serialized; the
+   * reviews go when it resolves (a pool of client processes starts together).
+   */
+  readonly beforeSending?: () => Promise<void>;
 }): Promise<ReviewOutcome[]> {
   const agent = new Agent({
     keepAlive: true,
@@ -417,6 +425,7 @@ export async function sendReviews(options: {
       ),
     );
     const bodies = options.reviews.map(({ body }) => JSON.stringify(body));
+    await options.beforeSending?.();
     return await Promise.all(
       options.reviews.map(
         ({ uid }, i) =>

@@ -26,8 +26,8 @@ import type {
   TagsDialect,
   TagsResult,
 } from "./compute.js";
+import { compute, type Job } from "./jobs.js";
 import argoApplication from "./seeds/argocd-application.yaml";
-import type { Job } from "./worker.js";
 
 /** How long one answer may take before the worker is terminated and restarted. */
 const BUDGET_MS = 1500;
@@ -186,6 +186,8 @@ function h(
 let worker: Worker | undefined;
 let nextId = 0;
 let pending: { id: number; timer: number; resolve: (r: unknown) => void } | undefined;
+/** Workers terminated for running past the budget (shown to tests as `data-worker-restarts`). */
+let restarts = 0;
 
 function startWorker(): Worker {
   const w = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
@@ -199,7 +201,7 @@ function startWorker(): Worker {
   return w;
 }
 
-/** Runs one job; a newer job supersedes it, and one past the budget kills the worker. */
+/** Runs one job in the worker; a newer job supersedes it, and one past the budget kills the worker. */
 function run(job: Job): Promise<unknown> {
   if (pending !== undefined) {
     // The previous answer is no longer wanted: if it is still computing, drop that worker.
@@ -216,12 +218,44 @@ function run(job: Job): Promise<unknown> {
       if (pending?.id !== job.id) return;
       pending = undefined;
       w.terminate();
-      if (worker === w) worker = undefined;
+      // A fresh worker at once, so the next edit is answered without waiting for one to start.
+      restarts += 1;
+      document.body.dataset.workerRestarts = String(restarts);
+      if (worker === w) worker = startWorker();
       resolve({ timeout: BUDGET_MS });
     }, BUDGET_MS);
     pending = { id: job.id, timer, resolve };
     w.postMessage(job);
   });
+}
+
+/**
+ * The largest input the page answers on its own thread, and only for the
+ * first answer after load (the worker is not running yet, and starting it
+ * costs more than the answer). Below this size, with the linear regexp
+ * engine and capped YAML aliases, an answer is a few milliseconds; a
+ * counted repetition (`x{1000}`) is excluded because it multiplies a short
+ * pattern into a large program. Everything else goes to the worker.
+ */
+const INLINE_MAX_CHARS = 16 * 1024;
+
+function inlineable(job: Job): boolean {
+  const texts =
+    job.view === "tags"
+      ? [job.input.policy, job.input.tags, job.input.objects ?? ""]
+      : job.view === "references"
+        ? [job.input]
+        : [job.input.crs, job.input.pod, job.input.image];
+  const size = texts.reduce((n, t) => n + t.length, 0);
+  return size <= INLINE_MAX_CHARS && !texts.some((t) => /\{\s*\d/.test(t));
+}
+
+async function runInline(job: Job): Promise<unknown> {
+  try {
+    return await compute(job);
+  } catch (error) {
+    return { failure: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -648,7 +682,8 @@ async function update(): Promise<void> {
       : currentView === "routing"
         ? { id, view: "routing", input: readRouting() }
         : { id, view: "references", input: boxText("refs-input") };
-  const result = (await run(job)) as
+  const inline = nextId === 1 && inlineable(job);
+  const result = (await (inline ? runInline(job) : run(job))) as
     | TagsResult
     | ReferencesResult
     | RoutingResult
@@ -672,6 +707,15 @@ async function update(): Promise<void> {
   else renderReferences(result);
   setStatus(`Answered in ${Math.round(performance.now() - started)} ms.`);
   document.body.dataset.answered = String(id);
+  if (id === 1) {
+    performance.mark("kubeimg:first-answer", { detail: { inline } });
+    // The next edit goes to the worker: start it once the first answer is painted. The
+    // address needs no fragment yet: it is the seed, or the link the page was opened with.
+    setTimeout(() => {
+      worker ??= startWorker();
+    }, 0);
+    return;
+  }
   void saveState();
 }
 

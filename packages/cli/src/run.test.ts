@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { COMMANDS } from "./commands/all-commands.js";
+import { memoryIo } from "./io/memory-io.test-support.js";
 import { runCli } from "./run.js";
-import { memoryIo } from "./testing/memory-io.js";
-import { runKubeimg, stderrLines } from "./testing/run-program.js";
+import { runKubeimg, stderrLines } from "./run-program.test-support.js";
 import { VERSION } from "./version.js";
 
 const COMMAND_NAMES = COMMANDS.map((c) => c.name);

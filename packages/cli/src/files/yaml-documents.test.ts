@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { memoryIo } from "../io/memory-io.test-support.js";
 import { runCli } from "../run.js";
-import { memoryIo } from "../testing/memory-io.js";
 import { MAX_EXPANDED_NODES, yamlDocuments } from "./yaml-documents.js";
 
 const bomb = (aliases: number, items: number) =>
@@ -36,7 +36,7 @@ describe("yamlDocuments bounds what aliases expand to", () => {
   });
 
   it("kubeimg tags --tags-file with an alias bomb: one line, exit 2", async () => {
-    const { tempFiles } = await import("../testing/temp-files.js");
+    const { tempFiles } = await import("./temp-files.test-support.js");
     const files = tempFiles({
       "p.yaml": `apiVersion: image.toolkit.fluxcd.io/v1
 kind: ImagePolicy

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { unsafeCharacters } from "../testing/unsafe-chars.js";
 import { sanitizeLines, sanitizeText } from "./sanitize.js";
+import { unsafeCharacters } from "./unsafe-chars.test-support.js";
 import { writeResult } from "./write.js";
 
 describe("sanitizeText", () => {

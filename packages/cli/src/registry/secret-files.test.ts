@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TempFiles, tempFiles } from "../files/temp-files.test-support.js";
+import { memoryIo } from "../io/memory-io.test-support.js";
 import { runCli } from "../run.js";
-import { memoryIo } from "../testing/memory-io.js";
-import { type ScriptedRegistry, startScriptedRegistry } from "../testing/scripted-registry.js";
-import { type TempFiles, tempFiles } from "../testing/temp-files.js";
+import { type ScriptedRegistry, startScriptedRegistry } from "./scripted-registry.test-support.js";
 
 const SECRET = `apiVersion: v1
 kind: Secret

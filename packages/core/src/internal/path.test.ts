@@ -1,37 +1,101 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Clean, Join, Match } from "./path.js";
+import { fromByteStringEscaped } from "./utf8.js";
 
-describe("Match (Go filepath.Match)", () => {
+describe("Match (Go path.Match)", () => {
+  // The table of Go's path/match_test.go: `bad` marks ErrBadPattern.
   it.each([
-    { pattern: "abc", name: "abc", want: true },
-    { pattern: "*", name: "abc", want: true },
-    { pattern: "*c", name: "abc", want: true },
-    { pattern: "a*", name: "a", want: true },
-    { pattern: "a*/b", name: "abc/b", want: true },
-    { pattern: "a*/b", name: "a/c/b", want: false },
-    { pattern: "a*b*c*d*e*/f", name: "axbxcxdxe/f", want: true },
-    { pattern: "ab[c]", name: "abc", want: true },
-    { pattern: "ab[b-d]", name: "abc", want: true },
-    { pattern: "ab[^c]", name: "abc", want: false },
-    { pattern: "ab[^b-d]", name: "abe", want: true },
-    { pattern: "a\\*b", name: "a*b", want: true },
-    { pattern: "a\\*b", name: "ab", want: false },
-    { pattern: "a?b", name: "a☺b", want: true }, // ? is one rune, not one byte
-    { pattern: "a?b", name: "a/b", want: false },
-    { pattern: "*x", name: "xxx", want: true },
-    // Malformed patterns are errors, even when the text already failed.
-    { pattern: "[", name: "a", want: undefined },
-    { pattern: "[^", name: "a", want: undefined },
-    { pattern: "a[", name: "a", want: undefined },
-    { pattern: "[a-", name: "a", want: undefined },
-    { pattern: "*x[", name: "xxx", want: undefined },
-    { pattern: "a\\", name: "a", want: undefined },
-    { pattern: "[]a]", name: "]", want: undefined },
-    { pattern: "[-]", name: "-", want: undefined },
-  ])("$pattern ~ $name", ({ pattern, name, want }) => {
+    ["abc", "abc", true],
+    ["*", "abc", true],
+    ["*c", "abc", true],
+    ["a*", "a", true],
+    ["a*", "abc", true],
+    ["a*", "ab/c", false],
+    ["a*/b", "abc/b", true],
+    ["a*/b", "a/c/b", false],
+    ["a*b*c*d*e*/f", "axbxcxdxe/f", true],
+    ["a*b*c*d*e*/f", "axbxcxdxexxx/f", true],
+    ["a*b*c*d*e*/f", "axbxcxdxe/xxx/f", false],
+    ["a*b*c*d*e*/f", "axbxcxdxexxx/fff", false],
+    ["a*b?c*x", "abxbbxdbxebxczzx", true],
+    ["a*b?c*x", "abxbbxdbxebxczzy", false],
+    ["ab[c]", "abc", true],
+    ["ab[b-d]", "abc", true],
+    ["ab[e-g]", "abc", false],
+    ["ab[^c]", "abc", false],
+    ["ab[^b-d]", "abc", false],
+    ["ab[^e-g]", "abc", true],
+    ["a\\*b", "a*b", true],
+    ["a\\*b", "ab", false],
+    ["a?b", "a☺b", true],
+    ["a[^a]b", "a☺b", true],
+    ["a???b", "a☺b", false],
+    ["a[^a][^a][^a]b", "a☺b", false],
+    ["[a-ζ]*", "α", true],
+    ["*[a-ζ]", "A", false],
+    ["a?b", "a/b", false],
+    ["a*b", "a/b", false],
+    ["[\\]a]", "]", true],
+    ["[\\-]", "-", true],
+    ["[x\\-]", "x", true],
+    ["[x\\-]", "-", true],
+    ["[x\\-]", "z", false],
+    ["[\\-x]", "x", true],
+    ["[\\-x]", "-", true],
+    ["[\\-x]", "a", false],
+    ["[]a]", "]", "bad"],
+    ["[-]", "-", "bad"],
+    ["[x-]", "x", "bad"],
+    ["[x-]", "-", "bad"],
+    ["[x-]", "z", "bad"],
+    ["[-x]", "x", "bad"],
+    ["[-x]", "-", "bad"],
+    ["[-x]", "a", "bad"],
+    ["\\", "a", "bad"],
+    ["[a-b-c]", "a", "bad"],
+    ["[", "a", "bad"],
+    ["[^", "a", "bad"],
+    ["[^bc", "a", "bad"],
+    ["a[", "a", "bad"],
+    ["a[", "ab", "bad"],
+    ["a[", "x", "bad"],
+    ["a/b[", "x", "bad"],
+    ["*x", "xxx", true],
+  ] as const)("%j on %j → %s", (pattern, name, want) => {
+    expect(Match(pattern, name)).toBe(want === "bad" ? undefined : want);
+  });
+
+  // Where Go's bytes show through code points. Each answer is Go 1.19's
+  // path.Match on the UTF-8 bytes (a lone U+DCxx standing for the byte 0xxx).
+  it.each([
+    // A star gives up one byte at a time, so it can stop inside a character,
+    // whose remaining bytes are then one invalid rune each.
+    ["*??x", "☺x", true],
+    ["*????", "😀x", true],
+    ["*[^a]x", "☺x", true],
+    ["??", "😀", false],
+    ["*?", "😀", true],
+    // A byte Go cannot decode: a literal compares it with the text's bytes,
+    // even with the first byte of a valid character ...
+    ["\udcc3?", "é", true],
+    ["\udcc3*", "é", true],
+    ["*\udca9", "é", true],
+    ["a\udcffb", "a\udcffb", true],
+    // ... `?` and classes read it as U+FFFD, and it is no class endpoint.
+    ["a?b", "a\udcffb", true],
+    ["[\ufffd]", "\udcff", true],
+    ["[\udcff]", "a", "bad"],
+    ["[\udcc3]", "\udcc3", "bad"],
+  ] as const)("%j on %j → %s (bytes)", (pattern, name, want) => {
+    expect(Match(pattern, name)).toBe(want === "bad" ? undefined : want);
+  });
+
+  it("agrees with the keyring's byte strings through utf8.fromByteStringEscaped", () => {
     const bytes = (s: string) => String.fromCharCode(...new TextEncoder().encode(s));
-    expect(Match(bytes(pattern), bytes(name))).toBe(want);
+    const escaped = (s: string) => fromByteStringEscaped(bytes(s));
+    expect(Match(escaped("a?b"), escaped("a☺b"))).toBe(true);
+    expect(Match(fromByteStringEscaped("\xc3*"), escaped("é"))).toBe(true);
   });
 });
 

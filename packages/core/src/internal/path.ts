@@ -1,162 +1,185 @@
 /**
  * Go's `path` (slash-separated, the same as `path/filepath` on Unix):
- * `Match`, the shell-style matching the kubelet keyring applies to registry
- * globs, over byte strings: `*` (any run without `/`), `?` (one character),
- * `[...]` / `[^...]` classes with ranges, `\` escapes; a malformed pattern
- * is an error (here: `undefined`), reported even when the text already
- * failed. And `Clean` and `Join`, lexical, with which kuik builds every
- * alternative image, so `/enix/` and `enix` give the same prefix and `..`
- * segments are resolved.
+ * `Match`, the shell-style matching of the kubelet keyring's registry globs,
+ * Argo CD's ignore-tags and distribution's `FamiliarMatch`: `*` (any run
+ * without `/`), `?` (one character), `[...]` / `[^...]` classes with ranges,
+ * `\` escapes; a malformed pattern is an error (here: `undefined`), reported
+ * even when the text already failed. And `Clean` and `Join`, lexical, with
+ * which kuik builds every alternative image, so `/enix/` and `enix` give the
+ * same prefix and `..` segments are resolved.
+ *
+ * `Match` reads JavaScript strings by code point and encodes nothing, so the
+ * browser bundle of `@kubeimg/core/reference` carries no UTF-8 encoder. Go
+ * walks the bytes, though, and that shows in two places: a literal compares
+ * bytes, and a `*` may give up inside a multi-byte character, whose remaining
+ * bytes then each read as one invalid rune (U+FFFD) to `?` and classes. So a
+ * position in the text is a code unit index and a byte offset into the code
+ * point there, and the few bytes needed are worked out from that one code
+ * point. A lone surrogate stands for a byte Go could not decode, as everywhere
+ * in this folder (`utf8.fromByteStringEscaped` makes such strings from Go's
+ * bytes): U+DC80–U+DCFF is the byte 0x80–0xFF.
  */
-import { DecodeRuneInString } from "./utf8.js";
 
-const separator = "/";
+/** `matchChunk` outcome: the chunk does not match here. */
+const NO_MATCH = -1;
+/** `matchChunk` outcome: the pattern is malformed. */
+const BAD_PATTERN = -2;
 
-function scanChunk(pattern: string): { star: boolean; chunk: string; rest: string } {
-  let p = pattern;
-  let star = false;
-  while (p.startsWith("*")) {
-    p = p.slice(1);
-    star = true;
-  }
-  let inRange = false;
-  let i = 0;
-  scan: for (; i < p.length; i++) {
-    switch (p[i]) {
-      case "\\":
-        if (i + 1 < p.length) i++;
-        break;
-      case "[":
-        inRange = true;
-        break;
-      case "]":
-        inRange = false;
-        break;
-      case "*":
-        if (!inRange) break scan;
-        break;
-    }
-  }
-  return { star, chunk: p.slice(0, i), rest: p.slice(i) };
-}
+// A text position is `index * 4 + offset`: the code unit index of a code
+// point and how many of its UTF-8 bytes are already consumed (0–3).
 
-/** One class endpoint (Go's `getEsc`); `undefined` for a bad pattern. */
-function getEsc(chunk: string): { rune: number; rest: string } | undefined {
-  let c = chunk;
-  if (c === "" || c[0] === "-" || c[0] === "]") return undefined;
-  if (c[0] === "\\") {
-    c = c.slice(1);
-    if (c === "") return undefined;
-  }
-  const { rune, width } = DecodeRuneInString(c, 0);
-  if (rune === 0xfffd && width === 1) return undefined;
-  const rest = c.slice(width);
-  if (rest === "") return undefined;
-  return { rune, rest };
-}
-
-type ChunkResult = { ok: true; rest: string } | { ok: false; bad: boolean };
-
-function matchChunk(chunkIn: string, text: string): ChunkResult {
-  let chunk = chunkIn;
-  let s = text;
-  let failed = false;
-  while (chunk.length > 0) {
-    if (!failed && s.length === 0) failed = true;
-    const c = chunk[0];
-    if (c === "[") {
-      let r = 0;
-      if (!failed) {
-        const d = DecodeRuneInString(s, 0);
-        r = d.rune;
-        s = s.slice(d.width);
-      }
-      chunk = chunk.slice(1);
-      let negated = false;
-      if (chunk[0] === "^") {
-        negated = true;
-        chunk = chunk.slice(1);
-      }
-      let match = false;
-      let ranges = 0;
-      for (;;) {
-        if (chunk[0] === "]" && ranges > 0) {
-          chunk = chunk.slice(1);
-          break;
-        }
-        const lo = getEsc(chunk);
-        if (!lo) return { ok: false, bad: true };
-        chunk = lo.rest;
-        let hi = lo.rune;
-        if (chunk[0] === "-") {
-          const h = getEsc(chunk.slice(1));
-          if (!h) return { ok: false, bad: true };
-          chunk = h.rest;
-          hi = h.rune;
-        }
-        if (lo.rune <= r && r <= hi) match = true;
-        ranges++;
-      }
-      if (match === negated) failed = true;
-    } else if (c === "?") {
-      if (!failed) {
-        if (s[0] === separator) failed = true;
-        s = s.slice(DecodeRuneInString(s, 0).width);
-      }
-      chunk = chunk.slice(1);
-    } else {
-      if (c === "\\") {
-        chunk = chunk.slice(1);
-        if (chunk === "") return { ok: false, bad: true };
-      }
-      if (!failed) {
-        if (chunk[0] !== s[0]) failed = true;
-        s = s.slice(1);
-      }
-      chunk = chunk.slice(1);
-    }
-  }
-  return failed ? { ok: false, bad: false } : { ok: true, rest: s };
+/** UTF-8 continuation bytes of the code point `c`; a lone surrogate is one byte, so none. */
+function tail(c: number): number {
+  return c < 0x80 || (c >= 0xd800 && c <= 0xdfff) ? 0 : c < 0x800 ? 1 : c < 0x10000 ? 2 : 3;
 }
 
 /**
- * Reports whether `name` matches the shell pattern `pattern` (both byte
- * strings), or `undefined` when the pattern is malformed. Mirrors Go's
- * `filepath.Match`.
+ * Byte `k` of the UTF-8 form of the code point at `s[i]`. A lone surrogate is
+ * the byte it escapes; one outside U+DC80–U+DCFF escapes none and equals only itself.
  */
-export function Match(patternIn: string, nameIn: string): boolean | undefined {
-  let pattern = patternIn;
-  let name = nameIn;
-  outer: while (pattern.length > 0) {
-    const { star, chunk, rest } = scanChunk(pattern);
-    pattern = rest;
-    if (star && chunk === "") return !name.includes(separator);
-    const here = matchChunk(chunk, name);
-    if (here.ok && (here.rest.length === 0 || pattern.length > 0)) {
-      name = here.rest;
+function byteAt(s: string, i: number, k: number): number {
+  const c = s.codePointAt(i) as number;
+  const n = tail(c);
+  if (n === 0) return c >= 0xdc80 && c <= 0xdcff ? c - 0xdc00 : c;
+  return k === 0 ? ((0xff80 >> n) & 0xff) | (c >> (6 * n)) : 0x80 | ((c >> (6 * (n - k))) & 0x3f);
+}
+
+/** The text position one byte after `pos`. */
+function nextByte(s: string, pos: number): number {
+  const i = pos >> 2;
+  const c = s.codePointAt(i) as number;
+  return (pos & 3) < tail(c) ? pos + 1 : (i + (c > 0xffff ? 2 : 1)) << 2;
+}
+
+/** The code point of the last class endpoint read. */
+let endpoint = 0;
+
+/**
+ * Reads one possibly escaped class endpoint at `p[i]` (Go's `getEsc`) into
+ * {@link endpoint}: the index after it, or -1 when the pattern is malformed there.
+ */
+function classEndpoint(p: string, i: number, end: number): number {
+  if (i >= end || p[i] === "-" || p[i] === "]") return -1;
+  if (p[i] === "\\" && ++i >= end) return -1;
+  endpoint = p.codePointAt(i) as number;
+  i += endpoint > 0xffff ? 2 : 1;
+  // An undecodable byte is no endpoint, and a class cannot end the pattern.
+  return (endpoint > 0x7f && tail(endpoint) === 0) || i >= end ? -1 : i;
+}
+
+/**
+ * Matches the star-free chunk `p[start:end]` at the text position `pos` of
+ * `s`: the position after the match, {@link NO_MATCH} or {@link BAD_PATTERN}.
+ * After a mismatch it keeps reading the chunk, so that a malformed chunk is
+ * reported whatever the text.
+ */
+function matchChunk(p: string, start: number, end: number, s: string, pos: number): number {
+  let failed = false;
+  let i = start;
+  while (i < end) {
+    const c = p[i++];
+    if (c === "[" || c === "?") {
+      if (pos >> 2 >= s.length) failed = true;
+      let r = 0;
+      if (!failed) {
+        // One rune: a whole code point, or one byte left inside one (U+FFFD).
+        const k = pos & 3;
+        r = s.codePointAt(pos >> 2) as number;
+        if (k || (r > 0x7f && tail(r) === 0)) r = 0xfffd;
+        if (c === "?" && r === 0x2f) failed = true;
+        do pos = nextByte(s, pos);
+        while (!k && pos & 3);
+      }
+      if (c === "?") continue;
+      const negated = p[i] === "^" && i < end;
+      if (negated) i++;
+      let matched = false;
+      for (let ranges = 0; ; ranges++) {
+        if (p[i] === "]" && i < end && ranges > 0) break;
+        i = classEndpoint(p, i, end);
+        if (i < 0) return BAD_PATTERN;
+        const lo = endpoint;
+        if (p[i] === "-") {
+          i = classEndpoint(p, i + 1, end);
+          if (i < 0) return BAD_PATTERN;
+        }
+        if (lo <= r && r <= endpoint) matched = true;
+      }
+      i++;
+      if (matched === negated) failed = true;
       continue;
     }
-    if (!here.ok && here.bad) return undefined;
-    if (star) {
-      for (let i = 0; i < name.length && name[i] !== separator; i++) {
-        const skipped = matchChunk(chunk, name.slice(i + 1));
-        if (skipped.ok) {
-          if (pattern.length === 0 && skipped.rest.length > 0) continue;
-          name = skipped.rest;
-          continue outer;
-        }
-        if (skipped.bad) return undefined;
-      }
+    if (c === "\\" && i++ >= end) return BAD_PATTERN;
+    // A literal: its bytes against the text's, one by one.
+    const l = p.codePointAt(i - 1) as number;
+    for (let k = 0; k <= tail(l) && !failed; k++) {
+      if (pos >> 2 >= s.length || byteAt(p, i - 1, k) !== byteAt(s, pos >> 2, pos & 3))
+        failed = true;
+      pos = nextByte(s, pos);
     }
-    while (pattern.length > 0) {
-      const next = scanChunk(pattern);
-      pattern = next.rest;
-      const check = matchChunk(next.chunk, "");
-      if (!check.ok && check.bad) return undefined;
-    }
-    return false;
+    if (l > 0xffff) i++;
   }
-  return name.length === 0;
+  return failed ? NO_MATCH : pos;
+}
+
+/** The end of the star-free chunk starting at `p[i]` (a `*` outside a class ends it). */
+function chunkEnd(p: string, i: number): number {
+  let inClass = false;
+  for (; i < p.length; i++) {
+    const c = p[i];
+    if (c === "\\") i++;
+    else if (c === "[") inClass = true;
+    else if (c === "]") inClass = false;
+    else if (c === "*" && !inClass) return i;
+  }
+  return p.length;
+}
+
+/**
+ * Reports whether `name` matches the shell pattern `pattern`, or `undefined`
+ * when the pattern is malformed (Go's `path.ErrBadPattern`). Mirrors Go's
+ * `path.Match` (and `filepath.Match` on Unix).
+ *
+ * @example
+ * ```ts
+ * Match("a*\/b", "abc/b"); // true
+ * Match("a?b", "a☺b");      // true: `?` is one character
+ * Match("[", "a");          // undefined: malformed
+ * ```
+ */
+export function Match(pattern: string, name: string): boolean | undefined {
+  // Go reports a malformed pattern whatever the name, and whether a chunk is
+  // malformed does not depend on the name: check them all first.
+  for (let p = 0; p < pattern.length; ) {
+    while (pattern[p] === "*") p++;
+    const start = p;
+    p = chunkEnd(pattern, p);
+    if (matchChunk(pattern, start, p, "", 0) === BAD_PATTERN) return undefined;
+  }
+  let p = 0;
+  let pos = 0;
+  const end = name.length << 2;
+  next: while (p < pattern.length) {
+    let star = false;
+    while (pattern[p] === "*") {
+      p++;
+      star = true;
+    }
+    const start = p;
+    p = chunkEnd(pattern, p);
+    // A trailing star takes the rest of the name unless it holds a '/'.
+    if (star && start === p) return name.indexOf("/", pos >> 2) < 0;
+    // A star may take one more byte at a time, never a '/'.
+    for (let at = pos; ; at = nextByte(name, at)) {
+      const t = matchChunk(pattern, start, p, name, at);
+      if (t >= 0 && (t === end || p < pattern.length)) {
+        pos = t;
+        continue next;
+      }
+      if (!star || at >= end || byteAt(name, at >> 2, at & 3) === 0x2f) return false;
+    }
+  }
+  return pos === end;
 }
 
 /**

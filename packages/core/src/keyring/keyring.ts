@@ -101,7 +101,14 @@ function keyMatches(key: string, image: string): boolean {
   const targetLabels = t.host.split(".");
   if (globLabels.length !== targetLabels.length) return false;
   if (!target.path.startsWith(glob.path)) return false;
-  return globLabels.every((label, i) => path.Match(label, targetLabels[i] ?? "") === true);
+  // Match reads code points, with a lone surrogate for each byte Go cannot decode.
+  return globLabels.every(
+    (label, i) =>
+      path.Match(
+        utf8.fromByteStringEscaped(label),
+        utf8.fromByteStringEscaped(targetLabels[i] ?? ""),
+      ) === true,
+  );
 }
 
 /**

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { referenceLike } from "./arbitraries.fixture.js";
+import { referenceLike } from "./arbitraries.test-support.js";
 import { parseCommonShape } from "./common-shape.js";
 import { normalizeExactly } from "./parse.js";
 

@@ -33,7 +33,7 @@
  * @module
  */
 import { Char, CharClass, classes, PATH_MAX_LENGTH, TAG_MAX_LENGTH } from "./grammar.js";
-import { DEFAULT_DOMAIN, LEGACY_DEFAULT_DOMAIN, OFFICIAL_REPO_PREFIX } from "./normalize.js";
+import { DEFAULT_DOMAIN, isHubDomain, OFFICIAL_REPO_PREFIX } from "./normalize.js";
 import { type NamedReference, namedReference } from "./reference.js";
 
 /** What came before the current character of a path component. */
@@ -127,7 +127,7 @@ function commonShapeParser(): (s: string) => NamedReference | undefined {
     }
     if (registryEnd < 0 && i < end && c === Char.Slash) {
       if (dotted || (i === Length.Localhost && s.startsWith(LOCALHOST))) {
-        if (isHub(s, i)) hubPathStart = i + 1;
+        if (isHubDomain(s, i)) hubPathStart = i + 1;
         else registryEnd = i;
       }
     } else if (registryEnd < 0) {
@@ -255,13 +255,5 @@ function isSha256Prefix(s: string, at: number): boolean {
     s.charCodeAt(at + 4) === 0x35 && // 5
     s.charCodeAt(at + 5) === 0x36 && // 6
     s.charCodeAt(at + 6) === Char.Colon
-  );
-}
-
-/** True when the head `s[0:slash]` is Docker Hub's domain, `docker.io` or `index.docker.io`. */
-function isHub(s: string, slash: number): boolean {
-  return (
-    (slash === DEFAULT_DOMAIN.length && s.startsWith(DEFAULT_DOMAIN)) ||
-    (slash === LEGACY_DEFAULT_DOMAIN.length && s.startsWith(LEGACY_DEFAULT_DOMAIN))
   );
 }

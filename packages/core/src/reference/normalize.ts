@@ -39,6 +39,14 @@ export const LEGACY_DEFAULT_DOMAIN = "index.docker.io";
  */
 export const OFFICIAL_REPO_PREFIX = "library/";
 
+/** True when the domain `s[0:slash]` is Docker Hub's, `docker.io` or the legacy `index.docker.io`. */
+export function isHubDomain(s: string, slash: number): boolean {
+  return (
+    (slash === DEFAULT_DOMAIN.length && s.startsWith(DEFAULT_DOMAIN)) ||
+    (slash === LEGACY_DEFAULT_DOMAIN.length && s.startsWith(LEGACY_DEFAULT_DOMAIN))
+  );
+}
+
 /**
  * The tag a reference without tag or digest implies. Mirrors `defaultTag`.
  *

@@ -22,12 +22,7 @@ import {
   scanTag,
 } from "./grammar.js";
 import { hasUpperCase, toLowerAscii } from "./lowercase.js";
-import {
-  DEFAULT_DOMAIN,
-  DEFAULT_TAG,
-  LEGACY_DEFAULT_DOMAIN,
-  OFFICIAL_REPO_PREFIX,
-} from "./normalize.js";
+import { DEFAULT_DOMAIN, DEFAULT_TAG, isHubDomain, OFFICIAL_REPO_PREFIX } from "./normalize.js";
 import {
   composeNamed,
   digestReference,
@@ -281,14 +276,6 @@ function isDomainCandidate(s: string, slash: number): boolean {
   }
   if (slash === 9 && s.startsWith("localhost")) return true;
   return hasUpperCase(s, 0, slash);
-}
-
-/** True when the domain `s[0:slash]` is Docker Hub's, `docker.io` or the legacy `index.docker.io`. */
-function isHubDomain(s: string, slash: number): boolean {
-  return (
-    (slash === DEFAULT_DOMAIN.length && s.startsWith(DEFAULT_DOMAIN)) ||
-    (slash === LEGACY_DEFAULT_DOMAIN.length && s.startsWith(LEGACY_DEFAULT_DOMAIN))
-  );
 }
 
 /**

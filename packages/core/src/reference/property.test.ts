@@ -14,7 +14,7 @@ import {
   oracleParse,
   oracleParseNormalizedNamed,
   referenceLike,
-} from "./arbitraries.fixture.js";
+} from "./arbitraries.test-support.js";
 import { isImageReferenceError } from "./errors.js";
 import { parse, parseNormalizedNamed } from "./parse.js";
 import type { Reference } from "./reference.js";

@@ -9,25 +9,25 @@
  * of adding a fallback; the transfer service reads the CRI `config_path`
  * as one literal directory. Each of these is reproduced and reported as a
  * warning or an explain line, so a user sees what the node will really do.
+ *
+ * This file picks the directory and turns its hosts into endpoints; reading
+ * one directory (its hosts.toml or certificate files) is `containerd-host-dir.ts`'s.
  */
 import { path as goPath, time as goTime } from "@kubeimg/core/internal";
-import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
 import {
-  DecodeError,
-  expectBool,
-  expectString,
-  expectStringArray,
-  expectTable,
-  StructView,
-} from "./go-decode.js";
-import { isLocalhost, parseGoUrl, portOf } from "./go-net.js";
+  ALL_CAPABILITIES,
+  checkReadable,
+  emptyHost,
+  type HostConfig,
+  loadHostDir,
+  Trace,
+} from "./containerd-host-dir.js";
+import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
+import { isLocalhost, portOf } from "./go-net.js";
 import { type NodeFileMap, NodeFiles } from "./node-files.js";
-import { parseToml, type TomlPosition, TomlSyntaxError, type TomlValue } from "./toml.js";
 
 /** The operations a registry endpoint is used for, in containerd's bit order. */
 export type HostCapability = "pull" | "resolve" | "push" | "referrers";
-
-const ALL_CAPABILITIES: readonly HostCapability[] = ["pull", "resolve", "push", "referrers"];
 
 /** The default CRI `config_path`. */
 export const CRI_DEFAULT_CONFIG_PATH = "/etc/containerd/certs.d:/etc/docker/certs.d";
@@ -90,32 +90,6 @@ export interface ContainerdHostsResult {
   readonly explain: readonly string[];
 }
 
-interface HostConfig {
-  scheme: string;
-  host: string;
-  path: string;
-  capabilities: HostCapability[];
-  caCerts: string[] | undefined;
-  clientPairs: [string, string][] | undefined;
-  skipVerify: boolean | undefined;
-  dialTimeoutNs: bigint | undefined;
-  header: Map<string, string[]> | undefined;
-}
-
-function emptyHost(): HostConfig {
-  return {
-    scheme: "",
-    host: "",
-    path: "",
-    capabilities: [],
-    caCerts: undefined,
-    clientPairs: undefined,
-    skipVerify: undefined,
-    dialTimeoutNs: undefined,
-    header: undefined,
-  };
-}
-
 /** containerd's directory name for a host: the last `:` (not first char) becomes `_`, plus a trailing `_`. */
 export function hostDirectoryName(host: string): string {
   const i = host.lastIndexOf(":");
@@ -134,17 +108,6 @@ export function hostPaths(root: string, host: string): string[] {
 /** Go's `filepath.SplitList` on Unix. */
 function splitList(path: string): string[] {
   return path === "" ? [] : path.split(":");
-}
-
-class Trace {
-  readonly explain: string[] = [];
-  readonly warnings: NodeMirrorsWarning[] = [];
-  line(text: string): void {
-    this.explain.push(text);
-  }
-  warn(warning: NodeMirrorsWarning): void {
-    this.warnings.push(warning);
-  }
 }
 
 function findHostDir(
@@ -171,371 +134,6 @@ function findHostDir(
     }
   }
   return null;
-}
-
-function decodeCapabilities(value: TomlValue, key: string): HostCapability[] {
-  const names = expectStringArray(value, key);
-  if (names.length === 0) return [...ALL_CAPABILITIES];
-  const set = new Set<HostCapability>();
-  for (const name of names) {
-    const lower = name.toLowerCase();
-    if (!(ALL_CAPABILITIES as readonly string[]).includes(lower)) {
-      throw new DecodeError(`unknown capability ${name}`, key, value.at);
-    }
-    set.add(lower as HostCapability);
-  }
-  return ALL_CAPABILITIES.filter((c) => set.has(c));
-}
-
-function makeAbsPath(p: string, base: string): string {
-  return p.startsWith("/") ? p : goPath.Join(base, p);
-}
-
-function stringItems(items: readonly TomlValue[], key: string): string[] {
-  return items.map((item, i) => {
-    if (item.kind !== "string") {
-      throw new DecodeError(
-        `unable to cast ${describeValue(item)} to string`,
-        `${key}[${i}]`,
-        item.at,
-      );
-    }
-    return item.value;
-  });
-}
-
-function describeValue(value: TomlValue): string {
-  switch (value.kind) {
-    case "string":
-      return value.value;
-    case "integer":
-      return value.value.toString();
-    case "float":
-    case "boolean":
-      return String(value.value);
-    case "datetime":
-      return value.value;
-    case "array":
-      return "[...]";
-    case "table":
-      return "map[...]";
-  }
-}
-
-/** Reads one host section (`hostFileConfig`) and its server name into a host entry. */
-function parseHostConfig(
-  server: string,
-  serverAt: TomlPosition,
-  baseDir: string,
-  view: StructView,
-  trace: Trace,
-  file: string,
-): HostConfig {
-  const result = emptyHost();
-  const overridePathField = view.field("override_path");
-  const overridePath =
-    overridePathField === undefined
-      ? false
-      : expectBool(overridePathField.entry.value, view.keyPath(overridePathField.key));
-  if (server !== "") {
-    const full = server.startsWith("http") ? server : `https://${server}`;
-    const u = parseGoUrl(full);
-    if (u === undefined) {
-      throw new DecodeError(`unable to parse server ${full}`, view.path || "server", serverAt);
-    }
-    result.scheme = u.scheme;
-    result.host = u.host;
-    let path = u.path;
-    if (path.length > 0) {
-      path = goPath.Clean(path);
-      if (!path.endsWith("/v2") && !overridePath) path += "/v2";
-    } else if (!overridePath) {
-      path = "/v2";
-    }
-    result.path = path;
-  }
-  const skip = view.field("skip_verify");
-  if (skip !== undefined) result.skipVerify = expectBool(skip.entry.value, view.keyPath(skip.key));
-  const caps = view.field("capabilities");
-  result.capabilities =
-    caps === undefined
-      ? [...ALL_CAPABILITIES]
-      : decodeCapabilities(caps.entry.value, view.keyPath(caps.key));
-  const ca = view.field("ca");
-  if (ca !== undefined) {
-    const key = view.keyPath(ca.key);
-    const value = ca.entry.value;
-    if (value.kind === "string") result.caCerts = [makeAbsPath(value.value, baseDir)];
-    else if (value.kind === "array")
-      result.caCerts = stringItems(value.items, key).map((p) => makeAbsPath(p, baseDir));
-    else throw new DecodeError(`invalid type ${describeValue(value)} for "ca"`, key, value.at);
-  }
-  const client = view.field("client");
-  if (client !== undefined) {
-    const key = view.keyPath(client.key);
-    const value = client.entry.value;
-    if (value.kind === "string") {
-      result.clientPairs = [[makeAbsPath(value.value, baseDir), ""]];
-    } else if (value.kind === "array") {
-      const pairs: [string, string][] = [];
-      value.items.forEach((item, i) => {
-        if (item.kind === "string") {
-          pairs.push([makeAbsPath(item.value, baseDir), ""]);
-        } else if (item.kind === "array") {
-          const slice = stringItems(item.items, `${key}[${i}]`).map((p) => makeAbsPath(p, baseDir));
-          if (slice.length !== 2) {
-            throw new DecodeError(
-              `invalid pair [${slice.join(" ")}] for "client"`,
-              `${key}[${i}]`,
-              item.at,
-            );
-          }
-          pairs.push([slice[0] as string, slice[1] as string]);
-        } else {
-          throw new DecodeError(`invalid type for "client"`, `${key}[${i}]`, item.at);
-        }
-      });
-      if (pairs.length > 0) result.clientPairs = pairs;
-    } else {
-      throw new DecodeError(`invalid type ${describeValue(value)} for "client"`, key, value.at);
-    }
-  }
-  const header = view.field("header");
-  if (header !== undefined) {
-    const key = view.keyPath(header.key);
-    const table = expectTable(header.entry.value, key);
-    const out = new Map<string, string[]>();
-    for (const [name, entry] of table.entries) {
-      const value = entry.value;
-      if (value.kind === "string") out.set(name, [value.value]);
-      else if (value.kind === "array") out.set(name, stringItems(value.items, `${key}.${name}`));
-      else
-        throw new DecodeError(
-          `invalid type ${describeValue(value)} for header ${JSON.stringify(name)}`,
-          `${key}.${name}`,
-          value.at,
-        );
-    }
-    result.header = out;
-  }
-  const dial = view.field("dial_timeout");
-  if (dial !== undefined) {
-    const key = view.keyPath(dial.key);
-    const text = expectString(dial.entry.value, key);
-    if (text !== "") {
-      const parsed = goTime.ParseDuration(text);
-      if (!parsed.ok) throw new DecodeError(parsed.message, key, dial.entry.value.at);
-      result.dialTimeoutNs = parsed.nanoseconds;
-    }
-  }
-  for (const unknown of view.unknown()) {
-    trace.warn({
-      code: "UNKNOWN_KEY",
-      file,
-      line: unknown.at.line,
-      column: unknown.at.column,
-      key: unknown.path,
-      message: `containerd ignores the unknown key ${unknown.path}`,
-    });
-  }
-  return result;
-}
-
-/** The Go field types of `hostFileConfig`, as go-toml checks them while decoding. */
-function typeCheckHost(view: StructView): void {
-  // go-toml decodes every key that matches a field, in file order: a later
-  // spelling (`Capabilities`) does not hide an earlier one's type error.
-  for (const { key, entry } of view.all("capabilities"))
-    expectStringArray(entry.value, view.keyPath(key));
-  for (const name of ["skip_verify", "override_path"]) {
-    for (const { key, entry } of view.all(name)) expectBool(entry.value, view.keyPath(key));
-  }
-  for (const { key, entry } of view.all("header")) expectTable(entry.value, view.keyPath(key));
-  for (const { key, entry } of view.all("dial_timeout"))
-    expectString(entry.value, view.keyPath(key));
-}
-
-/** The `[host."…"]` names in file order, a name repeated only when another came between. */
-function sortedHostNames(
-  headers: readonly { keys: readonly string[]; array: boolean }[],
-): string[] {
-  const out: string[] = [];
-  let last: string | undefined;
-  for (const header of headers) {
-    if (header.array) continue;
-    if (header.keys.length < 2 || header.keys[0] !== "host" || header.keys[1] === last) continue;
-    last = header.keys[1] as string;
-    out.push(last);
-  }
-  return out;
-}
-
-/** Parses hosts.toml text as containerd does; throws DecodeError/TomlSyntaxError on what it rejects. */
-const HOST_FIELDS = new Set([
-  "capabilities",
-  "ca",
-  "client",
-  "skip_verify",
-  "header",
-  "override_path",
-  "dial_timeout",
-]);
-
-/**
- * Whether go-toml, decoding hosts.toml into containerd's struct, finds no
- * field for a table header (it then skips that table's lines). Struct
- * fields match by exact or lower-cased name; maps and `any` take any key.
- */
-function skipsHostsTable(keys: readonly string[]): boolean {
-  const first = (keys[0] as string).toLowerCase();
-  if (first === "server" || HOST_FIELDS.has(first)) return false;
-  if (first !== "host") return true;
-  if (keys.length < 3) return false;
-  return !HOST_FIELDS.has((keys[2] as string).toLowerCase());
-}
-
-function parseHostsFile(baseDir: string, text: string, trace: Trace, file: string): HostConfig[] {
-  const doc = parseToml(text, { skipsTable: skipsHostsTable });
-  const order = sortedHostNames(doc.headers);
-  const headerAt = new Map<string, TomlPosition>();
-  for (const header of doc.headers) {
-    const name = header.keys[1];
-    if (header.keys[0] === "host" && name !== undefined && !headerAt.has(name))
-      headerAt.set(name, header.at);
-  }
-  const top = new StructView(doc.root, "");
-  const hostField = top.field("host");
-  const hostTables = new Map<string, StructView>();
-  if (hostField !== undefined) {
-    const table = expectTable(hostField.entry.value, "host");
-    for (const [name, entry] of table.entries) {
-      const path = `host.${JSON.stringify(name)}`;
-      hostTables.set(name, new StructView(expectTable(entry.value, path), path));
-    }
-  }
-  for (const { key, entry } of top.all("server")) expectString(entry.value, key);
-  for (const { key, entry } of top.all("host")) expectTable(entry.value, key);
-  const serverField = top.field("server");
-  const server = serverField === undefined ? "" : expectString(serverField.entry.value, "server");
-  // go-toml decodes every value into its Go type before containerd reads any host.
-  for (const view of hostTables.values()) typeCheckHost(view);
-  typeCheckHost(top);
-  // Decode every host first (all decode errors come before any host is used).
-  const hosts: HostConfig[] = [];
-  const listed = new Set(order);
-  for (const name of order) {
-    const view = hostTables.get(name) as StructView;
-    hosts.push(
-      parseHostConfig(name, headerAt.get(name) ?? doc.root.at, baseDir, view, trace, file),
-    );
-  }
-  for (const [name, view] of hostTables) {
-    if (!listed.has(name)) {
-      trace.warn({
-        code: "HOST_NOT_LISTED",
-        file,
-        key: view.path,
-        message: `containerd decodes host ${JSON.stringify(name)} but never uses it: only [host."…"] table headers list hosts (not inline tables or dotted keys)`,
-      });
-    }
-  }
-  hosts.push(
-    parseHostConfig(server, serverField?.entry.value.at ?? doc.root.at, baseDir, top, trace, file),
-  );
-  return hosts;
-}
-
-function loadCertFiles(files: NodeFiles, dir: string, trace: Trace): HostConfig[] {
-  const host = emptyHost();
-  const caCerts: string[] = [];
-  const clientPairs: [string, string][] = [];
-  for (const entry of files.readDir(dir)) {
-    if (entry.isDir) continue;
-    if (entry.name.endsWith(".crt")) caCerts.push(goPath.Join(dir, entry.name));
-    if (entry.name.endsWith(".cert")) {
-      const keyFile = goPath.Join(dir, `${entry.name.slice(0, -5)}.key`);
-      const stat = files.stat(keyFile);
-      clientPairs.push([
-        goPath.Join(dir, entry.name),
-        stat === "file" || stat === "dir" ? keyFile : "",
-      ]);
-    }
-  }
-  if (caCerts.length > 0) host.caCerts = caCerts;
-  if (clientPairs.length > 0) host.clientPairs = clientPairs;
-  trace.line(
-    `${dir}: Docker-style certificate files give one entry for the upstream (${host.caCerts?.length ?? 0} CA, ${host.clientPairs?.length ?? 0} client pair(s))`,
-  );
-  return [host];
-}
-
-function loadHostDir(files: NodeFiles, dir: string, trace: Trace): HostConfig[] {
-  const file = goPath.Join(dir, "hosts.toml");
-  const read = files.read(file);
-  let text = "";
-  if ("error" in read) {
-    if (read.error === "dir" || read.error === "not-a-directory") {
-      throw new NodeMirrorsError(
-        "LOAD_ERROR",
-        `read ${file}: ${read.error === "dir" ? "is a directory" : "not a directory"}`,
-        { file },
-      );
-    }
-    trace.line(`${file} does not exist`);
-    trace.warn({
-      code: "DIRECTORY_WITHOUT_HOSTS_TOML",
-      file: dir,
-      message: `${dir} has no hosts.toml: containerd uses its certificate files only, and the directory still hides _default`,
-    });
-  } else {
-    text = read.text;
-  }
-  if (text.length === 0) return loadCertFiles(files, dir, trace);
-  try {
-    const hosts = parseHostsFile(dir, text, trace, file);
-    trace.line(
-      `${file}: ${hosts.length - 1} [host] entr${hosts.length === 2 ? "y" : "ies"} then the server entry`,
-    );
-    return hosts;
-  } catch (error) {
-    if (error instanceof TomlSyntaxError || error instanceof DecodeError) {
-      const at: TomlPosition | undefined = error instanceof TomlSyntaxError ? error : error.at;
-      trace.warn({
-        code: "HOSTS_TOML_IGNORED",
-        file,
-        ...(at !== undefined && at.line > 0 ? { line: at.line, column: at.column } : {}),
-        ...(error instanceof DecodeError ? { key: error.key } : {}),
-        message: `containerd logs "failed to decode ${file}" (${error.message}) and ignores the whole file, using the directory's certificate files instead`,
-      });
-      trace.line(`${file} does not parse: ignored (containerd logs the error)`);
-      return loadCertFiles(files, dir, trace);
-    }
-    throw error;
-  }
-}
-
-function checkReadable(
-  files: NodeFiles,
-  path: string,
-  what: string,
-  mode: "check" | "assume-present",
-): void {
-  const stat = files.stat(path);
-  if (stat === "file") return;
-  if (stat === "missing" && mode === "assume-present") return;
-  const reason =
-    stat === "dir"
-      ? "is a directory"
-      : stat === "missing"
-        ? "no such file or directory"
-        : "not a directory";
-  throw new NodeMirrorsError(
-    "LOAD_ERROR",
-    `unable to read ${what} ${JSON.stringify(path)}: read ${path}: ${reason}`,
-    {
-      file: path,
-    },
-  );
 }
 
 /**
@@ -741,9 +339,4 @@ function resolveWith(
     };
   });
   return { dir, hosts: endpoints, warnings: trace.warnings, explain: trace.explain };
-}
-
-/** Exposed for tests and the emitter: the names of hosts.toml host tables, in containerd's order. */
-export function hostsTomlOrder(text: string): string[] {
-  return sortedHostNames(parseToml(text).headers);
 }

@@ -5,6 +5,7 @@
  * Go field type accepts, and which keys are left over (ignored by the
  * runtime, reported by kubeimg as warnings).
  */
+import { json } from "@kubeimg/core/internal";
 import type { TomlEntry, TomlPosition, TomlTable, TomlValue } from "./toml.js";
 import { kindName } from "./toml.js";
 
@@ -20,12 +21,13 @@ export class DecodeError extends Error {
   }
 }
 
-/** Go's simple case folding for ASCII plus the two non-ASCII letters that fold onto it. */
-function foldKey(s: string): string {
-  return s
-    .replace(/\u017f/g, "s")
-    .replace(/\u212a/g, "k")
-    .toLowerCase();
+/**
+ * Whether a key fills the Go field `name`: exactly, or under Go's simple case
+ * folding (ASCII, plus the two non-ASCII letters that fold onto it), which
+ * both TOML libraries match field names with as `encoding/json` does.
+ */
+function fills(key: string, name: string): boolean {
+  return key === name || json.FoldName(key) === json.FoldName(name);
 }
 
 /** A table read as a Go struct: `field` takes each field once, `rest` lists what no field took. */
@@ -40,7 +42,7 @@ export class StructView {
   field(name: string): { key: string; entry: TomlEntry } | undefined {
     let found: { key: string; entry: TomlEntry } | undefined;
     for (const [key, entry] of this.table.entries) {
-      if (key === name || foldKey(key) === name) {
+      if (fills(key, name)) {
         found = { key, entry };
         this.used.add(key);
       }
@@ -52,7 +54,7 @@ export class StructView {
   all(name: string): { key: string; entry: TomlEntry }[] {
     const out: { key: string; entry: TomlEntry }[] = [];
     for (const [key, entry] of this.table.entries) {
-      if (key === name || foldKey(key) === name) out.push({ key, entry });
+      if (fills(key, name)) out.push({ key, entry });
     }
     return out;
   }

@@ -1,6 +1,6 @@
 import { CachedPullRecordStore } from "./cached-store.js";
 import { MemoryPullRecordStore } from "./memory-store.js";
-import { describeStoreContract } from "./store-contract.testkit.js";
+import { describeStoreContract } from "./store-contract.test-support.js";
 
 const garbage = "{not json";
 

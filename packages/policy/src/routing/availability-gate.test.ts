@@ -26,6 +26,92 @@ describeAvailabilityGateContract("in-memory state on a fake clock", {
   },
 });
 
+/** The in-memory state without its synchronous reads: the gate then takes its asynchronous path, as over Redis. */
+function asynchronousOnly(state: MemoryAvailabilityState): AvailabilityState {
+  const { getVerdictNow: _verdict, circuitStateNow: _circuit, sizes: _sizes, ...rest } = state;
+  return rest;
+}
+
+describeAvailabilityGateContract("in-memory state read asynchronously only, on a fake clock", {
+  unit: 100,
+  slackMs: 0,
+  world() {
+    const clock = new FakeTimers();
+    let shared: AvailabilityState | undefined;
+    const make = () => asynchronousOnly(createMemoryAvailabilityState({ now: () => clock.now() }));
+    return {
+      clock,
+      state: (options) => {
+        if (!options?.shared) return make();
+        shared ??= make();
+        return shared;
+      },
+    };
+  },
+});
+
+describe("createAvailabilityGate's answers from memory", () => {
+  const setup = (state: AvailabilityState | undefined, answer: Availability) => {
+    const timers = new FakeTimers();
+    let probes = 0;
+    const gate = createAvailabilityGate(
+      {
+        check: async () => {
+          probes++;
+          return answer;
+        },
+      },
+      { timers, ...(state ? { state } : {}) },
+    );
+    return { timers, gate, probes: () => probes };
+  };
+
+  it("peek answers a cached verdict at once and counts it as a cache hit; check does too, without a probe", async () => {
+    const { gate, probes } = setup(undefined, { available: true });
+    expect(gate.peek("a.example.com/x:1", undefined)).toBeUndefined();
+    expect(await gate.check("a.example.com/x:1", undefined, {})).toEqual({ available: true });
+    expect(probes()).toBe(1);
+    expect(gate.peek("a.example.com/x:1", undefined)).toEqual({ available: true });
+    // The verdict is per secret and per platform set.
+    expect(gate.peek("a.example.com/x:1", { namespace: "ns", name: "pull" })).toBeUndefined();
+    expect(
+      gate.peek("a.example.com/x:1", undefined, {
+        platforms: [{ os: "linux", architecture: "arm64" }],
+      }),
+    ).toBeUndefined();
+    const answer = gate.check("a.example.com/x:1", undefined, {});
+    expect(gate.stats().inFlight).toBe(0);
+    expect(await answer).toEqual({ available: true });
+    expect(probes()).toBe(1);
+    expect(gate.stats().cacheHits).toBe(2);
+  });
+
+  it("peek answers an open circuit at once, counted as short-circuited", async () => {
+    const { gate, timers } = setup(undefined, {
+      available: false,
+      reason: "refused",
+      retryable: true,
+    });
+    await gate.check("dead.example.com/x:1", undefined, {});
+    await timers.advance(1001); // past the negative TTL, inside the cool-down
+    expect(gate.peek("dead.example.com/y:1", undefined)).toMatchObject({
+      available: false,
+      retryable: true,
+      reason: "circuit open for registry dead.example.com",
+    });
+    expect(gate.stats().shortCircuited).toBe(1);
+  });
+
+  it("peek knows nothing over a state without synchronous reads", async () => {
+    const state = asynchronousOnly(createMemoryAvailabilityState({ now: () => 0 }));
+    const { gate } = setup(state, { available: true });
+    expect(await gate.check("a.example.com/x:1", undefined, {})).toEqual({ available: true });
+    expect(gate.peek("a.example.com/x:1", undefined)).toBeUndefined();
+    expect(await gate.check("a.example.com/x:1", undefined, {})).toEqual({ available: true });
+    expect(gate.stats()).toMatchObject({ probes: 1, cacheHits: 1 });
+  });
+});
+
 describe("createAvailabilityGate with the in-memory state", () => {
   it("the in-memory state stays bounded over 1M distinct registry names", async () => {
     let now = 0;

@@ -13,105 +13,33 @@
  * Every call to the state is bounded by the caller's signal and a failing
  * state counts as "nothing known": the state can cost probes, never answers.
  */
-import { formatAllPlatform, type PlatformInput } from "@kubeimg/core/platform";
-import type { Availability, AvailabilityChecker, RoutingTimers } from "./availability.js";
+import type { PlatformInput } from "@kubeimg/core/platform";
+import type { Availability, AvailabilityChecker, CredentialSecretRef } from "./availability.js";
+import type { AvailabilityGate, AvailabilityGateOptions } from "./availability-gate-types.js";
 import {
-  type AvailabilityState,
   type CircuitState,
   createMemoryAvailabilityState,
   type VerdictKey,
   verdictKeyString,
 } from "./availability-state.js";
+import {
+  attempt,
+  defaultRegistryOf,
+  type GateKey,
+  LOCAL_TOKEN,
+  messageOf,
+  platformsKey,
+  probeOnce,
+} from "./gate-probe.js";
+import { createProbeSlots } from "./probe-slots.js";
+import { turnBudget } from "./turns.js";
 
+export type {
+  AvailabilityGate,
+  AvailabilityGateOptions,
+  AvailabilityGateStats,
+} from "./availability-gate-types.js";
 export type { CircuitState } from "./availability-state.js";
-
-/** Options of {@link createAvailabilityGate}. */
-export interface AvailabilityGateOptions<Handle> {
-  /** Clock and timers. */
-  readonly timers: RoutingTimers<Handle>;
-  /** A probe that has not answered after this long counts as unavailable (default 1000, kuik's `routing.activeCheck.timeout`). */
-  readonly probeTimeoutMs?: number;
-  /** How long an "available" answer is reused (default 5000). */
-  readonly positiveTtlMs?: number;
-  /** How long an "unavailable" answer is reused (default 1000, kuik's own cache TTL). */
-  readonly negativeTtlMs?: number;
-  /** Most answers kept by the default in-memory state; the least recently used go first (default 1000). */
-  readonly maxEntries?: number;
-  /** Per-registry circuit breaker; `false` turns it off. */
-  readonly circuitBreaker?:
-    | false
-    | {
-        /** Consecutive retryable failures (timeouts, refusals) that open the circuit (default 1). */
-        readonly failureThreshold?: number;
-        /** How long an open circuit skips the registry (default 30000). */
-        readonly coolDownMs?: number;
-      };
-  /** The registry an image belongs to (default: the text before its first `/`). */
-  readonly registryOf?: (image: string) => string;
-  /**
-   * Where verdicts, breakers and probe markers live (default: this
-   * process's memory, `createMemoryAvailabilityState`, bounded by
-   * `maxEntries` verdicts and 1000 registries).
-   */
-  readonly state?: AvailabilityState;
-  /** Most probes in flight at once, over all callers (default 256). */
-  readonly maxConcurrentProbes?: number;
-  /**
-   * Most probes in flight at once to one registry (default 64): a registry
-   * that hangs holds at most this many of the `maxConcurrentProbes` slots.
-   */
-  readonly maxProbesPerRegistry?: number;
-  /**
-   * Most probes waiting for a free slot (default 1024); past it a probe
-   * answers "unavailable" (retryable) at once, without a verdict.
-   */
-  readonly maxQueuedProbes?: number;
-  /**
-   * How long a caller waits for another prober's verdict (another replica
-   * holds the image's marker) before probing itself (default
-   * twice `probeTimeoutMs` + 250). The caller's own signal ends the wait sooner.
-   */
-  readonly peerWaitMs?: number;
-  /** How often a waiting caller looks for the other prober's verdict (default 25). */
-  readonly peerPollMs?: number;
-}
-
-/** Counters for observability and tests. */
-export interface AvailabilityGateStats {
-  /** Probes actually sent to the wrapped checker. */
-  readonly probes: number;
-  /** Answers served from the state (this process's or another replica's earlier probe). */
-  readonly cacheHits: number;
-  /** Calls that joined a probe already in flight in this process. */
-  readonly coalesced: number;
-  /** Calls answered "unavailable" at once because the registry's circuit was open. */
-  readonly shortCircuited: number;
-  /** Probes that hit the probe timeout. */
-  readonly timeouts: number;
-  /** Calls that found another prober's marker and waited for its verdict. */
-  readonly peerWaits: number;
-  /** Answers that came from another prober's verdict while waiting. */
-  readonly peerVerdicts: number;
-  /** Probes refused because `maxQueuedProbes` were already waiting. */
-  readonly queueFull: number;
-  /** Calls to the state that failed or were cut short (answered as "nothing known"). */
-  readonly stateErrors: number;
-  /** Operations in flight now (each may serve several coalesced callers). */
-  readonly inFlight: number;
-  /** Probes running now. */
-  readonly activeProbes: number;
-  /** Probes waiting for a slot now. */
-  readonly queuedProbes: number;
-}
-
-/** An {@link AvailabilityChecker} with caching, coalescing and circuit breaking. */
-export interface AvailabilityGate extends AvailabilityChecker {
-  stats(): AvailabilityGateStats;
-  /** The circuit state of a registry now. */
-  circuitState(registry: string): Promise<CircuitState>;
-  /** Forgets cached answers, markers and circuit states (probes in flight continue). */
-  clear(): Promise<void>;
-}
 
 interface Operation {
   readonly promise: Promise<Availability | undefined>;
@@ -119,93 +47,11 @@ interface Operation {
   readonly controller: AbortController;
 }
 
-type SlotOutcome = "granted" | "full" | "aborted";
-
-/** A counting semaphore with a FIFO of waiters that leave when their signal aborts. */
-class Limiter {
-  active = 0;
-  private readonly waiters = new Set<() => void>();
-
-  constructor(private readonly max: number) {}
-
-  get free(): boolean {
-    return this.active < this.max;
-  }
-
-  get idle(): boolean {
-    return this.active === 0 && this.waiters.size === 0;
-  }
-
-  tryTake(): boolean {
-    if (this.active >= this.max) return false;
-    this.active++;
-    return true;
-  }
-
-  wait(signal: AbortSignal): Promise<"granted" | "aborted"> {
-    if (signal.aborted) return Promise.resolve("aborted");
-    return new Promise((resolve) => {
-      const grant = (): void => {
-        signal.removeEventListener("abort", onAbort);
-        resolve("granted");
-      };
-      const onAbort = (): void => {
-        this.waiters.delete(grant);
-        resolve("aborted");
-      };
-      this.waiters.add(grant);
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
-  }
-
-  /** Hands the slot to the oldest waiter, or frees it. */
-  release(): void {
-    const next = this.waiters.values().next();
-    if (next.done) {
-      this.active--;
-      return;
-    }
-    this.waiters.delete(next.value);
-    next.value();
-  }
-}
-
 const abortedAnswer: Availability = Object.freeze({
   available: false,
   reason: "aborted",
   retryable: true,
 });
-
-/** A verdict key that also carries the platforms to pass to the wrapped checker. */
-interface GateKey extends VerdictKey {
-  readonly platformList?: readonly PlatformInput[];
-}
-
-/** The platforms of a platform-aware check, as one key part (formatted with OS version and features). */
-function platformsKey(platforms: readonly PlatformInput[]): string {
-  return platforms.map((p) => formatAllPlatform(p)).join(",");
-}
-
-/** Token of a probe that goes ahead without a marker (the state could not be asked). */
-const LOCAL_TOKEN = "\u0000local";
-
-function defaultRegistryOf(image: string): string {
-  const slash = image.indexOf("/");
-  return slash === -1 ? image : image.slice(0, slash);
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-/** Calls `work` and turns a synchronous throw into a rejection. */
-function attempt<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return Promise.resolve(work());
-  } catch (e) {
-    return Promise.reject(e);
-  }
-}
 
 /**
  * Returns `checker` wrapped for admission traffic:
@@ -277,59 +123,8 @@ export function createAvailabilityGate<Handle>(
     stateErrors: 0,
   };
 
-  // Probe slots: one limiter over all registries and one per registry (so
-  // that a registry that hangs holds at most its own share), each a counter
-  // and a FIFO of waiters. Per-registry limiters exist only while used.
-  const global = new Limiter(maxConcurrentProbes);
-  const perRegistry = new Map<string, Limiter>();
-  let queued = 0;
-
-  const waitFor = async (limiter: Limiter, signal: AbortSignal): Promise<SlotOutcome> => {
-    if (limiter.tryTake()) return "granted";
-    if (queued >= maxQueuedProbes) return "full";
-    queued++;
-    try {
-      return await limiter.wait(signal);
-    } finally {
-      queued--;
-    }
-  };
-
-  const releaseRegistry = (registry: string, limiter: Limiter): void => {
-    limiter.release();
-    if (limiter.idle) perRegistry.delete(registry);
-  };
-
-  /** Takes a registry slot, then a global one; "waited" when either made the caller wait. */
-  const acquireSlot = async (
-    registry: string,
-    signal: AbortSignal,
-  ): Promise<SlotOutcome | "waited"> => {
-    if (signal.aborted) return "aborted";
-    let limiter = perRegistry.get(registry);
-    if (!limiter) {
-      limiter = new Limiter(maxProbesPerRegistry);
-      perRegistry.set(registry, limiter);
-    }
-    const immediate = limiter.free && global.free;
-    const first = await waitFor(limiter, signal);
-    if (first !== "granted") {
-      if (limiter.idle) perRegistry.delete(registry);
-      return first;
-    }
-    const second = await waitFor(global, signal);
-    if (second !== "granted") {
-      releaseRegistry(registry, limiter);
-      return second;
-    }
-    return immediate ? "granted" : "waited";
-  };
-
-  const releaseSlot = (registry: string): void => {
-    global.release();
-    const limiter = perRegistry.get(registry);
-    if (limiter) releaseRegistry(registry, limiter);
-  };
+  const slots = createProbeSlots({ maxConcurrentProbes, maxProbesPerRegistry, maxQueuedProbes });
+  const budget = turnBudget(timers);
 
   /**
    * Resolves with what the state answers, or with `fallback` when it fails
@@ -380,63 +175,19 @@ export function createAvailabilityGate<Handle>(
     return { available: false, reason: `circuit open for registry ${registry}`, retryable: true };
   };
 
-  /** One call of the wrapped checker under the probe timeout; undefined when `signal` aborted it. */
-  const probeOnce = (key: GateKey, signal: AbortSignal): Promise<Availability | undefined> => {
-    if (signal.aborted) return Promise.resolve(undefined);
-    counters.probes++;
-    const controller = new AbortController();
-    return new Promise<Availability | undefined>((resolve) => {
-      let settled = false;
-      const done = (answer: Availability | undefined): void => {
-        if (settled) return;
-        settled = true;
-        timers.clearTimeout(timer);
-        signal.removeEventListener("abort", onAbort);
-        resolve(answer);
-      };
-      const onAbort = (): void => {
-        done(undefined);
-        controller.abort(signal.reason);
-      };
-      const timer = timers.setTimeout(() => {
-        counters.timeouts++;
-        done({ available: false, reason: `timed out after ${probeTimeoutMs} ms`, retryable: true });
-        controller.abort(new Error("probe timeout"));
-      }, probeTimeoutMs);
-      signal.addEventListener("abort", onAbort, { once: true });
-      attempt(() =>
-        checker.check(key.image, key.credentialSecret, {
-          signal: controller.signal,
-          ...(key.platformList ? { platforms: key.platformList } : {}),
-        }),
-      )
-        .then(
-          (answer) => done(controller.signal.aborted ? undefined : answer),
-          (e: unknown) =>
-            done(
-              controller.signal.aborted
-                ? undefined
-                : { available: false, reason: messageOf(e), retryable: true },
-            ),
-        )
-        // `done` never throws; this only keeps the chain observed.
-        .then(undefined, () => {});
-    });
-  };
-
   /** Probes under a slot, then records the verdict and the breaker outcome. */
   const probeAndRecord = async (
     key: GateKey,
     signal: AbortSignal,
     trial = false,
   ): Promise<Availability | undefined> => {
-    const slot = await acquireSlot(key.registry, signal);
+    const slot = await slots.acquire(key.registry, signal);
     if (slot === "aborted") return undefined;
     if (slot === "waited" && breakerOptions && !trial) {
       // The circuit may have opened while this probe waited for a slot.
       const circuit = await ask(() => state.circuitState(key.registry), signal, "closed");
       if (circuit !== "closed" || signal.aborted) {
-        releaseSlot(key.registry);
+        slots.release(key.registry);
         return signal.aborted ? undefined : shortCircuit(key.registry);
       }
     }
@@ -450,9 +201,14 @@ export function createAvailabilityGate<Handle>(
     }
     let answer: Availability | undefined;
     try {
-      answer = await probeOnce(key, signal);
+      answer = await probeOnce(checker, key, signal, {
+        timers,
+        probeTimeoutMs,
+        onProbe: () => counters.probes++,
+        onTimeout: () => counters.timeouts++,
+      });
     } finally {
-      releaseSlot(key.registry);
+      slots.release(key.registry);
     }
     if (answer === undefined) return undefined;
     // Record even when every caller has gone: the verdict is still true. The
@@ -544,6 +300,37 @@ export function createAvailabilityGate<Handle>(
     }
   };
 
+  const getVerdictNow = state.getVerdictNow?.bind(state);
+  const circuitStateNow = state.circuitStateNow?.bind(state);
+  /**
+   * What the state knows now, without waiting (a state kept in memory): a
+   * verdict, or an open circuit. Mirrors the first steps of `decide`.
+   */
+  const known = (key: GateKey): Availability | undefined => {
+    if (!getVerdictNow || !circuitStateNow) return undefined;
+    const verdict = getVerdictNow(key);
+    if (verdict) {
+      counters.cacheHits++;
+      return verdict;
+    }
+    if (breakerOptions && circuitStateNow(key.registry) === "open")
+      return shortCircuit(key.registry);
+    return undefined;
+  };
+
+  const keyOf = (
+    image: string,
+    credentialSecret: CredentialSecretRef | undefined,
+    platforms: readonly PlatformInput[] | undefined,
+  ): GateKey => ({
+    image,
+    credentialSecret,
+    registry: registryOf(image),
+    ...(platforms === undefined
+      ? {}
+      : { platforms: platformsKey(platforms), platformList: platforms }),
+  });
+
   const subscribe = (op: Operation, signal: AbortSignal | undefined): Promise<Availability> => {
     op.subscribers++;
     return new Promise<Availability>((resolve) => {
@@ -556,26 +343,28 @@ export function createAvailabilityGate<Handle>(
         resolve(abortedAnswer);
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      op.promise.then((answer) => {
-        if (left) return;
-        left = true;
-        signal?.removeEventListener("abort", onAbort);
-        resolve(answer ?? abortedAnswer);
-      });
+      // Thousands of callers may wait on one probe: they are answered a
+      // turn's worth at a time, so that what each does next cannot hold
+      // the event loop for all of them at once.
+      op.promise.then((answer) =>
+        budget.defer(() => {
+          if (left) return;
+          left = true;
+          signal?.removeEventListener("abort", onAbort);
+          resolve(answer ?? abortedAnswer);
+        }),
+      );
     });
   };
 
   return {
+    peek: (image, credentialSecret, { platforms } = {}) =>
+      known(keyOf(image, credentialSecret, platforms)),
     check(image, credentialSecret, { signal, platforms } = {}) {
       if (signal?.aborted) return Promise.resolve(abortedAnswer);
-      const key: GateKey = {
-        image,
-        credentialSecret,
-        registry: registryOf(image),
-        ...(platforms === undefined
-          ? {}
-          : { platforms: platformsKey(platforms), platformList: platforms }),
-      };
+      const key = keyOf(image, credentialSecret, platforms);
+      const answer = known(key);
+      if (answer) return Promise.resolve(answer);
       const id = verdictKeyString(key);
       const existing = inFlight.get(id);
       if (existing) {
@@ -603,8 +392,8 @@ export function createAvailabilityGate<Handle>(
     stats: () => ({
       ...counters,
       inFlight: inFlight.size,
-      activeProbes: global.active,
-      queuedProbes: queued,
+      activeProbes: slots.active,
+      queuedProbes: slots.queued,
     }),
     circuitState: (registry) =>
       attempt(() => state.circuitState(registry)).then(undefined, (): CircuitState => "closed"),

@@ -81,6 +81,15 @@ export interface AvailabilityState {
   releaseTrial(registry: string): Promise<void>;
   /** Forgets every verdict, marker and circuit. */
   clear(): Promise<void>;
+  /**
+   * Optional: the verdict of `key` now, from this process's memory, without
+   * waiting. A state that offers it and {@link AvailabilityState.circuitStateNow}
+   * lets the gate answer cache hits and open circuits at once: no operation,
+   * no promise chain, no listener on the caller's signal.
+   */
+  getVerdictNow?(key: VerdictKey): Availability | undefined;
+  /** Optional: the circuit of `registry` now, from memory (see `getVerdictNow`). */
+  circuitStateNow?(registry: string): CircuitState;
 }
 
 /** Options of {@link createMemoryAvailabilityState}. */
@@ -105,6 +114,8 @@ export interface MemoryAvailabilityStateSizes {
 /** The in-memory {@link AvailabilityState}, with its entry counts. */
 export interface MemoryAvailabilityState extends AvailabilityState {
   sizes(): MemoryAvailabilityStateSizes;
+  getVerdictNow(key: VerdictKey): Availability | undefined;
+  circuitStateNow(registry: string): CircuitState;
 }
 
 interface Expiring<V> {
@@ -251,5 +262,7 @@ export function createMemoryAvailabilityState(
       markers.clear();
     },
     sizes: () => ({ verdicts: verdicts.size, breakers: breakers.size, markers: markers.size }),
+    getVerdictNow: (key) => verdicts.get(verdictKeyString(key)),
+    circuitStateNow: (registry) => stateOf(breakers.get(registry)),
   };
 }

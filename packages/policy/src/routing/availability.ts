@@ -16,7 +16,14 @@ export type {
   Timers,
 } from "@kubeimg/core/ports";
 
-import type { Clock, Timers } from "@kubeimg/core/ports";
+import type { PlatformInput } from "@kubeimg/core/platform";
+import type {
+  Availability,
+  AvailabilityChecker,
+  Clock,
+  SecretRef,
+  Timers,
+} from "@kubeimg/core/ports";
 
 /**
  * Time as routing needs it: a millisecond clock (only differences are read,
@@ -24,3 +31,18 @@ import type { Clock, Timers } from "@kubeimg/core/ports";
  * whose handles are of type `Handle`.
  */
 export interface RoutingTimers<Handle> extends Clock, Timers<Handle> {}
+
+/**
+ * A checker that can also tell, at once and without a probe, what it already
+ * knows (the availability gate: a cached verdict, an open circuit).
+ * `resolveFirstAvailable` asks it first and starts checks (and creates their
+ * abort signals) only for the alternatives it cannot decide from memory.
+ */
+export interface PeekingAvailabilityChecker extends AvailabilityChecker {
+  /** The answer known now, or undefined when only a check can tell. */
+  peek(
+    image: string,
+    credentialSecret: SecretRef | undefined,
+    options?: { readonly platforms?: readonly PlatformInput[] | undefined },
+  ): Availability | undefined;
+}

@@ -4,6 +4,7 @@ export type {
   AvailabilityChecker,
   AvailabilityCheckOptions,
   CredentialSecretRef,
+  PeekingAvailabilityChecker,
   RoutingTimers,
 } from "./availability.js";
 export {

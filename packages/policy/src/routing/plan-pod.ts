@@ -17,6 +17,7 @@ import {
 import { parseRoutingPod, type RoutingPod } from "./pod-schema.js";
 import { orderContainer, podSkipReason } from "./route-container.js";
 import type { ContainerRoute, RoutingSkipReason } from "./route-types.js";
+import { turnBudget } from "./turns.js";
 
 /** Options of {@link planPodRouting}. */
 export interface PlanPodRoutingOptions {
@@ -28,7 +29,11 @@ export interface PlanPodRoutingOptions {
 export interface PlanPodRoutingAsyncOptions<Handle> extends PlanPodRoutingOptions {
   /** Timers whose zero-delay timeout hands the event loop back between chunks. */
   readonly timers: RoutingTimers<Handle>;
-  /** Containers routed between two turns of the event loop (default 128). */
+  /**
+   * Containers routed between two turns of the event loop at most (default
+   * 128); the loop is also handed back whenever the turn's budget, shared by
+   * all routing work on these timers, is spent (see `turns.ts`).
+   */
   readonly yieldEvery?: number;
   /** Stops planning at the next chunk boundary; rejects with `ABORTED`. */
   readonly signal?: AbortSignal;
@@ -106,16 +111,13 @@ export async function planPodRoutingAsync<Handle>(
   const { timers, signal } = options;
   const yieldEvery = Math.max(1, options.yieldEvery ?? 128);
   const steps = planSteps(routing, value, options);
+  const budget = turnBudget(timers);
   let routed = 0;
   for (;;) {
     if (signal?.aborted) throw new RoutingError("ABORTED", "planning aborted by the caller");
     const step = steps.next();
     if (step.done) return step.value;
-    if (++routed % yieldEvery === 0) {
-      await new Promise<void>((resolve) => {
-        timers.setTimeout(resolve, 0);
-      });
-    }
+    if (++routed % yieldEvery === 0 || budget.spent()) await budget.pause();
   }
 }
 

@@ -14,6 +14,7 @@ import {
   resolveFirstAvailable,
 } from "./resolve.js";
 import type { RoutedAlternative } from "./route-types.js";
+import { turnBudget } from "./turns.js";
 
 /** Options of {@link resolvePodRouting}. */
 export interface ResolvePodRoutingOptions<Handle>
@@ -25,9 +26,11 @@ export interface ResolvePodRoutingOptions<Handle>
    */
   readonly maxConcurrentContainers?: number;
   /**
-   * Containers started between two turns of the event loop (default 64;
-   * needs `timers`): answers from a cache settle in microtasks, which would
-   * otherwise starve every timer of the process.
+   * Containers started between two turns of the event loop at most (default
+   * 64; needs `timers`): answers from a cache settle in microtasks, which
+   * would otherwise starve every timer of the process. The loop is also
+   * handed back whenever the turn's budget, shared by all routing work on
+   * these timers, is spent (see `turns.ts`).
    */
   readonly yieldEvery?: number;
 }
@@ -73,13 +76,12 @@ export async function resolvePodRouting<Handle>(
   });
   let next = 0;
   let started = 0;
+  const budget = timers ? turnBudget(timers) : undefined;
   const worker = async (): Promise<void> => {
     while (next < todo.length) {
       if (signal?.aborted) return;
-      if (timers && ++started % yieldEvery === 0) {
-        await new Promise<void>((resolve) => {
-          timers.setTimeout(resolve, 0);
-        });
+      if (budget && (++started % yieldEvery === 0 || budget.spent())) {
+        await budget.pause();
         if (signal?.aborted) return;
       }
       const left = deadlineAt === undefined || !timers ? undefined : deadlineAt - timers.now();

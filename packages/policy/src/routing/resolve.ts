@@ -10,6 +10,7 @@ import type {
   Availability,
   AvailabilityChecker,
   CredentialSecretRef,
+  PeekingAvailabilityChecker,
   RoutingTimers,
 } from "./availability.js";
 
@@ -107,8 +108,47 @@ export function resolveFirstAvailable<T extends ProbeTarget, Handle>(
   }
   const n = alternatives.length;
   const slots: Slot[] = alternatives.map(() => ({ state: "pending" }));
-  const controllers = alternatives.map(() => new AbortController());
   const started = timers?.now();
+  const peek = "peek" in checker ? (checker as PeekingAvailabilityChecker).peek : undefined;
+  const peekOptions = options.platforms === undefined ? {} : { platforms: options.platforms };
+
+  // What the checker knows already decides without any probe: in list
+  // order, known answers fill their slots until one is available (the rest
+  // cannot win). Checks, and their signals, are only for the others.
+  let decidedAt = -1;
+  if (peek && !signal?.aborted) {
+    for (let i = 0; i < n; i++) {
+      const alternative = alternatives[i] as T;
+      const answer = peek.call(
+        checker,
+        alternative.image,
+        alternative.credentialSecret,
+        peekOptions,
+      );
+      if (answer === undefined) continue;
+      slots[i] = { state: "done", answer, durationMs: started === undefined ? undefined : 0 };
+      if (answer.available) {
+        decidedAt = i;
+        break;
+      }
+    }
+    if (decidedAt >= 0 || slots.every((s) => s.state === "done")) {
+      for (let j = decidedAt + 1; decidedAt >= 0 && j < n; j++) {
+        slots[j] = { state: "aborted", reason: "cannot win" };
+      }
+      const ahead = decidedAt >= 0 ? slots.slice(0, decidedAt) : slots;
+      if (ahead.every((s) => s.state === "done")) {
+        return Promise.resolve({
+          winner: decidedAt >= 0 ? alternatives[decidedAt] : undefined,
+          index: decidedAt,
+          outcomes: slots.map(outcomeOf),
+          timedOut: false,
+          aborted: false,
+        });
+      }
+    }
+  }
+  const controllers: (AbortController | undefined)[] = new Array(n);
 
   return new Promise<FirstAvailableResult<T>>((resolve) => {
     let finished = false;
@@ -117,7 +157,7 @@ export function resolveFirstAvailable<T extends ProbeTarget, Handle>(
     const abortSlot = (i: number, reason: string): void => {
       if (slots[i]?.state !== "pending") return;
       slots[i] = { state: "aborted", reason };
-      controllers[i]?.abort(new Error(reason));
+      controllers[i]?.abort(reason);
     };
 
     const finish = (index: number, flags: { timedOut?: boolean; aborted?: boolean }): void => {
@@ -181,6 +221,7 @@ export function resolveFirstAvailable<T extends ProbeTarget, Handle>(
     }
 
     alternatives.forEach((alternative, i) => {
+      if (slots[i]?.state !== "pending") return;
       const settle = (answer: Availability): void => {
         if (finished || slots[i]?.state !== "pending") return;
         const now = timers?.now();
@@ -191,12 +232,13 @@ export function resolveFirstAvailable<T extends ProbeTarget, Handle>(
         };
         decide();
       };
-      const controller = controllers[i] as AbortController;
+      const controller = new AbortController();
+      controllers[i] = controller;
       let pending: Promise<Availability>;
       try {
         pending = checker.check(alternative.image, alternative.credentialSecret, {
           signal: controller.signal,
-          ...(options.platforms === undefined ? {} : { platforms: options.platforms }),
+          ...peekOptions,
         });
       } catch (e) {
         pending = Promise.reject(e);

@@ -14,7 +14,6 @@ const updater = () => ({
   kind: "ImageUpdater",
   metadata: { name: "app", namespace: "argocd" },
   spec: {
-    namespace: "argocd",
     commonUpdateSettings: { updateStrategy: "semver", pullSecret: "pullsecret:argocd/regcred" },
     writeBackConfig: { method: "git", gitConfig: { branch: "main" } },
     applicationRefs: [
@@ -116,7 +115,8 @@ describe("readArgoImageUpdater", () => {
         imageName: "ghcr.io/acme/app:~1",
         settings: {
           spec: { updateStrategy: "semver" },
-          applicationRef: { allowTags: "regexp:^1\\." },
+          // The CRD defaults updateStrategy wherever commonUpdateSettings is present.
+          applicationRef: { updateStrategy: "semver", allowTags: "regexp:^1\\." },
         },
       },
       source: "ImageUpdater argocd/app image web",
@@ -175,9 +175,19 @@ describe("readArgoImageUpdater", () => {
         "x",
       ],
       [
-        (u) => ((u.spec.applicationRefs[0]?.images[0] as Record<string, unknown>).imageName = ""),
+        (u) => delete imageOf(u.spec.applicationRefs as never, 0).imageName,
         ".spec.applicationRefs[0].images[0].imageName",
-        "",
+        undefined,
+      ],
+      [
+        (u) => ((u.spec.applicationRefs[0]?.images[0] as Record<string, unknown>).alias = "a=b"),
+        ".spec.applicationRefs[0].images[0].alias",
+        "a=b",
+      ],
+      [
+        (u) => ((u.spec as Record<string, unknown>).namespace = "argocd"),
+        ".spec.namespace",
+        "argocd",
       ],
       [
         (u) => ((u.spec.commonUpdateSettings as Record<string, unknown>).forceUpdate = "yes"),
@@ -204,11 +214,11 @@ describe("readArgoImageUpdater", () => {
 
   it("treats __proto__ as an unknown field, never as the object's prototype", () => {
     const u = JSON.parse(
-      '{"apiVersion":"argocd-image-updater.argoproj.io/v1alpha1","kind":"ImageUpdater","spec":{"__proto__":{"x":1},"applicationRefs":[{"images":[{"imageName":"a"}]}]}}',
+      '{"apiVersion":"argocd-image-updater.argoproj.io/v1alpha1","kind":"ImageUpdater","spec":{"__proto__":{"x":1},"applicationRefs":[{"namePattern":"*","images":[{"alias":"a","imageName":"a"}]}]}}',
     );
     expect(thrown(() => readArgoImageUpdater(u)).path).toBe("ImageUpdater.spec.__proto__");
     const r = readArgoImageUpdater(u, { unknownFields: "ignore" });
-    expect(r.source).toBe("ImageUpdater default/? image ");
+    expect(r.source).toBe("ImageUpdater default/? image a");
   });
 });
 
@@ -239,13 +249,14 @@ describe("readArgoApplication", () => {
 });
 
 describe("readKargoWarehouse", () => {
-  it("reads the first image subscription, without the TLS switch", () => {
+  it("reads the first image subscription, TLS switch included", () => {
     const r = readKargoWarehouse(warehouse());
     expect(r.source).toBe("Warehouse kargo-demo/app subscription 1");
     expect(r.subscription).toEqual({
       repoURL: "ghcr.io/acme/app",
       constraint: "^1.0.0",
       strictSemvers: false,
+      insecureSkipTLSVerify: true,
     });
     const tags = ["1.0", "1.2.0", "2.0.0"].map((name) => ({ name }));
     expect(selectKargoTag(r.subscription, tags).tag).toBe("1.2.0");
@@ -290,5 +301,131 @@ describe("readKargoWarehouse", () => {
     const spec = warehouse();
     (spec.spec as Record<string, unknown>).subscriptions = {};
     expect(thrown(() => readKargoWarehouse(spec)).path).toBe("Warehouse.spec.subscriptions");
+  });
+});
+
+/** The first image of application ref `n`. */
+function imageOf(refs: Record<string, unknown>[], n: number): Record<string, unknown> {
+  return ((refs[n] as Record<string, unknown>).images as Record<string, unknown>[])[0] as Record<
+    string,
+    unknown
+  >;
+}
+
+describe("the pinned CRDs' field names and rules", () => {
+  it("resets an outer strategy where a level's commonUpdateSettings leaves it out (the CRD default)", () => {
+    const u = updater();
+    u.spec.commonUpdateSettings = { updateStrategy: "newest-build" } as never;
+    const r = readArgoImageUpdater(u);
+    const tags = [
+      { name: "1.0.0", created: "2024-02-01T00:00:00Z" },
+      { name: "1.4.2", created: "2024-01-01T00:00:00Z" },
+    ];
+    // applicationRefs[0].commonUpdateSettings holds only allowTags: stored, it says semver.
+    expect(selectArgoTag(r.config, tags).tag).toBe("1.4.2");
+  });
+
+  it("accepts every ImageUpdater field of v1.3.0 and checks its rules", () => {
+    const u = updater() as unknown as Record<string, unknown>;
+    const spec = u.spec as unknown as Record<string, unknown>;
+    spec.imagesVerification = { enabled: false };
+    spec.writeBackConfig = {
+      method: "git:secret:argocd/git-creds",
+      gitConfig: { branch: "main", pullRequest: { github: {} } },
+    };
+    const refs = spec.applicationRefs as Record<string, unknown>[];
+    refs.unshift({ namePattern: "legacy-*", useAnnotations: true });
+    const image = imageOf(refs, 1);
+    image.manifestTargets = { plugin: { name: "IMAGE_NAME", tag: "IMAGE_TAG" } };
+    image.imagesVerification = { cosignKey: { secretName: "cosign", key: "cosign.pub" } };
+    // The annotation-reading ref is skipped: its images come from the Application.
+    expect(readArgoImageUpdater(u).source).toBe("ImageUpdater argocd/app image web");
+    const cases: [(x: Record<string, unknown>) => void, string][] = [
+      [
+        (x) => (x.manifestTargets = { helm: { name: "a" }, plugin: { name: "b" } }),
+        ".manifestTargets",
+      ],
+      [(x) => (x.manifestTargets = { plugin: { tag: "t" } }), ".manifestTargets.plugin"],
+      [(x) => (x.manifestTargets = { kustomize: {} }), ".manifestTargets.kustomize.name"],
+      [(x) => (x.imagesVerification = { enabled: true }), ".imagesVerification.cosignKey"],
+      [(x) => delete x.alias, ".alias"],
+    ];
+    for (const [edit, path] of cases) {
+      const v = structuredClone(u) as typeof u;
+      const refsV = (v.spec as unknown as Record<string, unknown>).applicationRefs as Record<
+        string,
+        unknown
+      >[];
+      edit(imageOf(refsV, 1));
+      expect(thrown(() => readArgoImageUpdater(v)).path).toBe(
+        `ImageUpdater.spec.applicationRefs[1].images[0]${path}`,
+      );
+    }
+    const pr = structuredClone(u) as typeof u;
+    (
+      pr.spec as unknown as { writeBackConfig: { gitConfig: { pullRequest: unknown } } }
+    ).writeBackConfig.gitConfig.pullRequest = {};
+    expect(thrown(() => readArgoImageUpdater(pr)).path).toBe(
+      "ImageUpdater.spec.writeBackConfig.gitConfig.pullRequest",
+    );
+    const only = updater() as unknown as Record<string, unknown>;
+    (only.spec as unknown as Record<string, unknown>).applicationRefs = [
+      { namePattern: "*", useAnnotations: true },
+    ];
+    expect(thrown(() => readArgoImageUpdater(only)).path).toBe(
+      "ImageUpdater.spec.applicationRefs[0].useAnnotations",
+    );
+  });
+
+  it("refuses an updater annotation v1.3.0 does not read, or one for an alias the list lacks", () => {
+    const key = (k: string) => `argocd-image-updater.argoproj.io/${k}`;
+    for (const bad of ["web.update-stratgy", "api.allow-tags", "platforms", "web.platform"]) {
+      const app = application();
+      (app.metadata.annotations as Record<string, string>)[key(bad)] = "x";
+      const e = thrown(() => readArgoApplication(app));
+      expect(e.path).toBe(`Application.metadata.annotations.${key(bad)}`);
+      expect(e.message).toContain("unknown field");
+    }
+    const app = application();
+    Object.assign(app.metadata.annotations, {
+      [key("web.helm.image-tag")]: "image.tag",
+      [key("update-strategy")]: "semver",
+      [key("write-back-method")]: "git",
+      [key("web.platforms")]: "linux/amd64",
+    });
+    expect(readArgoApplication(app).source).toBe("Application argocd/app");
+  });
+
+  it("reads Kargo's allowTagsRegexes and cacheByTag, and refuses the singular allowTagsRegex", () => {
+    const w = warehouse();
+    const image = w.spec.subscriptions[1]?.image as Record<string, unknown>;
+    image.cacheByTag = true;
+    image.allowTagsRegexes = ["^1\\."];
+    const r = readKargoWarehouse(w);
+    expect(r.subscription).toMatchObject({ cacheByTag: true, allowTagsRegexes: ["^1\\."] });
+    expect(selectKargoTag(r.subscription, [{ name: "1.2.0" }, { name: "2.0.0" }]).tag).toBe(
+      "1.2.0",
+    );
+    image.allowTagsRegex = ["^1"];
+    expect(thrown(() => readKargoWarehouse(w)).path).toBe(
+      "Warehouse.spec.subscriptions[1].image.allowTagsRegex",
+    );
+  });
+
+  it("takes a generic subscription, and refuses a subscription with two kinds", () => {
+    const w = warehouse();
+    w.spec.subscriptions.unshift({ oci: { repoURL: "oci://ghcr.io/acme/charts" } } as never);
+    expect(readKargoWarehouse(w).source).toBe("Warehouse kargo-demo/app subscription 2");
+    const two = warehouse();
+    two.spec.subscriptions[0] = { git: {}, image: {} } as never;
+    expect(thrown(() => readKargoWarehouse(two)).path).toBe("Warehouse.spec.subscriptions[0]");
+    const interval = warehouse();
+    interval.spec.interval = "5 minutes";
+    expect(thrown(() => readKargoWarehouse(interval)).path).toBe("Warehouse.spec.interval");
+    const policy = warehouse() as { spec: Record<string, unknown> };
+    policy.spec.freightCreationPolicy = "automatic";
+    expect(thrown(() => readKargoWarehouse(policy)).path).toBe(
+      "Warehouse.spec.freightCreationPolicy",
+    );
   });
 });

@@ -4,7 +4,7 @@
  * error or a log line, every call within its deadline, bounded memory.
  */
 import { describe, expect, it } from "vitest";
-import { runHostileRegistry } from "../integration/hostile-registry.js";
+import { runHostileRegistry } from "./hostile-registry.test-support.js";
 
 describe("the client against a hostile registry", () => {
   it.each([1, 2, 3])("keeps its promises (seed %i)", async (seed) => {

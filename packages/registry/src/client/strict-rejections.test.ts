@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 
 describe("the registry client under --unhandled-rejections=strict", () => {
   it("survives hundreds of aborted, aborting and timed-out calls", () => {
-    const script = fileURLToPath(new URL("../integration/abort-storm.ts", import.meta.url));
+    const script = fileURLToPath(new URL("./abort-storm.test-support.ts", import.meta.url));
     const result = spawnSync(
       process.execPath,
       ["--unhandled-rejections=strict", "--conditions=@kubeimg/source", "--import", "tsx", script],

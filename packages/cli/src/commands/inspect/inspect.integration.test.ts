@@ -8,20 +8,18 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  buildMultiPlatformImage,
+  buildOciIndex,
+  type MultiPlatformImage,
   OCI_INDEX,
   pushImage,
+  pushMultiPlatformImage,
   putManifest,
   type RunningRegistry,
   startRegistry,
 } from "@kubeimg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  buildMultiPlatformImage,
-  buildOciIndex,
-  type MultiPlatformImage,
-  pushMultiPlatformImage,
-} from "../../../../registry/src/integration/platform-fixtures.js";
-import { runKubeimg } from "../../testing/run-program.js";
+import { runKubeimg } from "../../run-program.test-support.js";
 
 let dir: string;
 let registry: RunningRegistry;

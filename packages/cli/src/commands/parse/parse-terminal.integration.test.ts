@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { requireScript, runKubeimgInTerminal } from "../../testing/run-in-terminal.js";
+import { requireScript, runKubeimgInTerminal } from "../../run-in-terminal.test-support.js";
 
 beforeAll(() => requireScript());
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { runKubeimg, stderrLines } from "../../testing/run-program.js";
+import { runKubeimg, stderrLines } from "../../run-program.test-support.js";
 
 const hex = "0123456789abcdef".repeat(4);
 

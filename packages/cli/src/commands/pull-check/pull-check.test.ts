@@ -10,8 +10,8 @@ import {
 } from "@kubeimg/policy/pull-credentials";
 import { FileSystemPullRecordStore, storageFileName } from "@kubeimg/policy/pull-credentials/fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runKubeimg, stderrLines } from "../../testing/run-program.js";
-import { type TempFiles, tempFiles } from "../../testing/temp-files.js";
+import { type TempFiles, tempFiles } from "../../files/temp-files.test-support.js";
+import { runKubeimg, stderrLines } from "../../run-program.test-support.js";
 
 const ref = (name: string) => `sha256:${createHash("sha256").update(name).digest("hex")}`;
 const PRIVATE = { image: "registry.example.com/team-a/app:1.0", ref: ref("app") };

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memoryIo } from "../../io/memory-io.test-support.js";
 import { runCli } from "../../run.js";
-import { memoryIo } from "../../testing/memory-io.js";
 
 const MIRROR = `
 apiVersion: kuik.enix.io/v1alpha1

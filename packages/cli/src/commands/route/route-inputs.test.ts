@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TempFiles, tempFiles } from "../../files/temp-files.test-support.js";
+import { memoryIo } from "../../io/memory-io.test-support.js";
 import { runCli } from "../../run.js";
-import { memoryIo } from "../../testing/memory-io.js";
-import { type TempFiles, tempFiles } from "../../testing/temp-files.js";
 
 const MIRROR = `apiVersion: kuik.enix.io/v1alpha1
 kind: ClusterImageSetMirror

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TempFiles, tempFiles } from "../../files/temp-files.test-support.js";
+import { memoryIo } from "../../io/memory-io.test-support.js";
 import { runCli } from "../../run.js";
-import { memoryIo } from "../../testing/memory-io.js";
-import { type TempFiles, tempFiles } from "../../testing/temp-files.js";
 
 const FLUX = `apiVersion: image.toolkit.fluxcd.io/v1
 kind: ImagePolicy
@@ -14,7 +14,6 @@ const IMAGE_UPDATER = `apiVersion: argocd-image-updater.argoproj.io/v1alpha1
 kind: ImageUpdater
 metadata: { name: app, namespace: argocd }
 spec:
-  namespace: argocd
   commonUpdateSettings: { updateStrategy: semver }
   applicationRefs:
     - namePattern: "app-*"

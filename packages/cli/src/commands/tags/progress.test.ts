@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TempFiles, tempFiles } from "../../files/temp-files.test-support.js";
+import { memoryIo } from "../../io/memory-io.test-support.js";
+import { unsafeCharacters } from "../../output/unsafe-chars.test-support.js";
+import {
+  type ScriptedRegistry,
+  startScriptedRegistry,
+} from "../../registry/scripted-registry.test-support.js";
 import { runCli } from "../../run.js";
-import { memoryIo } from "../../testing/memory-io.js";
-import { type ScriptedRegistry, startScriptedRegistry } from "../../testing/scripted-registry.js";
-import { type TempFiles, tempFiles } from "../../testing/temp-files.js";
-import { unsafeCharacters } from "../../testing/unsafe-chars.js";
 
 let registry: ScriptedRegistry;
 let files: TempFiles;

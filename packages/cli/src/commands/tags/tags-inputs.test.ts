@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type TempFiles, tempFiles } from "../../files/temp-files.test-support.js";
+import { memoryIo } from "../../io/memory-io.test-support.js";
+import {
+  type ScriptedRegistry,
+  startScriptedRegistry,
+} from "../../registry/scripted-registry.test-support.js";
 import { runCli } from "../../run.js";
-import { memoryIo } from "../../testing/memory-io.js";
-import { type ScriptedRegistry, startScriptedRegistry } from "../../testing/scripted-registry.js";
-import { type TempFiles, tempFiles } from "../../testing/temp-files.js";
 
 // Counts calls of the explain trace while keeping its behaviour.
 const explainCalls = vi.hoisted(() => ({ count: 0 }));

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runKubeimg, stderrLines } from "../../testing/run-program.js";
+import { type TempFiles, tempFiles } from "../../files/temp-files.test-support.js";
 import {
   closedLoopbackHost,
   type ScriptedRegistry,
   startScriptedRegistry,
-} from "../../testing/scripted-registry.js";
-import { type TempFiles, tempFiles } from "../../testing/temp-files.js";
+} from "../../registry/scripted-registry.test-support.js";
+import { runKubeimg, stderrLines } from "../../run-program.test-support.js";
 
 function imagePolicy(name: string, spec: string): string {
   return `apiVersion: image.toolkit.fluxcd.io/v1

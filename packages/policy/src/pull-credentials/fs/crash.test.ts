@@ -31,6 +31,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { seededRandom } from "@kubeimg/testkit";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -46,7 +47,7 @@ import {
   crashImageRef,
   crashPullFails,
   crashSecret,
-} from "./crash-workload.testkit.js";
+} from "./crash-workload.test-support.js";
 import {
   FileSystemPullRecordStore,
   maxRecordFileBytes,
@@ -64,7 +65,7 @@ beforeAll(async () => {
   childScript = join(workDir, "crash-child.mjs");
   // Bundle the child once so each trial starts in milliseconds.
   await build({
-    entryPoints: [join(here, "crash-child.testkit.ts")],
+    entryPoints: [join(here, "crash-child.test-support.ts")],
     bundle: true,
     platform: "node",
     format: "esm",
@@ -82,18 +83,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
-
-/** A small seeded PRNG so a failing trial can be replayed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function readJournal(
   path: string,
@@ -271,7 +260,7 @@ async function plantHostileFiles(root: string, random: () => number): Promise<Pl
 }
 
 async function trial(seed: number, mode: Mode): Promise<number> {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const tag = `${mode.replace(" ", "-")}-${seed}`;
   const root = join(workDir, `trial-${tag}`);
   const planted = mode === "hostile directory" ? await plantHostileFiles(root, random) : [];

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CachedPullRecordStore } from "../cached-store.js";
 import type { MetricsRecorder } from "../metrics.js";
-import { describeStoreContract } from "../store-contract.testkit.js";
+import { describeStoreContract } from "../store-contract.test-support.js";
 import { FileSystemPullRecordStore, storageFileName } from "./index.js";
 
 const garbage = "\u0000 not a record";

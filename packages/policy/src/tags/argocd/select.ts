@@ -127,7 +127,11 @@ function allowRule(allowTags: string | undefined): AllowRule {
   };
 }
 
-/** The ignore pattern that matches `tag` whole (Go `filepath.Match`; a malformed one matches nothing). */
+/**
+ * The ignore pattern that matches `tag` whole (Go `filepath.Match`, over
+ * code points as Go's walk over UTF-8 does, so `?` takes one code point,
+ * 😀 included; a malformed pattern matches nothing).
+ */
 function ignoredBy(patterns: readonly string[], tag: string): string | undefined {
   for (const p of patterns) if (goPath.Match(p, tag) === true) return p;
   return undefined;

@@ -123,6 +123,20 @@ describe("translate", () => {
     expect(f.lost.join(" ")).toContain("build times");
   });
 
+  it("does not call an extract of $0 exact: Flux ranks the pattern's match, not the tag", () => {
+    // With no pattern, $0 is "" for every tag: Flux sees only ties.
+    const flux = { policy: { alphabetical: {} }, filterTags: { extract: "$0" } };
+    const k = translateFluxToKargo(flux, "ghcr.io/acme/app");
+    expect(k.exact).toBe(false);
+    expect(k.lost.join(" ")).toContain("extract");
+    const c = compareTagSelections({
+      tags: [{ name: "latest" }, { name: "0" }],
+      flux,
+      kargo: k.config,
+    });
+    expect(c.picks.map((p) => p.tag)).toEqual(["0", "latest"]);
+  });
+
   it("keeps the Argo CD translation's pick equal to Flux's on strict versions", () => {
     const list = [{ name: "1.2" }, { name: "1.1.0" }, { name: "1.5.0" }, { name: "2.0.0" }];
     const flux = { policy: { semver: { range: ">=1.0.0 <2.0.0" } } };

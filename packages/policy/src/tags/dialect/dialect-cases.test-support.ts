@@ -35,7 +35,7 @@ export type DialectCase =
 /** Mostly one of `common`, sometimes one of `rare` (the values that end a selection early). */
 function mostly<T>(common: readonly T[], rare: readonly T[]): fc.Arbitrary<T> {
   return fc.oneof(
-    { weight: 5, arbitrary: fc.constantFrom(...common) },
+    { weight: 12, arbitrary: fc.constantFrom(...common) },
     { weight: 1, arbitrary: fc.constantFrom(...rare) },
   );
 }
@@ -100,6 +100,10 @@ const wordTag = fc.constantFrom(
   "a",
   "B",
   "ünïcode",
+  "\uff01",
+  "😀",
+  "é",
+  "e\u0301",
   "DİGEST",
   "1.2.3 ",
   "-1.2.3",
@@ -108,10 +112,29 @@ const wordTag = fc.constantFrom(
 );
 
 /** A tag name: semver-like, a common word, or anything. */
+/** A clean `[v]MAJOR.MINOR.PATCH[-pre]`, the tags strict readings accept. */
+const cleanSemver = fc
+  .tuple(
+    fc.constantFrom("", "v"),
+    fc.nat(3),
+    fc.nat(3),
+    fc.nat(3),
+    fc.option(fc.constantFrom("rc.1", "rc.2", "alpha", "beta.1"), { nil: undefined, freq: 4 }),
+  )
+  .map(([v, a, b, c, pre]) => `${v}${a}.${b}.${c}${pre === undefined ? "" : `-${pre}`}`);
+
 export const dialectTagName: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: cleanSemver },
   { weight: 5, arbitrary: semverish },
   { weight: 3, arbitrary: wordTag },
   { weight: 1, arbitrary: fc.string({ maxLength: 8, unit: "grapheme" }) },
+  {
+    weight: 2,
+    arbitrary: fc.string({
+      maxLength: 10,
+      unit: fc.constantFrom(..."0123456789..--+vVaxX"),
+    }),
+  },
 );
 
 /** Instants written many ways, several equal, some before Go's zero time. */
@@ -128,6 +151,12 @@ const created = fc.constantFrom(
   "0001-01-01T00:00:00Z",
   "0001-01-01T00:30:00+01:00",
   "9999-12-31T23:59:59Z",
+  "2024-01-01T00:00:00+00:00",
+  "2023-12-31T23:00:00-01:00",
+  "2024-01-01T05:30:00+05:30",
+  "2024-01-01T14:00:00+14:00",
+  "2024-01-01T00:00:00.100000000Z",
+  "2024-02-29T12:00:00Z",
 );
 const digests = ["a", "b", "c", "d"].map((c) => `sha256:${c.repeat(64)}`);
 const platformPool = [
@@ -141,6 +170,8 @@ const platformPool = [
   "linux/ppc64le",
   "linux/amd64/v2",
   "linux/s390x",
+  "linux/arm",
+  "linux/riscv64",
 ];
 
 function tagList(names: readonly string[]): fc.Arbitrary<TagInfo[]> {
@@ -187,8 +218,49 @@ const constraintPool = [
   "2024",
 ];
 
+/** A version as constraints write it: partial, wildcards, `v`, pre-release. */
+const constraintVersion = fc
+  .tuple(
+    fc.constantFrom("", "", "v"),
+    fc.array(fc.constantFrom("0", "1", "2", "10", "x", "X", "*", "01"), {
+      minLength: 1,
+      maxLength: 3,
+    }),
+    fc.option(fc.constantFrom("0", "rc.1", "alpha", "beta.2"), { nil: undefined, freq: 4 }),
+  )
+  .map(([v, parts, pre]) => `${v}${parts.join(".")}${pre === undefined ? "" : `-${pre}`}`);
+
+/** A Masterminds constraint from its grammar: operators, ranges, `,`/space conjunctions, `||`. */
+const randomConstraint = fc
+  .array(
+    fc.oneof(
+      fc
+        .tuple(
+          fc.constantFrom("", "=", "!=", ">", "<", ">=", "<=", "~", "^", "~>", "=>", "=<", " >= "),
+          constraintVersion,
+        )
+        .map(([op, v]) => `${op}${v}`),
+      fc.tuple(constraintVersion, constraintVersion).map(([a, b]) => `${a} - ${b}`),
+    ),
+    { minLength: 1, maxLength: 3 },
+  )
+  .chain((terms) =>
+    fc
+      .array(fc.constantFrom(" ", ", ", ",", " || ", "||", "  "), {
+        minLength: terms.length - 1,
+        maxLength: terms.length - 1,
+      })
+      .map((seps) => terms.map((t, i) => (i === 0 ? t : `${seps[i - 1]}${t}`)).join("")),
+  );
+
 const constraint = (names: readonly string[]) =>
-  fc.oneof(fc.constantFrom(...constraintPool), fc.constantFrom(...names));
+  fc.oneof(fc.constantFrom(...constraintPool), fc.constantFrom(...names), randomConstraint);
+
+/** A regular expression from a small alphabet: valid or not, never a construct Go versions disagree on. */
+const randomRegex = fc.string({
+  maxLength: 6,
+  unit: fc.constantFrom(..."ab1.*+?^$|()[]-", "\\d", "\\.", "{2}", "é", "😀"),
+});
 
 // ---- Argo CD Image Updater ------------------------------------------------
 
@@ -219,7 +291,7 @@ const argoAllow = mostly(
     "regexp:^[0-9]+\\.[0-9]+\\.[0-9]+$",
   ],
 );
-const argoGlob = fc.constantFrom(
+const argoGlobPool = fc.constantFrom(
   "*-rc*",
   "latest",
   "",
@@ -237,6 +309,13 @@ const argoGlob = fc.constantFrom(
   "*-alpine",
   "[a-",
 );
+const argoGlob = fc.oneof(
+  {
+    weight: 1,
+    arbitrary: fc.string({ maxLength: 6, unit: fc.constantFrom(..."*?[]^!-\\ab1.", "é", "😀") }),
+  },
+  { weight: 3, arbitrary: argoGlobPool },
+);
 const argoPlatforms = mostly(
   [[], ["linux/amd64"], ["linux/arm64"], ["linux/arm64/v8"]],
   [
@@ -252,7 +331,10 @@ const argoPlatforms = mostly(
 const argoSettings: fc.Arbitrary<ArgoUpdateSettings> = fc.record(
   {
     updateStrategy: argoStrategy,
-    allowTags: argoAllow,
+    allowTags: fc.oneof(
+      { weight: 4, arbitrary: argoAllow },
+      { weight: 1, arbitrary: randomRegex.map((r) => `regexp:${r}`) },
+    ),
     ignoreTags: fc.array(argoGlob, { maxLength: 3 }),
     platforms: argoPlatforms,
   },
@@ -320,14 +402,9 @@ function argoAnnotationsConfig(names: readonly string[]): fc.Arbitrary<ArgoConfi
         [`${P}${prefix}ignore-tags`]: fc
           .array(padded(argoGlob), { maxLength: 3 })
           .map((g) => g.join(",")),
-        [`${P}${prefix}force-update`]: fc.constantFrom(
-          "true",
-          "false",
-          " TRUE ",
-          "1",
-          "yes",
-          "",
-          "t",
+        [`${P}${prefix}force-update`]: mostly(
+          ["true", "false", " TRUE ", "1", "t", "F"],
+          ["yes", "", "\ufefftrue"],
         ),
         [`${P}${prefix}pull-secret`]: fc.constantFrom("", "pullsecret:argocd/x", " "),
         ...(platforms
@@ -356,8 +433,8 @@ function argoAnnotationsConfig(names: readonly string[]): fc.Arbitrary<ArgoConfi
           settingKeys("", false),
           fc.record(
             {
-              [`${P}${alias}.helm.image-name`]: fc.constantFrom("image.name", ""),
-              [`${P}${alias}.kustomize.image-name`]: fc.constantFrom("nginx", " "),
+              [`${P}${alias}.helm.image-name`]: mostly([""], ["image.name"]),
+              [`${P}${alias}.kustomize.image-name`]: mostly([" "], ["nginx"]),
             },
             { requiredKeys: [] },
           ),
@@ -383,9 +460,14 @@ export const argoCase: fc.Arbitrary<DialectCase> = namesAndTags.chain(([names, t
 
 // ---- Kargo ----------------------------------------------------------------
 
-const kargoRegex = mostly(
+const kargoRegexPool = mostly(
   ["", "^v", "-rc", "(?i)^V1", "\\d+", "^[0-9.]+$", "alpine$", "^1\\.", "a|b", "\\.0$"],
   ["[", "^$"],
+);
+
+const kargoRegex = fc.oneof(
+  { weight: 4, arbitrary: kargoRegexPool },
+  { weight: 1, arbitrary: randomRegex },
 );
 
 /** A random Kargo case: an image subscription as written. */
@@ -423,17 +505,31 @@ export const kargoCase: fc.Arbitrary<DialectCase> = namesAndTags.chain(([names, 
           ["", "SemVer", "SemVer", "Lexical", "NewestBuild", "Digest"],
           ["semver", "Newest"],
         ),
-        constraint: fc.oneof(fc.constant(""), constraint(names)),
+        constraint: fc.oneof(
+          { weight: 4, arbitrary: fc.constant("") },
+          { weight: 3, arbitrary: fc.constantFrom(...constraintPool) },
+          { weight: 2, arbitrary: fc.constantFrom(...names) },
+        ),
         strictSemvers: fc.boolean(),
-        allowTagsRegexes: fc.array(kargoRegex, { maxLength: 3 }),
+        allowTagsRegexes: fc.oneof(fc.constant([]), fc.array(kargoRegex, { maxLength: 3 })),
         ignoreTagsRegexes: fc.array(kargoRegex, { maxLength: 2 }),
         platform: mostly(
-          ["", "", "linux/amd64", "linux/arm64/v8", "linux/arm64", "windows/amd64", "linux/arm/v7"],
+          [
+            "",
+            "",
+            "",
+            "",
+            "linux/amd64",
+            "linux/arm64/v8",
+            "linux/arm64",
+            "windows/amd64",
+            "linux/arm/v7",
+          ],
           ["linux", "linux/", "/amd64", "a/b/c/d"],
         ),
         discoveryLimit: mostly([0, 1, 2, 3, 5, 20, 100], [101, -1]),
-        allowTags: fc.constantFrom("", "", "", "", "", "^v"),
-        ignoreTags: fc.constantFrom([], [], [], [], [], ["x"]),
+        allowTags: mostly([""], ["^v"]),
+        ignoreTags: mostly([[]], [["x"]]),
       },
       { requiredKeys: ["repoURL"] },
     )

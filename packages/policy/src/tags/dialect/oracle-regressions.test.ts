@@ -112,3 +112,28 @@ describe("Argo CD Image Updater, edge readings", () => {
     expect(s.tag).toBe("c");
   });
 });
+
+describe("Argo CD Image Updater ignore-tags, over UTF-8 as Go matches", () => {
+  it("lets ? take one code point, an astral one included", () => {
+    const s = selectArgoTag(
+      {
+        imageName: "app",
+        settings: { image: { updateStrategy: "alphabetical", ignoreTags: ["?"] } },
+      },
+      [{ name: "a1" }, { name: "😀" }, { name: "é" }],
+    );
+    // 😀 and é are one rune each, so "?" ignores both; a1 is two.
+    expect(s.tag).toBe("a1");
+  });
+
+  it("compares class ranges by code point", () => {
+    const s = selectArgoTag(
+      {
+        imageName: "app",
+        settings: { image: { updateStrategy: "alphabetical", ignoreTags: ["[à-ü]*"] } },
+      },
+      [{ name: "a" }, { name: "éclair" }],
+    );
+    expect(s.tag).toBe("a");
+  });
+});

@@ -22,9 +22,13 @@ export interface Translation<T> {
 const strictSemverTag =
   "^v?(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?(\\+[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$";
 
-/** Whether a Flux `extract` template builds the whole tag (`""`, `$0`, `${0}`). */
+/**
+ * Whether Flux ranks the tag itself: only without an `extract`. Even `$0` is
+ * the pattern's leftmost match, not the tag (with no pattern, or `^v`, it is
+ * `""` or `v` for every tag, and every tag ties).
+ */
 function ranksWholeTag(extract: string): boolean {
-  return extract === "" || extract === "$0" || extract === "$" + "{0}";
+  return extract === "";
 }
 
 const tieLoss =

@@ -15,6 +15,14 @@
  * - with `SemVer`, a non-empty `constraint` must be a Masterminds constraint;
  * - a `platform` split on `/` (at most three parts) gives at least two;
  * - `discoveryLimit` within 1…100.
+ *
+ * The field names are v1.11.2's (`api/v1alpha1/zz_subscription_types.go`,
+ * generated from `pkg/subscription/schemas/image.json`): the regex lists are
+ * `allowTagsRegexes` and `ignoreTagsRegexes` (plural); `allowTags` and
+ * `ignoreTags` are the deprecated forms; `cacheByTag` and
+ * `insecureSkipTLSVerify` are accepted and do not change the pick. The JSON
+ * schema's `platform` pattern (`^\w+/\w+$`) is not what the webhook checks:
+ * it runs the Go validation above, which admits `linux/arm64/v8`.
  */
 import { strconv } from "@kubeimg/core/internal";
 import { parseConstraints } from "../../semver/index.js";
@@ -38,6 +46,10 @@ export interface KargoImageSubscription {
   readonly allowTags?: string;
   /** Deprecated; set, it fails selector construction (`UNSUPPORTED_FIELD`). */
   readonly ignoreTags?: readonly string[];
+  /** Cache image metadata by tag; does not change the pick. */
+  readonly cacheByTag?: boolean;
+  /** Skip TLS verification of the registry; does not change the pick. */
+  readonly insecureSkipTLSVerify?: boolean;
 }
 
 /** A subscription after the webhook's defaults. */
@@ -66,6 +78,7 @@ const stringFields = [
   "allowTags",
 ] as const;
 const listFields = ["allowTagsRegexes", "ignoreTagsRegexes", "ignoreTags"] as const;
+const booleanFields = ["strictSemvers", "cacheByTag", "insecureSkipTLSVerify"] as const;
 
 /**
  * Checks the shape of `sub` (types and unknown fields, as the CRD's schema
@@ -79,7 +92,7 @@ export function defaultKargoSubscription(sub: KargoImageSubscription): Defaulted
   const known: readonly string[] = [
     ...stringFields,
     ...listFields,
-    "strictSemvers",
+    ...booleanFields,
     "discoveryLimit",
   ];
   for (const key of Object.keys(sub)) {
@@ -102,8 +115,10 @@ export function defaultKargoSubscription(sub: KargoImageSubscription): Defaulted
       throw new TagDialectError(`config.${key}`, list, "must be an array of strings");
     }
   }
-  if (sub.strictSemvers !== undefined && typeof sub.strictSemvers !== "boolean") {
-    throw new TagDialectError("config.strictSemvers", sub.strictSemvers, "must be a boolean");
+  for (const key of booleanFields) {
+    if (sub[key] !== undefined && typeof sub[key] !== "boolean") {
+      throw new TagDialectError(`config.${key}`, sub[key], "must be a boolean");
+    }
   }
   if (sub.discoveryLimit !== undefined && !Number.isSafeInteger(sub.discoveryLimit)) {
     throw new TagDialectError("config.discoveryLimit", sub.discoveryLimit, "must be an integer");

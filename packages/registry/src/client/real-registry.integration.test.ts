@@ -31,11 +31,7 @@ import {
   createDigestResolver,
   createTagLister,
 } from "../adapters/index.js";
-import {
-  createRegistryClient,
-  keyringCredentials,
-  type RegistryClientOptions,
-} from "../client/index.js";
+import { createRegistryClient, keyringCredentials, type RegistryClientOptions } from "./index.js";
 
 const APP_TAGS = ["1.0.0", "1.1.0", "2.0.0", "v2.1.0", "latest", "sha256-0123456789abcdef.sig"];
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "tsup";
 import type { TestProject } from "vitest/node";
-import { programBuild } from "../../tsup.config.js";
+import { programBuild } from "../tsup.config.js";
 
 declare module "vitest" {
   export interface ProvidedContext {

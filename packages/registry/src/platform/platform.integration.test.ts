@@ -12,24 +12,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onlyStrict, ordered } from "@kubeimg/core/platform";
 import {
+  buildMultiPlatformImage,
+  buildOciIndex,
+  type MultiPlatformImage,
   OCI_INDEX,
   pushImage,
+  pushMultiPlatformImage,
   putManifest,
   type RunningRegistry,
   startRegistry,
+  writeOciLayout,
 } from "@kubeimg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAvailabilityChecker } from "../adapters/index.js";
 import { createRegistryClient, type RegistryClient } from "../client/index.js";
 import { isRegistryError } from "../errors/index.js";
-import { listImagePlatforms, resolveImagePlatform } from "../platform/index.js";
-import {
-  buildMultiPlatformImage,
-  buildOciIndex,
-  type MultiPlatformImage,
-  pushMultiPlatformImage,
-  writeOciLayout,
-} from "./platform-fixtures.js";
+import { listImagePlatforms, resolveImagePlatform } from "./index.js";
 
 const SKOPEO = "/usr/bin/skopeo";
 

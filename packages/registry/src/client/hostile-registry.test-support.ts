@@ -12,20 +12,9 @@
  * Used by `pnpm fuzz registry` (long) and by a short unit test.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { createRegistryClient } from "../client/index.js";
+import { seededRandom } from "@kubeimg/testkit";
 import { isRegistryError } from "../errors/index.js";
-
-/** Small, seedable, good enough for picking cases (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { createRegistryClient } from "./index.js";
 
 export interface HostileRunOptions {
   readonly seed: number;
@@ -53,7 +42,7 @@ const STATUSES = [
 ];
 
 export async function runHostileRegistry(options: HostileRunOptions): Promise<HostileRunReport> {
-  const rnd = random(options.seed);
+  const rnd = seededRandom(options.seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T;
   const secretPassword = `PW-SECRET-${options.seed}-q9`;
   const secretToken = `TOKEN-SECRET-${options.seed}-z7`;

@@ -1,7 +1,7 @@
 /**
  * An in-memory {@link CliIo} for in-process tests and the demo.
  */
-import type { CliIo } from "../io/io.js";
+import type { CliIo } from "./io.js";
 
 /** A {@link CliIo} that collects what is written. */
 export interface MemoryIo {

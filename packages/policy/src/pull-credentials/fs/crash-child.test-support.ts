@@ -1,5 +1,5 @@
 /** Child process of the crash test: `node crash-child.js <root> <journal>`; runs until killed. */
-import { runCrashWorkload } from "./crash-workload.testkit.js";
+import { runCrashWorkload } from "./crash-workload.test-support.js";
 
 const [root, journal] = process.argv.slice(2);
 if (root === undefined || journal === undefined) {

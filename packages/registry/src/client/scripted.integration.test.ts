@@ -7,11 +7,7 @@ import { createDockerKeyring, parseDockerConfigJson } from "@kubeimg/core/keyrin
 import { type ScriptedServer, sendError, sha256, startScriptedServer } from "@kubeimg/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAvailabilityChecker } from "../adapters/index.js";
-import {
-  createRegistryClient,
-  keyringCredentials,
-  type RegistryClientOptions,
-} from "../client/index.js";
+import { createRegistryClient, keyringCredentials, type RegistryClientOptions } from "./index.js";
 
 const servers: ScriptedServer[] = [];
 afterEach(async () => {

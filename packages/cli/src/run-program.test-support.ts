@@ -22,7 +22,7 @@ function program(): Promise<string> {
   sourceBundle ??= (async () => {
     const outfile = join(mkdtempSync(join(tmpdir(), "kubeimg-cli-src-")), "cli.mjs");
     await build({
-      entryPoints: [fileURLToPath(new URL("../cli.ts", import.meta.url))],
+      entryPoints: [fileURLToPath(new URL("./cli.ts", import.meta.url))],
       outfile,
       bundle: true,
       platform: "node",

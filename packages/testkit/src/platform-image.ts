@@ -19,7 +19,7 @@ import {
   putManifest,
   sha256,
   tarOneFile,
-} from "@kubeimg/testkit";
+} from "./image-fixtures.js";
 
 export interface FixturePlatform {
   readonly os: string;

@@ -8,8 +8,8 @@
  */
 import { createServer } from "node:http";
 import { createAvailabilityChecker } from "../adapters/index.js";
-import { createRegistryClient } from "../client/index.js";
 import { isRegistryError } from "../errors/index.js";
+import { createRegistryClient } from "./index.js";
 
 const server = createServer((req, res) => {
   const delay = req.method === "HEAD" ? 30 : 5;

@@ -1,0 +1,39 @@
+/**
+ * The load test's floor: the webhook's own HTTPS server and body handling
+ * with a mutator that admits every Pod unchanged at once, no routing, no
+ * probe. Run in the same harness as the real webhook (`load-test --noop`),
+ * it shows what the machine and the client cost by themselves: no webhook
+ * can answer faster than this one. Takes the real webhook's options (only
+ * `--cert`, `--key`, `--port` and `--host` are read) and serves `/stats`.
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { readAdmissionRequest } from "../admission-review.js";
+import { startWebhookServer } from "../server.js";
+
+const { values } = parseArgs({
+  strict: false,
+  options: {
+    cert: { type: "string" },
+    key: { type: "string" },
+    port: { type: "string", default: "0" },
+    host: { type: "string", default: "127.0.0.1" },
+  },
+});
+const text = (name: string, v: string | boolean | undefined): string => {
+  if (typeof v !== "string") {
+    console.error(`--${name} is required`);
+    process.exit(2);
+  }
+  return v;
+};
+const server = await startWebhookServer({
+  cert: readFileSync(text("cert", values.cert)),
+  key: readFileSync(text("key", values.key)),
+  port: Number(text("port", values.port)),
+  host: text("host", values.host),
+  mutator: async (body) => ({ uid: readAdmissionRequest(body).uid, allowed: true }),
+  get: { "/stats": () => ({ mode: "noop", rss: process.memoryUsage.rss(), ...server.timing() }) },
+});
+console.error(`no-op admission webhook listening on :${server.port}`);
+process.once("SIGTERM", () => void server.close().then(() => process.exit(0)));

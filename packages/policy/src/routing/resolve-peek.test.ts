@@ -1,0 +1,120 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Availability, PeekingAvailabilityChecker } from "./availability.js";
+import { FakeTimers } from "./fake-timers.test-support.js";
+import { type FirstAvailableResult, resolveFirstAvailable } from "./resolve.js";
+import { type Script, ScriptedChecker } from "./scripted-checker.test-support.js";
+
+/** An image known at once (a cached verdict, an open circuit), or one a probe must ask. */
+type Behaviour = { readonly known: Availability } | Script;
+
+const unavailable: Availability = { available: false, reason: "not found", retryable: false };
+
+/**
+ * The scripted checker, peeking or not: known images answer `peek` at once
+ * and, when probed anyway, answer their known verdict without delay.
+ */
+function checkerOf(timers: FakeTimers, behaviours: Record<string, Behaviour>, peeking: boolean) {
+  const script: Record<string, Script> = {};
+  const known = new Map<string, Availability>();
+  for (const [image, b] of Object.entries(behaviours)) {
+    if (typeof b === "object" && "known" in b) {
+      known.set(image, b.known);
+      script[image] = { after: 0, available: b.known.available };
+    } else script[image] = b;
+  }
+  const scripted = new ScriptedChecker(timers, script);
+  const peeks: string[] = [];
+  const checker: PeekingAvailabilityChecker = {
+    check: (image, secret, options) => scripted.check(image, secret, options),
+    peek: (image) => {
+      peeks.push(image);
+      return known.get(image);
+    },
+  };
+  return { scripted, peeks, checker: peeking ? checker : { check: checker.check } };
+}
+
+async function run(
+  behaviours: Record<string, Behaviour>,
+  peeking: boolean,
+): Promise<{ result: FirstAvailableResult<{ image: string }>; at: number; calls: string[] }> {
+  const timers = new FakeTimers();
+  const { scripted, checker } = checkerOf(timers, behaviours, peeking);
+  let result: FirstAvailableResult<{ image: string }> | undefined;
+  void resolveFirstAvailable(
+    Object.keys(behaviours).map((image) => ({ image })),
+    checker,
+    { timers, deadlineMs: 200 },
+  ).then((r) => {
+    result = r;
+  });
+  while (result === undefined) await timers.advance(1);
+  return { result, at: timers.now(), calls: scripted.calls.map((c) => c.image) };
+}
+
+describe("resolveFirstAvailable over a peeking checker", () => {
+  it("known answers decide at once: no check, no signal", async () => {
+    const timers = new FakeTimers();
+    const { scripted, peeks, checker } = checkerOf(
+      timers,
+      { a: { known: unavailable }, b: { known: { available: true } }, c: "hang" },
+      true,
+    );
+    const result = await resolveFirstAvailable(
+      [{ image: "a" }, { image: "b" }, { image: "c" }],
+      checker,
+      { timers },
+    );
+    expect(result.winner?.image).toBe("b");
+    expect(result.outcomes.map((o) => o.state)).toEqual(["unavailable", "available", "aborted"]);
+    // c cannot win once b is known available: it is neither peeked nor probed.
+    expect(peeks).toEqual(["a", "b"]);
+    expect(scripted.calls).toEqual([]);
+    expect(timers.pending).toBe(0);
+  });
+
+  it("probes only the alternatives ahead of a known winner that it cannot decide", async () => {
+    const { result, at, calls } = await run(
+      {
+        a: { after: 100, available: false },
+        b: { known: { available: true } },
+        c: { after: 1, available: true },
+      },
+      true,
+    );
+    expect(calls).toEqual(["a"]);
+    expect(at).toBe(100);
+    expect(result.winner?.image).toBe("b");
+    expect(result.outcomes.map((o) => o.state)).toEqual(["unavailable", "available", "aborted"]);
+  });
+
+  it("decides exactly as without peeking, at the same time", async () => {
+    const behaviour = fc.oneof(
+      fc.constant<Behaviour>({ known: { available: true } }),
+      fc.constant<Behaviour>({ known: unavailable }),
+      fc.record({ after: fc.integer({ min: 1, max: 50 }), available: fc.boolean() }),
+      fc.constant<Behaviour>("hang"),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(behaviour, { minLength: 0, maxLength: 6 }), async (list) => {
+        // Entries that hang are cut by the deadline.
+        const behaviours: Record<string, Behaviour> = {};
+        list.forEach((b, i) => {
+          behaviours[`i${i}`] = b;
+        });
+        const peeked = await run(behaviours, true);
+        const plain = await run(behaviours, false);
+        expect(peeked.result.index).toBe(plain.result.index);
+        expect(peeked.result.timedOut).toBe(plain.result.timedOut);
+        expect(peeked.result.winner).toEqual(plain.result.winner);
+        expect(peeked.at).toBe(plain.at);
+        const states = (r: FirstAvailableResult<{ image: string }>) =>
+          r.outcomes.map((o) => o.state);
+        // Entries behind the winner are aborted either way; entries ahead answered either way.
+        expect(states(peeked.result)).toEqual(states(plain.result));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
