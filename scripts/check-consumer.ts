@@ -29,13 +29,14 @@ import { repoRoot } from "./conformance/runner.js";
  * `target` is the goal the issue set; `ceiling` is what the check enforces.
  * Where the two differ the goal is not met yet, and the ceiling sits just
  * above the size reached so it cannot grow unnoticed: after the move to
- * `zod/mini` and YAML loading's move to `@kubeimg/policy/routing/yaml`, most
- * of what is left above the goal is the re2js engine (147 KB minified).
+ * `zod/mini`, YAML loading's move to `@kubeimg/policy/routing/yaml` and the
+ * project's own Go regexp engine in place of re2js, routing is within its
+ * goal and tags (65.6 KB) still above it.
  */
 export const browserBudgets: Record<string, { target: number; ceiling: number }> = {
   "@kubeimg/core/reference": { target: 6 * 1024, ceiling: 6 * 1024 },
-  "@kubeimg/policy/tags": { target: 60 * 1024, ceiling: 100 * 1024 },
-  "@kubeimg/policy/routing": { target: 70 * 1024, ceiling: 92 * 1024 },
+  "@kubeimg/policy/tags": { target: 60 * 1024, ceiling: 68 * 1024 },
+  "@kubeimg/policy/routing": { target: 70 * 1024, ceiling: 70 * 1024 },
 };
 /** The packed CLI (everything bundled) must stay small enough to install quickly. */
 const cliTarballLimit = 1024 * 1024;
