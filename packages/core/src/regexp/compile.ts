@@ -35,7 +35,8 @@ import { compileOnePass, type OnePassMatcher } from "./onepass.js";
 import { compileOnePass as analyseOnePass } from "./onepass-compile.js";
 import { compilePike, type PikeMatcher } from "./pikevm.js";
 import { compileProg, type Prog, progPrefix, simplify, startCond } from "./program.js";
-import { capNames, parse, SyntaxError_ } from "./syntax.js";
+import { parse } from "./syntax.js";
+import { capNames, SyntaxError_ } from "./syntax-tree.js";
 import { bindTemplate, type ExpandTemplate } from "./template.js";
 
 /** A compiled Go regular expression. Safe to reuse across calls. */

@@ -7,7 +7,7 @@
  * engine answers wherever Go's would.
  */
 import { EmptyOp, Inst, Op, type Prog } from "./program.js";
-import { Flag } from "./syntax.js";
+import { Flag } from "./syntax-tree.js";
 import { simpleFold } from "./unicode.js";
 
 /** A one-pass program: Go's `onePassProg`. */

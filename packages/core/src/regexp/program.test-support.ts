@@ -7,7 +7,8 @@
 import { compileOnePass as analyseOnePass, type OnePassProg } from "./onepass-compile.js";
 import { compilePike } from "./pikevm.js";
 import { compileProg, type Prog, progPrefix, simplify, startCond } from "./program.js";
-import { maxCap, parse } from "./syntax.js";
+import { parse } from "./syntax.js";
+import { maxCap } from "./syntax-tree.js";
 
 export interface Compiled {
   readonly prog: Prog;

@@ -4,7 +4,7 @@
  * set, and the facts Go reads off a program before matching (the literal
  * prefix, the start condition). Internal to the regexp concept.
  */
-import { Flag, type Node, SOp } from "./syntax.js";
+import { Flag, type Node, SOp } from "./syntax-tree.js";
 import { simpleFold } from "./unicode.js";
 
 /**
