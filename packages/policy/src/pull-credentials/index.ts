@@ -36,12 +36,12 @@ export {
   type HashableCredential,
   hashCredential,
 } from "./hashing.js";
-export {
-  PullManager,
-  type PullManagerErrorContext,
-  type PullManagerOptions,
-  type RecordPulledOutcome,
-} from "./manager.js";
+export { PullManager } from "./manager.js";
+export type {
+  PullManagerErrorContext,
+  PullManagerOptions,
+  RecordPulledOutcome,
+} from "./manager-options.js";
 export { MemoryPullRecordStore } from "./memory-store.js";
 export {
   type MergeResult,

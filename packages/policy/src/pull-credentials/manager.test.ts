@@ -1,7 +1,8 @@
 import { Counter, Gauge, Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { CachedPullRecordStore } from "./cached-store.js";
-import { PullManager, type PullManagerOptions } from "./manager.js";
+import { PullManager } from "./manager.js";
+import type { PullManagerOptions } from "./manager-options.js";
 import { MemoryPullRecordStore } from "./memory-store.js";
 import { type MetricsRecorder, pullManagerMetrics } from "./metrics.js";
 import { createVerificationPolicy } from "./policy.js";

@@ -3,7 +3,13 @@
  * pkg/kubelet/images/pullmanager, v1.35), over any {@link PullRecordStore}.
  */
 import { parseNormalizedNamed } from "@kubeimg/core/reference";
+import { matchPodCredentials } from "./credential-match.js";
 import { PullRecordError } from "./errors.js";
+import type {
+  PullManagerErrorContext,
+  PullManagerOptions,
+  RecordPulledOutcome,
+} from "./manager-options.js";
 import { mergeCredentials } from "./merge.js";
 import { type MetricsRecorder, recordMustPullCheck } from "./metrics.js";
 import type { VerificationPolicy } from "./policy.js";
@@ -20,80 +26,9 @@ import type {
   ImageLister,
   ImagePullCredentials,
   ImagePulledRecord,
-  ImagePullSecret,
   MustPullReason,
   PullDecision,
 } from "./types.js";
-
-/**
- * Write-while-matching stops once an entry holds this many secrets, so that
- * namespace churn cannot grow a record without bound (a real pull still merges).
- *
- * @example
- * ```ts
- * writeRecordWhileMatchingLimit; // 100
- * ```
- */
-export const writeRecordWhileMatchingLimit = 100;
-
-/**
- * What the manager reports to `onError`: the kubelet logs these and carries on.
- *
- * @example
- * ```ts
- * PullManager.open({ …, onError: (e, ctx: PullManagerErrorContext) => log.warn(ctx.operation, ctx.imageRef, e) });
- * ```
- */
-export interface PullManagerErrorContext {
-  readonly operation:
-    | "recordImagePulled"
-    | "recordImagePullFailed"
-    | "mustAttemptImagePull"
-    | "writeWhileMatching"
-    | "pruneUnknownRecords"
-    | "housekeeping";
-  readonly image?: string;
-  readonly imageRef?: string;
-}
-
-/**
- * Options of {@link PullManager.open}.
- *
- * @example
- * ```ts
- * const options: PullManagerOptions = { store, policy: createVerificationPolicy(), clock: { now: Date.now } };
- * ```
- */
-export interface PullManagerOptions {
-  /** Where intents and records live. */
-  readonly store: PullRecordStore;
-  /** The verification policy (see `createVerificationPolicy`). */
-  readonly policy: VerificationPolicy;
-  /** The time records are stamped with. */
-  readonly clock: Clock;
-  /** The runtime's images, for the start-up housekeeping; none when omitted. */
-  readonly images?: ImageLister;
-  /** Receives `kubelet_imagemanager_image_mustpull_checks_total{result}`. */
-  readonly metrics?: MetricsRecorder;
-  /** Lock stripes per key space (default 10, clamped to 1–31). */
-  readonly lockStripes?: number;
-  /** Told about errors the kubelet only logs (storage failures, unparsable images). */
-  readonly onError?: (error: unknown, context: PullManagerErrorContext) => void;
-}
-
-/**
- * The outcome of {@link PullManager.recordImagePulled}.
- *
- * @example
- * ```ts
- * const { recorded } = await manager.recordImagePulled(image, imageRef, { nodePodsAccessible: true });
- * ```
- */
-export interface RecordPulledOutcome {
-  /** False when the record could not be written; the intent is then kept on purpose. */
-  readonly recorded: boolean;
-  readonly error?: unknown;
-}
 
 const noCredentials: GetPodCredentials = () => ({ secrets: [] });
 
@@ -101,42 +36,6 @@ const noCredentials: GetPodCredentials = () => ({ secrets: [] });
 interface LookUp {
   readonly record: ImagePulledRecord | undefined;
   readonly pulledByKubelet: boolean;
-}
-
-/**
- * Rows 10–12 of the decision: compares the pod's credentials with one
- * credentialMapping entry. `write` is the pod secret to merge into the record
- * (write-while-matching) when the match calls for it.
- */
-function matchPodCredentials(
-  pod: ReturnType<typeof parsePodSecrets>,
-  cached: ImagePullCredentials,
-): { found: boolean; write?: ImagePullSecret } {
-  const cachedSecrets = cached.kubernetesSecrets;
-  const canWrite = cachedSecrets.length < writeRecordWhileMatchingLimit;
-  for (const podSecret of pod.secrets) {
-    for (const stored of cachedSecrets) {
-      const hashMatch =
-        stored.credentialHash.length > 0 && podSecret.credentialHash === stored.credentialHash;
-      const coordinatesMatch =
-        podSecret.uid === stored.uid &&
-        podSecret.namespace === stored.namespace &&
-        podSecret.name === stored.name;
-      if (hashMatch) {
-        return !coordinatesMatch && canWrite ? { found: true, write: podSecret } : { found: true };
-      }
-      // Same coordinates, other hash (rotated content, or hashing failed): trusted only
-      // together with the write that records it, so not at the cap.
-      if (coordinatesMatch && canWrite) return { found: true, write: podSecret };
-    }
-  }
-  const sa = pod.serviceAccount;
-  const saFound =
-    sa !== undefined &&
-    cached.kubernetesServiceAccounts.some(
-      (s) => s.uid === sa.uid && s.namespace === sa.namespace && s.name === sa.name,
-    );
-  return { found: saFound };
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
