@@ -10,11 +10,10 @@ export {
 } from "./keys.js";
 export {
   createRedisAvailabilityState,
-  createRedisSender,
   type NodeTimerHandle,
   type RedisAvailabilityState,
   type RedisAvailabilityStateOptions,
   type RedisAvailabilityStateStats,
-  type RedisCommandSender,
 } from "./redis-state.js";
+export { createRedisSender, type RedisCommandSender } from "./sender.js";
 export { decodeVerdict, encodeVerdict, scrubReason } from "./values.js";
