@@ -14,6 +14,7 @@
  * label value (may be empty). An empty selector matches everything.
  */
 import { RoutingError } from "./errors.js";
+import { binaryOperatorNames, type ScannedItem, scan } from "./label-selector-scan.js";
 
 /** The operators of one requirement, named as in `k8s.io/apimachinery/pkg/selection`. */
 export type LabelSelectorOperator =
@@ -42,104 +43,6 @@ export interface LabelSelector {
   readonly requirements: readonly LabelRequirement[];
   /** True when every requirement holds for `labels`. */
   matches(labels: Readonly<Record<string, string>>): boolean;
-}
-
-type Token =
-  | "error"
-  | "eos"
-  | ")"
-  | ","
-  | "!"
-  | "=="
-  | "="
-  | ">"
-  | "id"
-  | "in"
-  | "<"
-  | "!="
-  | "notin"
-  | "(";
-
-interface ScannedItem {
-  readonly token: Token;
-  readonly literal: string;
-}
-
-/** Literal token texts (everything but identifiers, end and errors). */
-const literalTokens: Readonly<Record<string, Token>> = {
-  ")": ")",
-  ",": ",",
-  "!": "!",
-  "==": "==",
-  "=": "=",
-  ">": ">",
-  in: "in",
-  "<": "<",
-  "!=": "!=",
-  notin: "notin",
-  "(": "(",
-};
-
-const binaryOperatorNames = "in, notin, =, ==, !=, gt, lt";
-
-function isWhitespace(ch: string): boolean {
-  return ch === " " || ch === "\t" || ch === "\r" || ch === "\n";
-}
-
-function isSpecialSymbol(ch: string): boolean {
-  return (
-    ch === "=" || ch === "!" || ch === "(" || ch === ")" || ch === "," || ch === ">" || ch === "<"
-  );
-}
-
-/** Splits the selector into tokens the way the Kubernetes lexer does. */
-function scan(text: string): ScannedItem[] {
-  // The Go lexer reads byte 0 as end of input.
-  const nul = text.indexOf("\0");
-  const s = nul === -1 ? text : text.slice(0, nul);
-  let pos = 0;
-  const items: ScannedItem[] = [];
-  for (;;) {
-    while (pos < s.length && isWhitespace(s[pos] as string)) pos++;
-    if (pos >= s.length) {
-      items.push({ token: "eos", literal: "" });
-      return items;
-    }
-    const start = pos;
-    if (isSpecialSymbol(s[pos] as string)) {
-      let last: ScannedItem | undefined;
-      let buffer = "";
-      while (pos < s.length && isSpecialSymbol(s[pos] as string)) {
-        buffer += s[pos];
-        const token = literalTokens[buffer];
-        if (token !== undefined) {
-          last = { token, literal: buffer };
-          pos++;
-        } else if (last !== undefined) {
-          break;
-        } else {
-          pos++;
-        }
-      }
-      items.push(
-        last ?? {
-          token: "error",
-          literal: `error expected: keyword found '${s.slice(start, pos)}'`,
-        },
-      );
-      continue;
-    }
-    while (
-      pos < s.length &&
-      !isSpecialSymbol(s[pos] as string) &&
-      !isWhitespace(s[pos] as string)
-    ) {
-      pos++;
-    }
-    const word = s.slice(start, pos);
-    const keyword = word === "in" || word === "notin" ? literalTokens[word] : undefined;
-    items.push({ token: keyword ?? "id", literal: word });
-  }
 }
 
 const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
