@@ -17,8 +17,13 @@
  * `credentialHash` always written; `lastUpdatedTime` in UTC whole seconds.
  */
 
-import { json, strings, time, unicode, utf8 } from "@kubeimg/core/internal";
+import { json, time, unicode, utf8 } from "@kubeimg/core/internal";
 import { PullRecordError } from "./errors.js";
+import {
+  currentRecordApiVersion,
+  readableRecordApiVersions,
+  recordApiGroup,
+} from "./record-versions.js";
 import type {
   ImagePullCredentials,
   ImagePulledRecord,
@@ -27,40 +32,6 @@ import type {
   ImagePullServiceAccount,
 } from "./types.js";
 import { looksLikeJson, parseYamlLikeKubernetes, YamlConversionError } from "./yaml-fallback.js";
-
-/**
- * The API group of the record files.
- *
- * @example
- * ```ts
- * recordApiGroup; // "kubelet.config.k8s.io"
- * ```
- */
-export const recordApiGroup = "kubelet.config.k8s.io";
-/**
- * The `apiVersion` v1.35 writes.
- *
- * @example
- * ```ts
- * decodeIntentFile(text).apiVersion === currentRecordApiVersion;
- * ```
- */
-export const currentRecordApiVersion = "kubelet.config.k8s.io/v1beta1";
-/**
- * The `apiVersion`s v1.35 reads: every version its decoding scheme
- * registers, including the internal one (field names are the Go field names
- * there). Files not in the current version are migrated at open.
- *
- * @example
- * ```ts
- * readableRecordApiVersions.includes("kubelet.config.k8s.io/v1alpha1"); // true
- * ```
- */
-export const readableRecordApiVersions: readonly string[] = [
-  "kubelet.config.k8s.io/v1alpha1",
-  currentRecordApiVersion,
-  "kubelet.config.k8s.io/__internal",
-];
 
 /**
  * JSON field names of the record types. The versioned types (`v1alpha1`,
@@ -148,9 +119,6 @@ const emptyCredentials: ImagePullCredentials = Object.freeze({
 class FieldError extends Error {
   override readonly name = "FieldError";
 }
-
-/** A string as the kubelet's `encoding/json` (Go 1.19, the vectors' Go) writes it. */
-const goJson = (s: string): string => json.Quote(s, "go1.19");
 
 function fail(message: string): never {
   throw new FieldError(message);
@@ -358,65 +326,9 @@ export function decodePulledRecordFile(
   });
 }
 
-function encodeTime(d: Date): string {
-  const ms = d.getTime();
-  if (Number.isNaN(ms)) {
-    throw new PullRecordError("INVALID_ARGUMENT", "lastUpdatedTime is not a valid date");
-  }
-  // metav1.Time writes Go's zero time as null.
-  return ms === time.ZeroTimeMillis ? "null" : goJson(time.FormatRFC3339(ms));
-}
-
-function encodeCredentials(c: ImagePullCredentials): string {
-  const parts: string[] = [];
-  if (c.kubernetesSecrets.length > 0) {
-    const items = c.kubernetesSecrets.map(
-      (s) =>
-        `{"uid":${goJson(s.uid)},"namespace":${goJson(s.namespace)},"name":${goJson(s.name)},"credentialHash":${goJson(s.credentialHash)}}`,
-    );
-    parts.push(`"kubernetesSecrets":[${items.join(",")}]`);
-  }
-  if (c.kubernetesServiceAccounts.length > 0) {
-    const items = c.kubernetesServiceAccounts.map(
-      (s) => `{"uid":${goJson(s.uid)},"namespace":${goJson(s.namespace)},"name":${goJson(s.name)}}`,
-    );
-    parts.push(`"kubernetesServiceAccounts":[${items.join(",")}]`);
-  }
-  if (c.nodePodsAccessible) parts.push(`"nodePodsAccessible":true`);
-  return `{${parts.join(",")}}`;
-}
-
-/**
- * Returns the exact file content v1.35 writes for an intent
- * (`kubelet.config.k8s.io/v1beta1`, trailing newline).
- *
- * @example
- * ```ts
- * encodeIntentFile({ image: "nginx" });
- * // '{"kind":"ImagePullIntent","apiVersion":"kubelet.config.k8s.io/v1beta1","image":"nginx"}\n'
- * ```
- */
-export function encodeIntentFile(intent: ImagePullIntent): string {
-  return `{"kind":"ImagePullIntent","apiVersion":${goJson(currentRecordApiVersion)},"image":${goJson(intent.image)}}\n`;
-}
-
-/**
- * Returns the exact file content v1.35 writes for a pulled record.
- *
- * @example
- * ```ts
- * encodePulledRecordFile({ lastUpdatedTime: new Date("2025-01-01T00:00:00Z"), imageRef: "r", credentialMapping: new Map() });
- * // '{"kind":"ImagePulledRecord","apiVersion":"kubelet.config.k8s.io/v1beta1","lastUpdatedTime":"2025-01-01T00:00:00Z","imageRef":"r"}\n'
- * ```
- */
-export function encodePulledRecordFile(record: ImagePulledRecord): string {
-  let out = `{"kind":"ImagePulledRecord","apiVersion":${goJson(currentRecordApiVersion)},"lastUpdatedTime":${encodeTime(record.lastUpdatedTime)},"imageRef":${goJson(record.imageRef)}`;
-  if (record.credentialMapping.size > 0) {
-    const entries = [...record.credentialMapping].map(
-      ([k, v]) => [utf8.toWellFormed(k), v] as const,
-    );
-    entries.sort((a, b) => strings.Compare(a[0], b[0]));
-    out += `,"credentialMapping":{${entries.map(([k, v]) => `${goJson(k)}:${encodeCredentials(v)}`).join(",")}}`;
-  }
-  return `${out}}\n`;
-}
+export { encodeIntentFile, encodePulledRecordFile } from "./codec-encode.js";
+export {
+  currentRecordApiVersion,
+  readableRecordApiVersions,
+  recordApiGroup,
+} from "./record-versions.js";
