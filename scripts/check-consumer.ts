@@ -29,12 +29,17 @@ import { repoRoot } from "./conformance/runner.js";
  * `target` is the goal the issue set; `ceiling` is what the check enforces.
  * Where the two differ the goal is not met yet, and the ceiling sits just
  * above the size reached so it cannot grow unnoticed: after the move to
- * `zod/mini` and YAML loading's move to `@kubeimg/policy/routing/yaml`, most
- * of what is left above the goal is the re2js engine (147 KB minified).
+ * `zod/mini`, YAML loading's move to `@kubeimg/policy/routing/yaml` and the
+ * Argo CD and Kargo dialects' move to subpaths of their own, most of what is
+ * left above the goal is the re2js engine (147 KB minified).
  */
 export const browserBudgets: Record<string, { target: number; ceiling: number }> = {
   "@kubeimg/core/reference": { target: 6 * 1024, ceiling: 6 * 1024 },
-  "@kubeimg/policy/tags": { target: 60 * 1024, ceiling: 100 * 1024 },
+  "@kubeimg/policy/tags": { target: 60 * 1024, ceiling: 80 * 1024 },
+  // No goal of their own: each dialect is kept from growing unnoticed.
+  "@kubeimg/policy/tags/argocd": { target: 72 * 1024, ceiling: 72 * 1024 },
+  "@kubeimg/policy/tags/kargo": { target: 67 * 1024, ceiling: 67 * 1024 },
+  "@kubeimg/policy/tags/dialects": { target: 79 * 1024, ceiling: 79 * 1024 },
   "@kubeimg/policy/routing": { target: 70 * 1024, ceiling: 92 * 1024 },
 };
 /** The packed CLI (everything bundled) must stay small enough to install quickly. */
