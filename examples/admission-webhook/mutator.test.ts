@@ -8,7 +8,7 @@ import type { AvailabilityChecker } from "@kubeimg/policy/routing";
 import { compileRouting } from "@kubeimg/policy/routing";
 import { loadRoutingResources } from "@kubeimg/policy/routing/yaml";
 import { describe, expect, it } from "vitest";
-import { createPodMutator } from "./mutator.js";
+import { ANSWER_RESERVE_MS, createPodMutator } from "./mutator.js";
 import { nodeTimers } from "./timers.js";
 
 const routing = compileRouting(
@@ -79,6 +79,41 @@ describe("createPodMutator under a burst", () => {
     expect(probed.every((image) => image.includes("/a:1"))).toBe(true);
     // The slot holder gives up on probing before the deadline; the next one
     // starts with no probe budget left, and the last one never starts.
+  });
+
+  it("a review still waiting for a slot leaves ANSWER_RESERVE_MS before its deadline, with a warning", async () => {
+    const mutator = createPodMutator({
+      routing,
+      checker: {
+        check: (_image, _secret, { signal }) =>
+          new Promise((resolve) =>
+            signal?.addEventListener("abort", () =>
+              resolve({ available: false, reason: "aborted", retryable: true }),
+            ),
+          ),
+      },
+      timers: nodeTimers,
+      deadlineMs: 1000,
+      maxConcurrentAdmissions: 1,
+    });
+    const started = performance.now();
+    const at = (answer: Promise<unknown>) => answer.then(() => performance.now() - started);
+    const holder = mutator(review("uid-holder", "quay.io/team/holder:1"));
+    // Arrived 500 ms ago: it may wait 1000 - 200 - 500 = 300 ms for the slot.
+    const waiter = mutator(review("uid-waiter", "quay.io/team/waiter:1"), {
+      receivedAt: performance.now() - 500,
+    });
+    const [holderAt, waiterAt] = await Promise.all([at(holder), at(waiter)]);
+    expect(waiterAt).toBeGreaterThanOrEqual(290);
+    expect(waiterAt).toBeLessThan(700);
+    expect(await waiter).toMatchObject({
+      uid: "uid-waiter",
+      allowed: true,
+      warnings: [expect.stringMatching(/too busy to decide within 1000 ms/)],
+    });
+    expect((await waiter).patch).toBeUndefined();
+    // The holder probed until ANSWER_RESERVE_MS before its own deadline.
+    expect(holderAt).toBeGreaterThanOrEqual(1000 - ANSWER_RESERVE_MS - 10);
   });
 
   it("counts the deadline from the review's arrival", async () => {

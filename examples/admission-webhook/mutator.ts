@@ -48,9 +48,10 @@ export interface PodMutatorOptions {
   readonly ensurePullSecret?: (secret: PullSecretToEnsure, namespace: string) => Promise<void>;
   /**
    * Admissions decided at once (default 32). Under a burst the others wait
-   * for a slot; one still waiting at its deadline is admitted unchanged
-   * without any planning or probing, so an overloaded webhook sheds work
-   * instead of spreading its CPU so thin that every answer is late.
+   * for a slot; one still waiting {@link ANSWER_RESERVE_MS} before its
+   * deadline is admitted unchanged without any planning or probing, so an
+   * overloaded webhook sheds work instead of spreading its CPU so thin that
+   * every answer is late.
    */
   readonly maxConcurrentAdmissions?: number;
   /** Containers of one Pod resolved at once (default 16). */
@@ -70,6 +71,16 @@ export type PodMutator = (
   context?: { readonly receivedAt?: number },
 ) => Promise<AdmissionResponse>;
 
+/**
+ * The part of an admission's budget kept for building and writing its
+ * answer: probing stops this long before the deadline, and an admission
+ * still waiting for a decision slot then leaves the line (it could not
+ * probe anything any more). When a burst of reviews arrived together, their
+ * answers are then written before their deadlines rather than all at once
+ * after them.
+ */
+export const ANSWER_RESERVE_MS = 200;
+
 const admitUnchanged = (uid: string, warning?: string): AdmissionResponse =>
   warning === undefined ? { uid, allowed: true } : { uid, allowed: true, warnings: [warning] };
 
@@ -88,9 +99,13 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
     );
   }
   let running = 0;
-  const waiting: (() => void)[] = [];
-  /** Resolves when a decision slot is ours, or never (the deadline answers first). */
-  const acquire = (signal: AbortSignal): Promise<boolean> => {
+  // In arrival order; a Set so that a thousand leaving at once cost no scans.
+  const waiting = new Set<() => void>();
+  /**
+   * Resolves true when a decision slot is ours, false when `signal` aborts
+   * or `patienceMs` pass first.
+   */
+  const acquire = (signal: AbortSignal, patienceMs: number): Promise<boolean> => {
     if (running < maxConcurrent) {
       running++;
       return Promise.resolve(true);
@@ -98,21 +113,26 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
     return new Promise<boolean>((resolve) => {
       const grant = (): void => {
         signal.removeEventListener("abort", leave);
+        options.timers.clearTimeout(patience);
         resolve(true);
       };
       const leave = (): void => {
-        const i = waiting.indexOf(grant);
-        if (i >= 0) waiting.splice(i, 1);
+        signal.removeEventListener("abort", leave);
+        options.timers.clearTimeout(patience);
+        waiting.delete(grant);
         resolve(false);
       };
-      waiting.push(grant);
+      waiting.add(grant);
+      const patience = options.timers.setTimeout(leave, patienceMs);
       signal.addEventListener("abort", leave, { once: true });
     });
   };
   const release = (): void => {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
+    const next = waiting.values().next();
+    if (!next.done) {
+      waiting.delete(next.value);
+      next.value();
+    } else running--;
   };
   return async (body, context) => {
     const started = context?.receivedAt ?? options.timers.now();
@@ -136,8 +156,17 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
         Math.max(0, deadlineMs - (options.timers.now() - started)),
       );
     });
-    const decision = acquire(controller.signal).then(async (granted) => {
-      if (!granted) return admitUnchanged(request.uid);
+    const patienceMs = Math.max(
+      0,
+      deadlineMs - ANSWER_RESERVE_MS - (options.timers.now() - started),
+    );
+    const decision = acquire(controller.signal, patienceMs).then(async (granted) => {
+      if (!granted) {
+        return admitUnchanged(
+          request.uid,
+          `kubeimg: too busy to decide within ${deadlineMs} ms; pod admitted unchanged`,
+        );
+      }
       try {
         return await decide(request, options, started, deadlineMs, controller.signal);
       } finally {
@@ -178,8 +207,10 @@ async function decide(
   if (plan.error) {
     return admitUnchanged(uid, `kubeimg: ${plan.error.message}; pod admitted unchanged`);
   }
-  // Keep a little of the budget for building and sending the answer.
-  const probeBudget = Math.max(0, deadlineMs - (options.timers.now() - started) - 200);
+  const probeBudget = Math.max(
+    0,
+    deadlineMs - (options.timers.now() - started) - ANSWER_RESERVE_MS,
+  );
   const { patch, pullSecrets } = await resolvePodRouting(plan, options.checker, {
     timers: options.timers,
     deadlineMs: probeBudget,

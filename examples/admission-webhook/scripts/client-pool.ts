@@ -6,6 +6,7 @@
  * once is busy enough on a small machine to make any webhook look late.
  */
 import { type ChildProcess, fork } from "node:child_process";
+import { setPriority } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ReviewOutcome, repoRoot } from "./cluster.js";
@@ -43,6 +44,13 @@ export async function sendFromPool(options: {
   readonly images: number;
   readonly origin: string;
   readonly timeoutMs: number;
+  /**
+   * The clients' scheduling priority (`nice`, 0..19; default 0): on a
+   * machine where they share the cores with the webhook, a positive value
+   * makes them take what the webhook leaves, as an API server on machines
+   * of its own would.
+   */
+  readonly nice?: number;
   /** Called once every client is ready (connections open, bodies built), before they send. */
   readonly beforeSending?: () => Promise<void>;
 }): Promise<PoolResult> {
@@ -67,6 +75,7 @@ export async function sendFromPool(options: {
         stdio: ["ignore", "inherit", "inherit", "ipc"],
       });
       children.push(child);
+      if (options.nice && child.pid !== undefined) setPriority(child.pid, options.nice);
       let ready: () => void = () => {};
       const isReady = new Promise<void>((resolve) => {
         ready = resolve;

@@ -1,13 +1,15 @@
 /**
  * `pnpm --filter @kubeimg/example-admission-webhook load-test [-- --reviews 1000
- *   --containers 50 --deadline-ms 2000 --max-rss-mb 512 --clients 2 --noop]`
+ *   --containers 50 --deadline-ms 2000 --max-rss-mb 512 --clients 2 --client-nice 0 --noop]`
  *
  * The webhook under an API server's worst day, on loopback only: `--reviews`
  * AdmissionReviews of Pods with `--containers` containers each, all sent at
  * once to one webhook process, whose every image is mirrored first on a
  * registry that accepts connections and never answers, then on one that
  * answers after 700 ms. The client is `--clients` processes, each with its
- * own keep-alive agent. Bounded in count (`--reviews` ≤ 5,000) and time:
+ * own keep-alive agent, at CPU priority `--client-nice` (0; a positive
+ * value makes them take what the webhook leaves on a small machine, as an
+ * API server on machines of its own would, but starves them on a busy one). Bounded in count (`--reviews` ≤ 5,000) and time:
  * each review is cut off at its deadline plus five seconds, and the whole
  * run at `--time-limit-s`.
  *
@@ -53,6 +55,8 @@ export interface LoadTestOptions {
   readonly maxRssBytes: number;
   /** Client processes (default 2). */
   readonly clients?: number;
+  /** The client processes' `nice` value (default 0; see `sendFromPool`). */
+  readonly clientNice?: number;
   /** Runs the no-op floor (`noop-webhook.ts`) instead of the webhook. */
   readonly noop?: boolean;
   /** Extra Node flags for the webhook process (`--cpu-prof`, `--trace-gc`). */
@@ -135,6 +139,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
         cpuBeforeMs = (await replica.stats(tls.cert)).cpuMs;
       },
       processes: options.clients ?? 2,
+      nice: options.clientNice ?? 0,
       reviews: options.reviews,
       port: replica.port,
       ca: tls.cert,
@@ -220,7 +225,7 @@ export function formatLoadTestReport(report: LoadTestReport): string {
   const b = report.webhookFromBody;
   const c = report.client;
   return [
-    `${o.noop ? "NO-OP FLOOR: " : ""}reviews ${o.reviews} × ${o.containers} containers, all at once from ${o.clients ?? 2} client processes; deadline ${o.deadlineMs} ms; probe timeout ${o.probeTimeoutMs} ms; hung mirror + ${o.slowMs} ms mirror`,
+    `${o.noop ? "NO-OP FLOOR: " : ""}reviews ${o.reviews} × ${o.containers} containers, all at once from ${o.clients ?? 2} client processes (nice ${o.clientNice ?? 0}); deadline ${o.deadlineMs} ms; probe timeout ${o.probeTimeoutMs} ms; hung mirror + ${o.slowMs} ms mirror`,
     `webhook side (arrival → answer written; the acceptance figure): p50 ${ms(w.p50)} ms, p99 ${ms(w.p99)} ms, max ${ms(w.max)} ms (bound ${o.deadlineMs + 100} ms); answered ${w.count}`,
     `webhook side from the request's last byte: p50 ${ms(b.p50)} ms, p99 ${ms(b.p99)} ms, max ${ms(b.max)} ms`,
     `webhook event-loop delay: p99 ${ms(report.webhookLoopDelay.p99)} ms, max ${ms(report.webhookLoopDelay.max)} ms; webhook CPU for the reviews ${ms(report.webhookCpuMs)} ms`,
@@ -247,6 +252,7 @@ if (invokedDirectly) {
       images: { type: "string", default: "200" },
       "max-rss-mb": { type: "string", default: "512" },
       clients: { type: "string", default: "2" },
+      "client-nice": { type: "string", default: "0" },
       "time-limit-s": { type: "string", default: "180" },
       noop: { type: "boolean", default: false },
       "node-arg": { type: "string", multiple: true },
@@ -270,6 +276,7 @@ if (invokedDirectly) {
     images: whole("images", values.images, 100_000),
     maxRssBytes: whole("max-rss-mb", values["max-rss-mb"], 16_384) * 2 ** 20,
     clients: whole("clients", values.clients, 64),
+    clientNice: whole("client-nice", `${Number(values["client-nice"]) + 1}`, 20) - 1,
     noop: values.noop ?? false,
     ...(values["node-arg"] ? { nodeArgs: values["node-arg"] } : {}),
   };

@@ -206,6 +206,7 @@ export function createAvailabilityGate<Handle>(
         probeTimeoutMs,
         onProbe: () => counters.probes++,
         onTimeout: () => counters.timeouts++,
+        start: (work) => budget.defer(work),
       });
     } finally {
       slots.release(key.registry);

@@ -49,6 +49,13 @@ export interface ProbeOnceOptions<Handle> {
   readonly onProbe: () => void;
   /** Called when the probe timeout fires first. */
   readonly onTimeout: () => void;
+  /**
+   * Runs the start of the probe, now or in a later turn of the event loop
+   * (the turn budget's `defer`): starting a request costs real CPU, and a
+   * dead registry's circuit opening can start hundreds at once. The probe
+   * timeout counts from the start.
+   */
+  readonly start: (work: () => void) => void;
 }
 
 /**
@@ -64,14 +71,14 @@ export function probeOnce<Handle>(
 ): Promise<Availability | undefined> {
   if (signal.aborted) return Promise.resolve(undefined);
   const { timers, probeTimeoutMs } = options;
-  options.onProbe();
-  const controller = new AbortController();
   return new Promise<Availability | undefined>((resolve) => {
     let settled = false;
+    let timer: { readonly handle: Handle } | undefined;
+    const controller = new AbortController();
     const done = (answer: Availability | undefined): void => {
       if (settled) return;
       settled = true;
-      timers.clearTimeout(timer);
+      if (timer) timers.clearTimeout(timer.handle);
       signal.removeEventListener("abort", onAbort);
       resolve(answer);
     };
@@ -79,28 +86,39 @@ export function probeOnce<Handle>(
       done(undefined);
       controller.abort(signal.reason);
     };
-    const timer = timers.setTimeout(() => {
-      options.onTimeout();
-      done({ available: false, reason: `timed out after ${probeTimeoutMs} ms`, retryable: true });
-      controller.abort(new Error("probe timeout"));
-    }, probeTimeoutMs);
     signal.addEventListener("abort", onAbort, { once: true });
-    attempt(() =>
-      checker.check(key.image, key.credentialSecret, {
-        signal: controller.signal,
-        ...(key.platformList ? { platforms: key.platformList } : {}),
-      }),
-    )
-      .then(
-        (answer) => done(controller.signal.aborted ? undefined : answer),
-        (e: unknown) =>
-          done(
-            controller.signal.aborted
-              ? undefined
-              : { available: false, reason: messageOf(e), retryable: true },
-          ),
+    options.start(() => {
+      // Aborted while waiting for its turn: never sent.
+      if (settled) return;
+      options.onProbe();
+      timer = {
+        handle: timers.setTimeout(() => {
+          options.onTimeout();
+          done({
+            available: false,
+            reason: `timed out after ${probeTimeoutMs} ms`,
+            retryable: true,
+          });
+          controller.abort(new Error("probe timeout"));
+        }, probeTimeoutMs),
+      };
+      attempt(() =>
+        checker.check(key.image, key.credentialSecret, {
+          signal: controller.signal,
+          ...(key.platformList ? { platforms: key.platformList } : {}),
+        }),
       )
-      // `done` never throws; this only keeps the chain observed.
-      .then(undefined, () => {});
+        .then(
+          (answer) => done(controller.signal.aborted ? undefined : answer),
+          (e: unknown) =>
+            done(
+              controller.signal.aborted
+                ? undefined
+                : { available: false, reason: messageOf(e), retryable: true },
+            ),
+        )
+        // `done` never throws; this only keeps the chain observed.
+        .then(undefined, () => {});
+    });
   });
 }
