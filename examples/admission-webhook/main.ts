@@ -15,6 +15,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parsePullSecret } from "@kubeimg/core/keyring";
+import { exampleArgs, fail, userPath } from "@kubeimg/example-kit";
 import {
   activeCheckTimeoutMs,
   compileRouting,
@@ -25,7 +26,6 @@ import { createRedisAvailabilityState } from "@kubeimg/redis";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";
 import { parseAllDocuments } from "yaml";
-import { exampleArgs, fail, userPath } from "./cli-args.js";
 import { createPodMutator } from "./mutator.js";
 import { startWebhookServer } from "./server.js";
 import { nodeTimers } from "./timers.js";

@@ -2,7 +2,7 @@
  * `pnpm demo`: prints the worked examples of kubeimg's specs, computed by
  * the `kubeimg` CLI over the bundled fixtures. Needs no network.
  */
-import { exampleArgs } from "./cli-args.js";
+import { exampleArgs } from "@kubeimg/example-kit";
 import { runDemo } from "./demo.js";
 import { SECTIONS } from "./sections.js";
 

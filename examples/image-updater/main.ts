@@ -9,8 +9,8 @@
  */
 import { readFileSync } from "node:fs";
 import { createDockerKeyring, parseDockerConfigJson } from "@kubeimg/core/keyring";
+import { exampleArgs, fail, userPath } from "@kubeimg/example-kit";
 import { createRegistryClient } from "@kubeimg/registry/client";
-import { exampleArgs, fail, userPath } from "./cli-args.js";
 import { readFluxObjects } from "./objects.js";
 import { formatImagePolicies } from "./print.js";
 import { checkImagePolicies } from "./update.js";

@@ -13,7 +13,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { exampleArgs, userPath } from "./cli-args.js";
+import { exampleArgs, userPath } from "@kubeimg/example-kit";
 import { prometheusRecorder } from "./metrics.js";
 import { formatDecision, runScenario } from "./run.js";
 

@@ -14,7 +14,7 @@ import {
   repositoryName,
   safeParseNormalizedNamed,
 } from "@kubeimg/core/reference";
-import { exampleArgs } from "./cli-args.js";
+import { exampleArgs } from "@kubeimg/example-kit";
 
 const { positionals } = exampleArgs(
   { options: {}, allowPositionals: true },

@@ -12,8 +12,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { exampleArgs, fail } from "@kubeimg/example-kit";
 import { checkAlternatives, formatReports } from "./availability.js";
-import { exampleArgs, fail } from "./cli-args.js";
 
 const USAGE = `usage: main.ts --registry URL [--registry URL]... [--json] [--timeout-ms MS] IMAGE...
   (or the environment: REGISTRY_URLS and IMAGES)`;

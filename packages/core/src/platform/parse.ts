@@ -20,6 +20,7 @@
  */
 
 import { Quote as goQuote } from "../internal/strconv.js";
+import { SplitN } from "../internal/strings.js";
 import { PathUnescape } from "../internal/url.js";
 import { isKnownArch, isKnownOS, normalizeArch, normalizeOS } from "./database.js";
 import { PlatformError, type PlatformSpecifierPart } from "./errors.js";
@@ -86,7 +87,7 @@ export function parsePlatform(specifier: string, options: PlatformOptions = {}):
       specifier,
     );
   }
-  const parts = splitN(specifier, "/", 4);
+  const parts = SplitN(specifier, "/", 4);
 
   const osPiece = parts[0] as string;
   osRegExp ??= new RegExp(OS_PATTERN);
@@ -213,20 +214,6 @@ function hostRequired(specifier: string, missing: "os" | "architecture"): never 
     missing,
     specifier,
   );
-}
-
-/** Go's `strings.SplitN(s, sep, n)` for n > 0: at most n pieces, the last keeps the rest. */
-function splitN(s: string, sep: string, n: number): string[] {
-  const out: string[] = [];
-  let start = 0;
-  while (out.length < n - 1) {
-    const at = s.indexOf(sep, start);
-    if (at < 0) break;
-    out.push(s.slice(start, at));
-    start = at + sep.length;
-  }
-  out.push(s.slice(start));
-  return out;
 }
 
 /**

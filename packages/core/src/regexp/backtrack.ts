@@ -1,38 +1,23 @@
 /**
- * A faster bit-state backtracker for short inputs.
+ * Go's bit-state backtracker, for short inputs.
  *
- * For a pattern that is not one-pass, Go (and re2js after it) finds the
- * leftmost-first match of a short input with a backtracker that remembers
- * every (instruction, position) pair it has visited, so it never does the
- * same work twice and stays linear: `backtrack.go`. This module runs the same
- * algorithm on re2js's compiled program, over flat tables and typed arrays
- * reused from call to call, instead of re2js's generic input and instruction
- * objects. Tests check it gives re2js's answers.
+ * For a pattern that is not one-pass, Go finds the leftmost-first match of a
+ * short input with a backtracker that remembers every (instruction,
+ * position) pair it has visited, so it never does the same work twice and
+ * stays linear: `backtrack.go`. This module runs the same algorithm over
+ * flat tables and typed arrays reused from call to call. Tests hold it to
+ * the Pike VM.
  *
  * Like Go, it only takes programs of at most 500 instructions and inputs of
- * at most 256 Ki bits of visited state; the caller falls back to re2js
- * beyond that. It reads re2js's compiled program (`RE2.prog`, `cond`,
- * `prefix`), internals of the pinned re2js 2.10.0.
+ * at most 256 Ki bits of visited state; the caller uses the Pike VM beyond
+ * that.
  */
 
-import { EmptyOp, emptyOpContext, Op } from "./re2js-program.js";
+import { EmptyOp, emptyOpContext, type Inst, Op, type Prog } from "./program.js";
 
 /** Go's `maxBacktrackProg` and `maxBacktrackVector`. */
 const maxBacktrackProg = 500;
 const maxBacktrackVector = 256 * 1024;
-
-interface Re2jsInst {
-  readonly op: number;
-  readonly out: number;
-  readonly arg: number;
-  readonly runes: Int32Array;
-  matchRune(r: number): boolean;
-}
-
-interface Re2jsProg {
-  readonly start: number;
-  readonly inst: readonly Re2jsInst[];
-}
 
 /** The empty-width context at `pos` of `s` (Go's `inputString.context`). */
 function contextAt(s: string, pos: number): number {
@@ -43,7 +28,7 @@ function contextAt(s: string, pos: number): number {
 
 /** A backtracker compiled to flat tables. */
 export interface BacktrackMatcher {
-  /** The longest input (in UTF-16 units) this matcher takes; longer ones go to re2js. */
+  /** The longest input (in UTF-16 units) this matcher takes; longer ones go to the Pike VM. */
   readonly maxLength: number;
   /**
    * Finds the leftmost-first match in `s`. Returns true on a match; then
@@ -54,13 +39,15 @@ export interface BacktrackMatcher {
 }
 
 /**
- * Returns a backtracker for re2js's program of `re2`, or undefined when the
- * program is too large (or re2js's internals are not as expected).
+ * Returns a backtracker for `prog`, or undefined when the program is too
+ * large. `cond` is the program's start condition (-1: it cannot match),
+ * `prefix` the literal every match begins with.
  */
-export function compileBacktrack(re2: unknown): BacktrackMatcher | undefined {
-  const r = re2 as { prog?: Re2jsProg; cond?: number; prefix?: string | null };
-  const prog = r.prog;
-  if (prog == null || !Array.isArray(prog.inst) || typeof r.cond !== "number") return undefined;
+export function compileBacktrack(
+  prog: Prog,
+  cond: number,
+  prefix: string,
+): BacktrackMatcher | undefined {
   const insts = prog.inst;
   const n = insts.length;
   if (n === 0 || n > maxBacktrackProg) return undefined;
@@ -69,7 +56,7 @@ export function compileBacktrack(re2: unknown): BacktrackMatcher | undefined {
   const arg = new Int32Array(n);
   const accept = new Uint8Array(n * 128);
   for (let pc = 0; pc < n; pc++) {
-    const inst = insts[pc] as Re2jsInst;
+    const inst = insts[pc] as Inst;
     if (inst.op < Op.Alt || inst.op > Op.RuneAnyNotNL) return undefined;
     ops[pc] = inst.op;
     out[pc] = inst.out;
@@ -80,8 +67,7 @@ export function compileBacktrack(re2: unknown): BacktrackMatcher | undefined {
       for (let c = 0; c < 128; c++) accept[pc * 128 + c] = c === inst.runes[0] ? 1 : 0;
     }
   }
-  const startCond = r.cond;
-  const prefix = r.prefix ?? "";
+  const startCond = cond;
   const start = prog.start;
   const maxLength = Math.floor(maxBacktrackVector / n);
 
@@ -184,8 +170,8 @@ export function compileBacktrack(re2: unknown): BacktrackMatcher | undefined {
               if (accept[pc * 128 + rune] === 0) break;
             } else if (
               op === Op.Rune
-                ? !(insts[pc] as Re2jsInst).matchRune(rune)
-                : rune !== (insts[pc] as Re2jsInst).runes[0]
+                ? !(insts[pc] as Inst).matchRune(rune)
+                : rune !== (insts[pc] as Inst).runes[0]
             ) {
               break;
             }

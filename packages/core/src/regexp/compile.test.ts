@@ -25,7 +25,7 @@ describe("compileRegexp rejects what Go rejects, with Go's message", () => {
     { pattern: "a++", message: "error parsing regexp: invalid nested repetition operator: `++`" },
     { pattern: "a{1001}", message: "error parsing regexp: invalid repeat count: `{1001}`" },
     { pattern: "\\Z", message: "error parsing regexp: invalid escape sequence: `\\Z`" },
-    // Go reads the name `[:]:]` here; re2js would quote only `[:]`.
+    // Go reads the name `[:]:]` here (a `:]` follows the `[:`).
     { pattern: "[[:]:]]", message: "error parsing regexp: invalid character class range: `[:]:]`" },
     { pattern: "[[:]x(", message: "error parsing regexp: missing closing ): `[[:]x(`" },
     { pattern: "\\x[[:]]", message: "error parsing regexp: invalid escape sequence: `\\x[[`" },

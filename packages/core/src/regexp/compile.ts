@@ -1,50 +1,41 @@
 /**
- * Go-compatible regular expressions over re2js.
+ * Go-compatible regular expressions: Go's own `regexp` package, ported.
  *
  * Every pattern a user supplies (Flux `filterTags.pattern`, routing rules)
- * is compiled here and never handed to `new RegExp`: re2js implements Go's
- * RE2 parser and matcher, so syntax, error messages and leftmost-first
- * semantics are Go's, and matching runs in time linear in the input.
+ * is compiled here and never handed to `new RegExp`. The pipeline is Go's:
+ * `syntax.ts` parses with Go's syntax, limits and error messages;
+ * `program.ts` simplifies and compiles to Go's instruction program; the
+ * program runs on one of Go's engines, chosen as Go chooses: the one-pass
+ * executor for patterns that qualify (`onepass-compile.ts`, run by
+ * `onepass.ts`, as a DFA on ASCII input by `onepass-dfa.ts`), the bit-state
+ * backtracker for short inputs (`backtrack.ts`), the Pike VM for the rest
+ * (`pikevm.ts`). `^prefix(.*)suffix$` needs none of them (`literal-frame.ts`),
+ * and a yes/no question (`matchString`) goes to a lazily built DFA when the
+ * one-pass engine cannot take it (`match-dfa.ts`).
+ * Every engine gives Go's leftmost-first answers, and every one runs in time
+ * linear in the input: no pattern can make matching blow up.
  *
- * Where re2js and Go part ways we bridge the gap:
+ * Unicode classes and case folding use Go 1.19's Unicode 13 tables
+ * (`unicode.ts`), not the JavaScript runtime's.
  *
- * - Go accepts several groups with the same name; re2js rejects them. A
- *   repeated name is compiled under a fresh name and reported under the
- *   original one by {@link GoRegexp.subexpNames}.
- * - Go checks that a pattern is valid UTF-8 before parsing it. A JavaScript
- *   string can carry a lone surrogate, which no Go string can; it is rejected
- *   with Go's `invalid UTF-8` error.
- * - Go has `Expand`; re2js has JavaScript replacement strings instead. Go's
- *   template language lives in `template.ts`.
- * - re2js misreads a `[` followed by `:]` inside a class (`[[:]]`) as a POSIX
- *   class name; `class-brackets.ts` escapes that `[` first.
- * - Error messages are rebuilt from re2js's reason and fragment in Go's exact
- *   shape (see `toRegexpError`).
- *
- * Matching uses re2js's parser and compiled program throughout. For speed on
- * the many short strings of tag filtering, two of Go's own engines run here
- * over that program with flat tables (`onepass.ts`, `backtrack.ts`): the
- * one-pass executor for patterns that qualify (as a DFA on ASCII input,
- * `onepass-dfa.ts`), the bit-state backtracker for short inputs otherwise;
- * `^prefix(.*)suffix$` needs neither (`literal-frame.ts`); re2js's engines
- * handle the rest. All of them give
- * Go's leftmost-first answers, and tests hold them to re2js's.
+ * Beyond Go 1.19: `(?<name>…)` is a named group (Go 1.22 and later, and Flux).
+ * Go checks that a pattern is valid UTF-8 before parsing it; a JavaScript
+ * string can carry a lone surrogate, which no Go string can, and it is
+ * rejected with Go's `invalid UTF-8` error.
  *
  * Indexes returned here are JavaScript string indexes (UTF-16 code units),
  * not Go's byte offsets; slicing the same string with them gives the same
  * text Go would.
  */
-import { RE2JS, RE2JSException, RE2JSSyntaxException } from "re2js";
 import { type BacktrackMatcher, compileBacktrack } from "./backtrack.js";
-import {
-  type ClassBracketRewrite,
-  escapeClassBrackets,
-  restoreClassBrackets,
-} from "./class-brackets.js";
 import { RegexpError } from "./errors.js";
 import { compileLiteralFrame, type LiteralFrameMatcher } from "./literal-frame.js";
-import { renameDuplicateGroups } from "./named-groups.js";
+import { compileMatchDfa, type MatchDfa } from "./match-dfa.js";
 import { compileOnePass, type OnePassMatcher } from "./onepass.js";
+import { compileOnePass as analyseOnePass } from "./onepass-compile.js";
+import { compilePike, type PikeMatcher } from "./pikevm.js";
+import { compileProg, type Prog, progPrefix, simplify, startCond } from "./program.js";
+import { capNames, parse, SyntaxError_ } from "./syntax.js";
 import { bindTemplate, type ExpandTemplate } from "./template.js";
 
 /** A compiled Go regular expression. Safe to reuse across calls. */
@@ -55,7 +46,7 @@ export interface GoRegexp {
   readonly numSubexp: number;
   /**
    * Returns true when the pattern matches anywhere in `s` (Go `MatchString`,
-   * an unanchored search). Runs without captures, on re2js's DFA when it can.
+   * an unanchored search). Runs without captures.
    */
   matchString(s: string): boolean;
   /**
@@ -132,122 +123,51 @@ export function compileRegexp(pattern: string): GoRegexp {
     const fragment = pattern.slice(bad.index);
     throw new RegexpError(pattern, reason, `error parsing regexp: ${reason}: \`${fragment}\``);
   }
-  const brackets = escapeClassBrackets(pattern);
-  let compiled: RE2JS;
-  let originals: ReadonlyMap<string, string> | undefined;
+  let tree: ReturnType<typeof parse>;
   try {
-    compiled = RE2JS.compile(brackets.pattern);
+    tree = parse(pattern);
   } catch (error) {
-    if (!isDuplicateNameError(error)) throw toRegexpError(pattern, error, brackets);
-    const renamed = renameDuplicateGroups(brackets.pattern);
-    try {
-      compiled = RE2JS.compile(renamed.pattern);
-    } catch (second) {
-      throw toRegexpError(pattern, second, brackets, renamed.originals);
-    }
-    originals = renamed.originals;
+    if (!(error instanceof SyntaxError_)) throw error;
+    const message = `error parsing regexp: ${error.code}: \`${error.expr}\``;
+    throw new RegexpError(pattern, error.code, message);
   }
-  return new CompiledRegexp(pattern, compiled, originals);
-}
-
-function isDuplicateNameError(error: unknown): boolean {
-  return (
-    error instanceof RE2JSSyntaxException &&
-    error.getDescription() === "duplicate capture group name"
-  );
-}
-
-/**
- * Go reports these errors against the whole pattern (`Expr: s` in Go's
- * `parse`); re2js gives no fragment for them.
- */
-const wholePatternReasons: ReadonlySet<string> = new Set([
-  "expression nests too deeply",
-  "expression too large",
-]);
-
-/**
- * Returns Go's error for a pattern re2js rejected.
- *
- * Go always prints the fragment, even an empty one (`trailing backslash at end
- * of expression: ` followed by an empty quoted fragment); re2js leaves an
- * empty one out. A pattern ending in `(?P<` or `(?<` is, for Go, an unknown
- * flag after `(?` (`invalid or unsupported Perl syntax: (?P`), since Go reads
- * a group name only when at least one character follows the `<`; re2js calls
- * it an invalid named capture.
- */
-function toRegexpError(
-  pattern: string,
-  error: unknown,
-  brackets: ClassBracketRewrite,
-  originals?: ReadonlyMap<string, string>,
-): unknown {
-  if (!(error instanceof RE2JSException)) return error;
-  if (!(error instanceof RE2JSSyntaxException)) {
-    const message = error.message.startsWith("error parsing regexp: ")
-      ? error.message
-      : `error parsing regexp: ${error.message}`;
-    return new RegexpError(pattern, message, message, { cause: error });
-  }
-  let reason = error.getDescription();
-  let fragment = error.getPattern() ?? "";
-  if (originals) {
-    for (const [fresh, original] of originals) fragment = fragment.split(fresh).join(original);
-  }
-  fragment = restoreClassBrackets(fragment, brackets);
-  if (wholePatternReasons.has(reason)) {
-    fragment = pattern;
-  } else if (reason === "invalid character class range" && fragment === "[:]") {
-    fragment = brackets.badName ?? fragment;
-  } else if (
-    reason === "invalid named capture" &&
-    (fragment === "(?P<" || fragment === "(?<") &&
-    pattern.endsWith(fragment)
-  ) {
-    reason = "invalid or unsupported Perl syntax";
-    fragment = fragment.slice(0, 3);
-  }
-  const message = `error parsing regexp: ${reason}: \`${fragment}\``;
-  return new RegexpError(pattern, reason, message, { cause: error });
+  const names = capNames(tree);
+  return new CompiledRegexp(pattern, compileProg(simplify(tree)), names);
 }
 
 /** What the fast engines share: run from the start of `s`, captures into `cap[0..ncap)`. */
 type Executor = Pick<OnePassMatcher | BacktrackMatcher | LiteralFrameMatcher, "exec">;
 
-/** re2js's compiled program (its `RE2` class, which the package does not export by name). */
-type RE2 = ReturnType<RE2JS["re2"]>;
-
-/** re2js's anchoring flag for an unanchored search (RE2Flags.UNANCHORED). */
-const UNANCHORED = 0;
-
 class CompiledRegexp implements GoRegexp {
   readonly source: string;
   readonly numSubexp: number;
-  readonly #pattern: RE2JS;
-  readonly #re2: RE2;
+  readonly #prog: Prog;
   readonly #names: readonly string[];
+  readonly #cond: number;
+  readonly #prefix: string;
   /** The fastest whole-match executor (literal frame, else one-pass): undefined when none, null until first use. */
   #onepass: Executor | undefined | null = null;
   /** The fast backtracker for short inputs: undefined when unusable, null until first use. */
   #backtrack: BacktrackMatcher | undefined | null = null;
+  #pike: PikeMatcher | undefined;
+  /** The match-only DFA: undefined when the program has assertions it does not take, null until first use. */
+  #dfa: MatchDfa | undefined | null = null;
   #scratch: Int32Array | undefined;
   #lastTemplate: ExpandTemplate | undefined;
 
-  constructor(source: string, pattern: RE2JS, originals: ReadonlyMap<string, string> | undefined) {
+  constructor(source: string, prog: Prog, names: string[]) {
     this.source = source;
-    this.#pattern = pattern;
-    this.#re2 = pattern.re2();
-    this.numSubexp = pattern.groupCount();
-    const names: string[] = new Array<string>(this.numSubexp + 1).fill("");
-    for (const [name, index] of Object.entries(pattern.namedGroups())) {
-      names[index] = originals?.get(name) ?? name;
-    }
+    this.#prog = prog;
+    this.numSubexp = names.length - 1;
     this.#names = Object.freeze(names);
+    this.#cond = startCond(prog);
+    this.#prefix = progPrefix(prog)[0];
   }
 
   #fast(): Executor | undefined {
     if (this.#onepass === null) {
-      this.#onepass = compileLiteralFrame(this.source) ?? compileOnePass(this.#re2);
+      const frame = compileLiteralFrame(this.source);
+      this.#onepass = frame ?? compileOnePass(analyseOnePass(this.#prog));
     }
     return this.#onepass;
   }
@@ -256,59 +176,51 @@ class CompiledRegexp implements GoRegexp {
   #capturing(s: string): Executor | undefined {
     const fast = this.#fast();
     if (fast !== undefined) return fast;
-    if (this.#backtrack === null) this.#backtrack = compileBacktrack(this.#re2);
+    if (this.#backtrack === null) {
+      this.#backtrack = compileBacktrack(this.#prog, this.#cond, this.#prefix);
+    }
     const bt = this.#backtrack;
     return bt !== undefined && s.length <= bt.maxLength ? bt : undefined;
   }
 
+  #pikeVm(): PikeMatcher {
+    this.#pike ??= compilePike(this.#prog, this.#cond, this.#prefix);
+    return this.#pike;
+  }
+
+  /** Go's `doExecute` from the start of `s`. */
+  #exec(s: string, cap: Int32Array, ncap: number): boolean {
+    const fast = this.#capturing(s);
+    if (fast !== undefined) return fast.exec(s, cap, ncap);
+    return this.#pikeVm().exec(s, 0, cap, ncap);
+  }
+
   matchString(s: string): boolean {
+    this.#scratch ??= new Int32Array(2 * (this.numSubexp + 1));
     const fast = this.#fast();
-    if (fast !== undefined) {
-      this.#scratch ??= new Int32Array(2 * (this.numSubexp + 1));
-      return fast.exec(s, this.#scratch, 0);
-    }
-    return this.#pattern.test(s);
+    if (fast !== undefined) return fast.exec(s, this.#scratch, 0);
+    if (this.#dfa === null) this.#dfa = compileMatchDfa(this.#prog, this.#cond);
+    const answer = this.#dfa?.test(s);
+    if (answer !== undefined) return answer;
+    return this.#exec(s, this.#scratch, 0);
   }
 
   findStringSubmatchIndex(s: string, options?: { groups?: number }): number[] | null {
     const groups = Math.min(options?.groups ?? this.numSubexp, this.numSubexp);
     const size = 2 * (this.numSubexp + 1);
-    const fast = this.#capturing(s);
-    if (fast !== undefined) {
-      const cap = new Int32Array(size).fill(-1);
-      if (!fast.exec(s, cap, 2 * (Math.max(groups, 0) + 1))) return null;
-      const out = new Array<number>(size);
-      for (let i = 0; i < size; i++) out[i] = cap[i] as number;
-      return out;
-    }
-    // re2js's capturing engine for long inputs is its NFA; its DFA answers
-    // "no match" far faster, so ask it first.
-    if (!this.#pattern.test(s)) return null;
-    if (groups === this.numSubexp) {
-      return this.#re2.findSubmatchIndex(s) as number[] | null;
-    }
-    const [matched, found] = this.#re2.matchWithGroup(
-      s,
-      0,
-      s.length,
-      UNANCHORED,
-      Math.max(groups, 0) + 1,
-    ) as [boolean, number[] | null];
-    if (!matched || found === null) return null;
-    const out = new Array<number>(size).fill(-1);
-    for (let i = 0; i < found.length && i < out.length; i++) out[i] = found[i] as number;
+    const cap = new Int32Array(size).fill(-1);
+    if (!this.#exec(s, cap, 2 * (Math.max(groups, 0) + 1))) return null;
+    const out = new Array<number>(size);
+    for (let i = 0; i < size; i++) out[i] = cap[i] as number;
     return out;
   }
 
   findStringSubmatchIndexInto(s: string, out: Int32Array): boolean {
+    const ncap = Math.min(out.length, 2 * (this.numSubexp + 1));
     const fast = this.#capturing(s);
-    if (fast !== undefined)
-      return fast.exec(s, out, Math.min(out.length, 2 * (this.numSubexp + 1)));
-    if (!this.#pattern.test(s)) return false;
-    const found = this.#re2.findSubmatchIndex(s) as number[] | null;
-    if (found === null) return false;
-    for (let i = 0; i < out.length; i++) out[i] = i < found.length ? (found[i] as number) : -1;
-    return true;
+    const hit = fast !== undefined ? fast.exec(s, out, ncap) : this.#pikeVm().exec(s, 0, out, ncap);
+    if (hit && ncap < out.length) out.fill(-1, ncap);
+    return hit;
   }
 
   findStringSubmatch(s: string): string[] | null {
@@ -323,8 +235,38 @@ class CompiledRegexp implements GoRegexp {
   }
 
   findAllStringSubmatchIndex(s: string, n = -1): number[][] | null {
-    if (n === 0) return null;
-    return this.#re2.findAllSubmatchIndex(s, n) as number[][] | null;
+    if (n < 0) n = s.length + 1;
+    const size = 2 * (this.numSubexp + 1);
+    const out: number[][] = [];
+    const end = s.length;
+    let prevMatchEnd = -1;
+    for (let pos = 0; out.length < n && pos <= end; ) {
+      const cap = new Int32Array(size);
+      const hit = pos === 0 ? this.#exec(s, cap, size) : this.#pikeVm().exec(s, pos, cap, size);
+      if (!hit) break;
+      let accept = true;
+      const matchEnd = cap[1] as number;
+      if (matchEnd === pos) {
+        // An empty match: skipped right after a previous match, and the search moves on one character.
+        if (cap[0] === prevMatchEnd) accept = false;
+        if (pos < end) {
+          const c = s.charCodeAt(pos);
+          const pair =
+            c >= 0xd800 &&
+            c <= 0xdbff &&
+            pos + 1 < end &&
+            (s.charCodeAt(pos + 1) & 0xfc00) === 0xdc00;
+          pos += pair ? 2 : 1;
+        } else {
+          pos = end + 1;
+        }
+      } else {
+        pos = matchEnd;
+      }
+      prevMatchEnd = matchEnd;
+      if (accept) out.push(Array.from(cap));
+    }
+    return out.length === 0 ? null : out;
   }
 
   subexpNames(): readonly string[] {

@@ -1,11 +1,11 @@
 import fc from "fast-check";
-import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
 import { compileLiteralFrame } from "./literal-frame.js";
+import { mustCompile, reference as pike } from "./program.test-support.js";
 
-/** re2js's own answer (Go's semantics), the plain twin of the frame matcher. */
+/** The Pike VM's answer (Go's semantics), the plain twin of the frame matcher. */
 function reference(pattern: string, input: string): number[] | null {
-  return RE2JS.compile(pattern).re2().findSubmatchIndex(input) as number[] | null;
+  return pike(mustCompile(pattern), input);
 }
 
 function frame(pattern: string, input: string): number[] | null {

@@ -15,7 +15,7 @@
  * ends (no `\b`, no multi-line anchors) qualify, since those depend on
  * nothing but the position. Non-ASCII input goes back to the walk.
  */
-import { EmptyOp, Op } from "./re2js-program.js";
+import { EmptyOp, Op } from "./program.js";
 
 /** The flat one-pass tables the DFA is built from (see `onepass.ts`). */
 export interface OnePassTables {

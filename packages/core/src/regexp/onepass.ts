@@ -1,39 +1,19 @@
 /**
- * A faster executor for one-pass regular expressions.
+ * The executor for one-pass regular expressions.
  *
- * Go (and re2js after it) compiles a pattern that is anchored at the start
- * and never needs to look ahead to choose a branch (`^v?(\d+)\.(\d+)$`, most
- * tag filters) into a "one-pass" program, and runs it with `doOnePass`: one
- * step per input character, captures recorded on the way, no backtracking.
- * re2js runs that program through generic input and instruction objects.
- * This module runs the very program re2js compiled, with the same steps, over
- * flat tables: per instruction a 128-entry table for ASCII characters, the
- * general rune test only for other characters. The answers are those of
- * re2js's `OnePass.execute` (and Go's `doOnePass`); tests check the two agree.
- *
- * It reads re2js's compiled one-pass program (`RE2.onepass`), an internal
- * structure of the pinned re2js 2.10.0; when it is absent or not shaped as
- * expected, the caller keeps using re2js.
+ * Go compiles a pattern that is anchored at the start and never needs to
+ * look ahead to choose a branch (`^v?(\d+)\.(\d+)$`, most tag filters) into
+ * a "one-pass" program (`onepass-compile.ts`), and runs it with `doOnePass`:
+ * one step per input character, captures recorded on the way, no
+ * backtracking. This module runs that program with the same steps over flat
+ * tables: per instruction a 128-entry table for ASCII characters, the general
+ * rune test only for other characters. The answers are those of Go's
+ * `doOnePass`; tests hold it to the Pike VM.
  */
 
+import type { OnePassProg } from "./onepass-compile.js";
 import { buildDfa, runDfa } from "./onepass-dfa.js";
-import { emptyOpContext, Op } from "./re2js-program.js";
-
-/** The shape of a re2js instruction, as far as this module reads it. */
-interface Re2jsInst {
-  readonly op: number;
-  readonly out: number;
-  readonly arg: number;
-  readonly runes: Int32Array;
-  readonly next: readonly number[] | null;
-  matchRune(r: number): boolean;
-  matchRunePos(r: number): number;
-}
-
-interface Re2jsOnePass {
-  readonly start: number;
-  readonly inst: readonly Re2jsInst[];
-}
+import { emptyOpContext, type Inst, Op } from "./program.js";
 
 /** A one-pass program compiled to flat tables. */
 export interface OnePassMatcher {
@@ -51,13 +31,12 @@ export interface OnePassMatcher {
 }
 
 /**
- * Returns a fast executor for re2js's one-pass program of `re2`, or
- * undefined when the pattern is not one-pass (or re2js's internals are not
- * as expected).
+ * Returns a fast executor for the one-pass program `prog` (from
+ * `onepass-compile.ts`), or undefined when there is none (the pattern is not
+ * one-pass).
  */
-export function compileOnePass(re2: unknown): OnePassMatcher | undefined {
-  const prog = (re2 as { onepass?: unknown }).onepass as Re2jsOnePass | null | undefined;
-  if (prog == null || !Array.isArray(prog.inst) || typeof prog.start !== "number") return undefined;
+export function compileOnePass(prog: OnePassProg | undefined): OnePassMatcher | undefined {
+  if (prog === undefined) return undefined;
   const insts = prog.inst;
   const n = insts.length;
   const ops = new Int8Array(n);
@@ -68,7 +47,7 @@ export function compileOnePass(re2: unknown): OnePassMatcher | undefined {
   // For Op.Alt / Op.AltMatch: the next instruction for each ASCII character.
   const next = new Int32Array(n * 128);
   for (let pc = 0; pc < n; pc++) {
-    const inst = insts[pc] as Re2jsInst;
+    const inst = insts[pc] as Inst;
     const op = inst.op;
     if (op < Op.Alt || op > Op.RuneAnyNotNL) return undefined;
     ops[pc] = op;
@@ -85,7 +64,7 @@ export function compileOnePass(re2: unknown): OnePassMatcher | undefined {
     }
   }
 
-  function onePassNext(inst: Re2jsInst, r: number): number {
+  function onePassNext(inst: Inst, r: number): number {
     const i = inst.matchRunePos(r);
     if (i >= 0) return (inst.next as readonly number[])[i] as number;
     return inst.op === Op.AltMatch ? inst.out : 0;
@@ -98,7 +77,7 @@ export function compileOnePass(re2: unknown): OnePassMatcher | undefined {
     let pos = 0;
     // The rune before pos (-1 at the start) and the rune at pos (-1 at the
     // end), with its width in UTF-16 units. The empty-width context between
-    // them is computed only when an assertion asks for it; re2js computes
+    // them is computed only when an assertion asks for it; Go computes
     // it after every step, to the same effect.
     let prev = -1;
     let rune = -1;
@@ -125,8 +104,8 @@ export function compileOnePass(re2: unknown): OnePassMatcher | undefined {
             if (accept[pc * 128 + rune] === 0) return false;
           } else if (
             op === Op.Rune
-              ? !(insts[pc] as Re2jsInst).matchRune(rune)
-              : rune !== (insts[pc] as Re2jsInst).runes[0]
+              ? !(insts[pc] as Inst).matchRune(rune)
+              : rune !== (insts[pc] as Inst).runes[0]
           ) {
             return false;
           }
@@ -136,7 +115,7 @@ export function compileOnePass(re2: unknown): OnePassMatcher | undefined {
           pc =
             rune >= 0 && rune < 128
               ? (next[pc * 128 + rune] as number)
-              : onePassNext(insts[pc] as Re2jsInst, rune);
+              : onePassNext(insts[pc] as Inst, rune);
           continue;
         case Op.Capture: {
           const slot = arg[pc] as number;
@@ -194,7 +173,7 @@ export function compileOnePass(re2: unknown): OnePassMatcher | undefined {
     accept,
     next,
     start,
-    step: (pc, r) => onePassNext(insts[pc] as Re2jsInst, r),
+    step: (pc, r) => onePassNext(insts[pc] as Inst, r),
   });
   if (dfa === undefined) return { exec: execSteps, execSteps, hasDfa: false };
   return {

@@ -7,7 +7,6 @@
  * `containerd-hosts.ts`'s.
  */
 import { path as goPath, time as goTime } from "@kubeimg/core/internal";
-import type { HostCapability } from "./containerd-hosts.js";
 import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
 import {
   DecodeError,
@@ -20,6 +19,9 @@ import {
 import { parseGoUrl } from "./go-net.js";
 import type { NodeFiles } from "./node-files.js";
 import { parseToml, type TomlPosition, TomlSyntaxError, type TomlValue } from "./toml.js";
+
+/** The operations a registry endpoint is used for, in containerd's bit order. */
+export type HostCapability = "pull" | "resolve" | "push" | "referrers";
 
 export const ALL_CAPABILITIES: readonly HostCapability[] = ["pull", "resolve", "push", "referrers"];
 

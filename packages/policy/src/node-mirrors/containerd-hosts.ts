@@ -18,6 +18,7 @@ import {
   ALL_CAPABILITIES,
   checkReadable,
   emptyHost,
+  type HostCapability,
   type HostConfig,
   loadHostDir,
   Trace,
@@ -26,8 +27,7 @@ import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
 import { isLocalhost, portOf } from "./go-net.js";
 import { type NodeFileMap, NodeFiles } from "./node-files.js";
 
-/** The operations a registry endpoint is used for, in containerd's bit order. */
-export type HostCapability = "pull" | "resolve" | "push" | "referrers";
+export type { HostCapability } from "./containerd-host-dir.js";
 
 /** The default CRI `config_path`. */
 export const CRI_DEFAULT_CONFIG_PATH = "/etc/containerd/certs.d:/etc/docker/certs.d";

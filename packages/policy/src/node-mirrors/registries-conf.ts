@@ -26,6 +26,12 @@ import {
   shortNameProblem,
   v2IsSet,
 } from "./registries-decode.js";
+import type {
+  RegistriesConf,
+  RegistryEntry,
+  ShortNameAlias,
+  ShortNameMode,
+} from "./registries-types.js";
 import { parseToml, TomlSyntaxError } from "./toml.js";
 
 export {
@@ -37,53 +43,18 @@ export {
   refMatchingPrefix,
   rewriteReference,
 } from "./registries-lookup.js";
+export type {
+  PullFromMirror,
+  RegistriesConf,
+  RegistryEndpoint,
+  RegistryEntry,
+  ShortNameAlias,
+  ShortNameMode,
+} from "./registries-types.js";
 
 /** Where containers/image reads the system files. */
 export const REGISTRIES_CONF_PATH = "/etc/containers/registries.conf";
 export const REGISTRIES_CONF_DIR = "/etc/containers/registries.conf.d";
-
-export type PullFromMirror = "" | "all" | "digest-only" | "tag-only";
-export type ShortNameMode = "enforcing" | "permissive" | "disabled";
-
-/** A mirror, or the registry's own location. */
-export interface RegistryEndpoint {
-  readonly location: string;
-  readonly insecure: boolean;
-  /** As written: `""`, `all`, `digest-only` or `tag-only`. */
-  readonly pullFromMirror: string;
-}
-
-/** One `[[registry]]` after loading (a registry-level `pull-from-mirror` is refused). */
-export interface RegistryEntry {
-  readonly prefix: string;
-  readonly location: string;
-  readonly insecure: boolean;
-  readonly blocked: boolean;
-  readonly mirrorByDigestOnly: boolean;
-  readonly mirrors: readonly RegistryEndpoint[];
-}
-
-export interface ShortNameAlias {
-  /** The normalized target, or `null` when a later file reset it with `""`. */
-  readonly value: string | null;
-  /** The file that set it. */
-  readonly origin: string;
-}
-
-/** The effective configuration after the main file and every drop-in. */
-export interface RegistriesConf {
-  /** Sorted by prefix (byte order). */
-  readonly registries: readonly RegistryEntry[];
-  readonly unqualifiedSearchRegistries: readonly string[];
-  /** The main file, or the last drop-in that set the search list. */
-  readonly unqualifiedSearchRegistriesOrigin: string;
-  readonly shortNameMode: ShortNameMode;
-  readonly credentialHelpers: readonly string[];
-  readonly additionalLayerStoreAuthHelper: string;
-  readonly aliases: Readonly<Record<string, ShortNameAlias>>;
-  /** Things containers/image accepts silently but ignores. */
-  readonly warnings: readonly NodeMirrorsWarning[];
-}
 
 export interface RegistriesConfInput {
   /** Text of the main file; `null` when it does not exist. */

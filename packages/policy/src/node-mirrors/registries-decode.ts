@@ -22,7 +22,7 @@ import {
   expectTable,
   StructView,
 } from "./go-decode.js";
-import type { ShortNameAlias, ShortNameMode } from "./registries-conf.js";
+import type { ShortNameAlias, ShortNameMode } from "./registries-types.js";
 import type { TomlTable } from "./toml.js";
 
 interface MutableEndpoint {

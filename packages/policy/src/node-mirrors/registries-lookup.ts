@@ -9,7 +9,7 @@ import {
   ciTagNameOnly,
 } from "./cimage-reference.js";
 import { NodeMirrorsError } from "./errors.js";
-import type { RegistriesConf, RegistryEndpoint, RegistryEntry } from "./registries-conf.js";
+import type { RegistriesConf, RegistryEndpoint, RegistryEntry } from "./registries-types.js";
 
 function refMatchingSubdomainPrefix(ref: string, prefix: string): number {
   const tail = prefix.slice(1);

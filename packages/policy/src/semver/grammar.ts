@@ -2,7 +2,7 @@
  * The constraint grammar of Masterminds/semver v3 (`constraints.go`), as the
  * Go regular expressions it is written in.
  *
- * These patterns run through `@kubeimg/core/regexp` (RE2 via re2js), not
+ * These patterns run through `@kubeimg/core/regexp` (Go's RE2 engine, ported), not
  * through JavaScript `RegExp`: the constraint comes from users, and the
  * validation pattern, with its runs of `\s*` around optional operators,
  * backtracks exponentially in a JavaScript engine on a crafted input. The

@@ -1,5 +1,6 @@
 /**
- * The command line of this example: `--help` prints the usage, a bad option
+ * `@kubeimg/example-kit`: the command line every example shares (one copy,
+ * not one per example): `--help` prints the usage, a bad option
  * is one line on stderr and exit code 2 (never a stack trace), and relative
  * paths are read from the directory the command was started in.
  */
