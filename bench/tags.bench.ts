@@ -22,15 +22,10 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  type ArgoConfig,
-  type KargoImageSubscription,
-  selectArgoTag,
-  selectKargoTag,
-  selectLatestTag,
-  type TagInfo,
-  type TagSelectionPolicy,
-} from "@kubeimg/policy/tags";
+import { selectLatestTag, type TagSelectionPolicy } from "@kubeimg/policy/tags";
+import { type ArgoConfig, selectArgoTag } from "@kubeimg/policy/tags/argocd";
+import type { TagInfo } from "@kubeimg/policy/tags/dialects";
+import { type KargoImageSubscription, selectKargoTag } from "@kubeimg/policy/tags/kargo";
 import { runBenchmarks, seededRandom as seeded } from "./lib.js";
 import { comparePeer, type PeerRow, peerOptions, writeInputs } from "./peer.js";
 

@@ -30,12 +30,17 @@ import { repoRoot } from "./conformance/runner.js";
  * Where the two differ the goal is not met yet, and the ceiling sits just
  * above the size reached so it cannot grow unnoticed: after the move to
  * `zod/mini`, YAML loading's move to `@kubeimg/policy/routing/yaml` and the
- * project's own Go regexp engine in place of re2js, routing is within its
- * goal and tags (65.6 KB) still above it.
+ * project's own Go regexp engine in place of re2js, and the Argo CD and
+ * Kargo dialects' move to subpaths of their own, tags and routing are
+ * within their goals.
  */
 export const browserBudgets: Record<string, { target: number; ceiling: number }> = {
   "@kubeimg/core/reference": { target: 6 * 1024, ceiling: 6 * 1024 },
-  "@kubeimg/policy/tags": { target: 60 * 1024, ceiling: 68 * 1024 },
+  "@kubeimg/policy/tags": { target: 60 * 1024, ceiling: 60 * 1024 },
+  // No goal of their own: each dialect is kept from growing unnoticed.
+  "@kubeimg/policy/tags/argocd": { target: 43 * 1024, ceiling: 43 * 1024 },
+  "@kubeimg/policy/tags/kargo": { target: 39 * 1024, ceiling: 39 * 1024 },
+  "@kubeimg/policy/tags/dialects": { target: 50 * 1024, ceiling: 50 * 1024 },
   "@kubeimg/policy/routing": { target: 70 * 1024, ceiling: 70 * 1024 },
 };
 /** The packed CLI (everything bundled) must stay small enough to install quickly. */

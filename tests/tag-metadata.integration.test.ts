@@ -9,13 +9,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  collectTagInfo,
-  needsTagMetadata,
-  selectArgoTag,
-  selectKargoTag,
-  type TagInfo,
-} from "@kubeimg/policy/tags";
+import { selectArgoTag } from "@kubeimg/policy/tags/argocd";
+import { collectTagInfo, needsTagMetadata, type TagInfo } from "@kubeimg/policy/tags/dialects";
+import { selectKargoTag } from "@kubeimg/policy/tags/kargo";
 import { createTagMetadataSource } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";
 import {

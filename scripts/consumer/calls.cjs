@@ -26,6 +26,14 @@ const entryCalls = {
   "@kubeimg/policy/tags": (m) =>
     m.selectLatestTag(["5.1.2", "5.1.10", "5.2.0"], { policy: { semver: { range: "5.1.x" } } }) ===
     "5.1.10",
+  "@kubeimg/policy/tags/argocd": (m) =>
+    m.selectArgoTag({ imageName: "nginx:~1.26" }, [{ name: "1.26.1" }, { name: "1.27.0" }]).tag ===
+    "1.26.1",
+  "@kubeimg/policy/tags/kargo": (m) =>
+    m.defaultKargoSubscription({ repoURL: "nginx" }).imageSelectionStrategy === "SemVer",
+  "@kubeimg/policy/tags/dialects": (m) =>
+    m.dialectObjectKind({ apiVersion: "kargo.akuity.io/v1alpha1", kind: "Warehouse" }) ===
+    "kargo-warehouse",
   "@kubeimg/policy/routing": (m) => m.parseKuikConfig({}).routing.activeCheck.timeout === "1s",
   "@kubeimg/policy/routing/yaml": (m) => Array.isArray(m.loadRoutingResources("")),
   "@kubeimg/policy/pull-credentials": (m) =>

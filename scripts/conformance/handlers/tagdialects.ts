@@ -3,14 +3,9 @@
  * selection through `@kubeimg/policy/tags`. The outcome code must match;
  * Go's message is informational (FORMAT.md), so it is not compared.
  */
-import {
-  type ArgoConfig,
-  type DialectSelection,
-  type KargoImageSubscription,
-  selectArgoTag,
-  selectKargoTag,
-  type TagInfo,
-} from "@kubeimg/policy/tags";
+import { type ArgoConfig, selectArgoTag } from "@kubeimg/policy/tags/argocd";
+import type { DialectSelection, TagInfo } from "@kubeimg/policy/tags/dialects";
+import { type KargoImageSubscription, selectKargoTag } from "@kubeimg/policy/tags/kargo";
 import { jsonEqual } from "../compare.js";
 import type { SuiteHandler, Vector } from "../types.js";
 

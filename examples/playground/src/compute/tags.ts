@@ -6,21 +6,24 @@
 
 import { compileRegexp } from "@kubeimg/core/regexp";
 import {
-  type ArgoConfigObject,
-  compareTagSelections,
-  dialectObjectKind,
   explainTagSelection,
-  isTagDialectError,
   isTagPolicyError,
-  type KargoSubscriptionObject,
   parseImagePolicy,
+  type TagSelectionPolicy,
+} from "@kubeimg/policy/tags";
+import {
+  type ArgoConfigObject,
   readArgoApplication,
   readArgoImageUpdater,
-  readKargoWarehouse,
-  type TagSelectionPolicy,
+} from "@kubeimg/policy/tags/argocd";
+import {
+  compareTagSelections,
+  dialectObjectKind,
+  isTagDialectError,
   translateFluxToArgo,
   translateFluxToKargo,
-} from "@kubeimg/policy/tags";
+} from "@kubeimg/policy/tags/dialects";
+import { type KargoSubscriptionObject, readKargoWarehouse } from "@kubeimg/policy/tags/kargo";
 import { type InputIssue, isIssue, MAX_INPUT_CHARS, readYaml, show, tooLarge } from "./input.js";
 
 export type TagsDialect = "flux" | "compare";

@@ -184,18 +184,26 @@ export function routeContainer(
     labels: input.pod?.labels ?? {},
     annotations: input.pod?.annotations ?? {},
   };
-  const container: RoutingContainer = {
-    name: input.container.name,
-    image: input.container.image ?? "",
-    ...(input.container.imagePullPolicy === undefined
-      ? {}
-      : { imagePullPolicy: input.container.imagePullPolicy }),
-  };
+  const pullPolicy = input.container.imagePullPolicy;
+  const container: RoutingContainer =
+    pullPolicy === undefined
+      ? { name: input.container.name, image: input.container.image ?? "" }
+      : {
+          name: input.container.name,
+          image: input.container.image ?? "",
+          imagePullPolicy: pullPolicy,
+        };
   const resolved: ResolvedRouteContainerInput = { pod, container, init: input.init ?? false };
   const podReason = podSkipReason(routing, pod);
   if (podReason) return skipped(resolved, podReason);
-  const processed = readOriginalImages(pod.annotations[ORIGINAL_IMAGES_ANNOTATION]);
-  if (Object.hasOwn(processed, originalImagesKey(container.name, { init: input.init ?? false }))) {
+  const recorded = pod.annotations[ORIGINAL_IMAGES_ANNOTATION];
+  if (
+    recorded !== undefined &&
+    Object.hasOwn(
+      readOriginalImages(recorded),
+      originalImagesKey(container.name, { init: input.init ?? false }),
+    )
+  ) {
     return skipped(resolved, "ALREADY_PROCESSED");
   }
   return orderContainer(routing, resolved);
@@ -353,6 +361,10 @@ export function orderContainer(
     container: container.name,
     init: input.init ?? false,
     image: container.image,
-    ...core,
+    normalized: core.normalized,
+    alternatives: core.alternatives,
+    probed: core.probed,
+    originalDiscarded: core.originalDiscarded,
+    direct: core.direct,
   });
 }

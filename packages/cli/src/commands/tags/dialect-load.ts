@@ -10,15 +10,16 @@
 import type { UnknownFieldPolicy } from "@kubeimg/policy/routing";
 import {
   type ArgoConfigObject,
+  readArgoApplication,
+  readArgoImageUpdater,
+} from "@kubeimg/policy/tags/argocd";
+import {
   type DialectObjectKind,
   dialectObjectKind,
   isTagDialectError,
-  type KargoSubscriptionObject,
-  readArgoApplication,
-  readArgoImageUpdater,
-  readKargoWarehouse,
   type TagInfo,
-} from "@kubeimg/policy/tags";
+} from "@kubeimg/policy/tags/dialects";
+import { type KargoSubscriptionObject, readKargoWarehouse } from "@kubeimg/policy/tags/kargo";
 import { parse as parseYaml } from "yaml";
 import { CliError } from "../../errors/cli-error.js";
 import { readInputFile, readInputFiles } from "../../files/read-file.js";

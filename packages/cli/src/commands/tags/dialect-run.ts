@@ -8,17 +8,16 @@
  */
 import { makeDockerKeyring } from "@kubeimg/core/keyring";
 import { parseNormalizedNamed } from "@kubeimg/core/reference";
+import { argoStrategy, selectArgoTag } from "@kubeimg/policy/tags/argocd";
 import {
-  argoStrategy,
   collectTagInfo,
   compareTagSelections,
   type DialectSelection,
   type DialectVerdict,
   needsTagMetadata,
-  selectArgoTag,
-  selectKargoTag,
   type TagInfo,
-} from "@kubeimg/policy/tags";
+} from "@kubeimg/policy/tags/dialects";
+import { selectKargoTag } from "@kubeimg/policy/tags/kargo";
 import { createTagLister, createTagMetadataSource } from "@kubeimg/registry/adapters";
 import { unknownFieldPolicy } from "../../args/validate-option.js";
 import { CliError } from "../../errors/cli-error.js";

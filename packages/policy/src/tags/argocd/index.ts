@@ -1,0 +1,28 @@
+/**
+ * `@kubeimg/policy/tags/argocd`: Argo CD Image Updater's tag selection and
+ * the readers for the objects that configure it (`ImageUpdater`, an
+ * `Application` carrying the updater's annotations). A subpath of its own so
+ * a page that only selects Flux tags does not carry it; the errors, the
+ * result types and the metadata collection every dialect shares are in
+ * `@kubeimg/policy/tags/dialects`.
+ */
+
+export {
+  type ArgoConfigObject,
+  readArgoApplication,
+  readArgoImageUpdater,
+} from "../dialect-objects.js";
+export {
+  ARGOCD_ANNOTATION_PREFIX,
+  type ArgoAnnotationsConfig,
+  type ArgoConfig,
+  type ArgoImageUpdaterConfig,
+  type ArgoUpdateSettings,
+} from "./config.js";
+export { argoVersionConstraint } from "./constraint.js";
+export {
+  type ArgoSelectOptions,
+  type ArgoStrategy,
+  argoStrategy,
+  selectArgoTag,
+} from "./select.js";
