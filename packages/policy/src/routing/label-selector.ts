@@ -13,6 +13,7 @@
  * KEY is a qualified name (optional DNS-subdomain prefix and `/`), VALUE a
  * label value (may be empty). An empty selector matches everything.
  */
+import { strconv } from "@kubeimg/core/internal";
 import { RoutingError } from "./errors.js";
 import { binaryOperatorNames, type ScannedItem, scan } from "./label-selector-scan.js";
 
@@ -84,14 +85,6 @@ function labelValueProblems(value: string): string[] {
     );
   }
   return problems;
-}
-
-/** Go's `strconv.ParseInt(s, 10, 64)`; undefined when it fails. */
-function parseInt64(s: string): bigint | undefined {
-  if (!/^[+-]?\d+$/.test(s)) return undefined;
-  const n = BigInt(s);
-  if (n > 9223372036854775807n || n < -9223372036854775808n) return undefined;
-  return n;
 }
 
 class SelectorSyntaxError extends Error {
@@ -205,7 +198,7 @@ class Parser {
     const problems: string[] = [];
     if (
       (operator === "gt" || operator === "lt") &&
-      values.some((v) => parseInt64(v) === undefined)
+      values.some((v) => strconv.Atoi(v) === undefined)
     ) {
       problems.push("for 'Gt', 'Lt' operators, the value must be an integer");
     }
@@ -292,8 +285,8 @@ function requirementMatches(
     case "gt":
     case "lt": {
       if (value === undefined) return false;
-      const actual = parseInt64(value);
-      const bound = parseInt64(r.values[0] ?? "");
+      const actual = strconv.Atoi(value);
+      const bound = strconv.Atoi(r.values[0] ?? "");
       if (actual === undefined || bound === undefined) return false;
       return r.operator === "gt" ? actual > bound : actual < bound;
     }
