@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { readArgoApplication, readArgoImageUpdater } from "./argocd/objects.js";
 import { selectArgoTag } from "./argocd/select.js";
 import { isTagDialectError, type TagDialectError } from "./dialect/errors.js";
-import {
-  dialectObjectKind,
-  readArgoApplication,
-  readArgoImageUpdater,
-  readKargoWarehouse,
-} from "./dialect-objects.js";
+import { dialectObjectKind } from "./dialect-objects.js";
+import { readKargoWarehouse } from "./kargo/objects.js";
 import { selectKargoTag } from "./kargo/select.js";
 
 const updater = () => ({

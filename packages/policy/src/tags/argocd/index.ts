@@ -8,11 +8,6 @@
  */
 
 export {
-  type ArgoConfigObject,
-  readArgoApplication,
-  readArgoImageUpdater,
-} from "../dialect-objects.js";
-export {
   ARGOCD_ANNOTATION_PREFIX,
   type ArgoAnnotationsConfig,
   type ArgoConfig,
@@ -20,6 +15,11 @@ export {
   type ArgoUpdateSettings,
 } from "./config.js";
 export { argoVersionConstraint } from "./constraint.js";
+export {
+  type ArgoConfigObject,
+  readArgoApplication,
+  readArgoImageUpdater,
+} from "./objects.js";
 export {
   type ArgoSelectOptions,
   type ArgoStrategy,

@@ -6,7 +6,7 @@
  * dialect shares are in `@kubeimg/policy/tags/dialects`.
  */
 
-export { type KargoSubscriptionObject, readKargoWarehouse } from "../dialect-objects.js";
+export { type KargoSubscriptionObject, readKargoWarehouse } from "./objects.js";
 export { type KargoSelectOptions, selectKargoTag } from "./select.js";
 export {
   type DefaultedKargoSubscription,
