@@ -123,13 +123,13 @@ export class TomlParser extends TomlScanner {
     const c = this.peek();
     if (c === '"') {
       const value = this.src.startsWith('"""', this.pos)
-        ? this.multilineBasicString()
+        ? this.multilineString('"')
         : this.basicString();
       return { kind: "string", value, at };
     }
     if (c === "'") {
       const value = this.src.startsWith("'''", this.pos)
-        ? this.multilineLiteralString()
+        ? this.multilineString("'")
         : this.literalString();
       return { kind: "string", value, at };
     }

@@ -315,26 +315,31 @@ export abstract class TomlScanner {
     return n;
   }
 
-  protected multilineBasicString(): string {
+  /**
+   * A multi-line string after its opening `"""` or `'''`: the same closing
+   * and newline rules for both; only a basic string (`"`) reads escapes and
+   * line-ending backslashes.
+   */
+  protected multilineString(quote: '"' | "'"): string {
     this.pos += 3;
     this.newline();
     let out = "";
     for (;;) {
       if (this.eof()) this.fail("unterminated multi-line string");
       const c = this.peek();
-      if (c === '"') {
-        const n = this.closingQuotes('"');
+      if (c === quote) {
+        const n = this.closingQuotes(quote);
         if (n >= 3) {
           if (n > 5) this.fail("too many quotes at the end of a multi-line string");
-          out += '"'.repeat(n - 3);
+          out += quote.repeat(n - 3);
           this.pos += n;
           return out;
         }
-        out += '"'.repeat(n);
+        out += quote.repeat(n);
         this.pos += n;
         continue;
       }
-      if (c === "\\") {
+      if (quote === '"' && c === "\\") {
         // A backslash ending a line swallows the newline and following whitespace.
         let i = this.pos + 1;
         while (this.src[i] === " " || this.src[i] === "\t") i++;
@@ -347,36 +352,6 @@ export abstract class TomlScanner {
           continue;
         }
         out += this.escape();
-        continue;
-      }
-      if (this.newline()) {
-        out += "\n";
-        continue;
-      }
-      const code = c.charCodeAt(0);
-      if (isControl(code)) this.fail(`control character U+${hex4(code)} in a string`);
-      out += c;
-      this.pos++;
-    }
-  }
-
-  protected multilineLiteralString(): string {
-    this.pos += 3;
-    this.newline();
-    let out = "";
-    for (;;) {
-      if (this.eof()) this.fail("unterminated multi-line string");
-      const c = this.peek();
-      if (c === "'") {
-        const n = this.closingQuotes("'");
-        if (n >= 3) {
-          if (n > 5) this.fail("too many quotes at the end of a multi-line string");
-          out += "'".repeat(n - 3);
-          this.pos += n;
-          return out;
-        }
-        out += "'".repeat(n);
-        this.pos += n;
         continue;
       }
       if (this.newline()) {
