@@ -26,12 +26,12 @@ import {
   parseConstraints,
   type Version,
 } from "../../semver/index.js";
+import { PreparedTagList, preparedData, readTags } from "../dialect/prepared.js";
 import { tryParseVersion } from "../dialect/semver.js";
 import {
   byTagDescending,
   compareInstants,
   type Instant,
-  readTagList,
   type SplitPlatform,
   splitPlatform,
   type TagMetadata,
@@ -46,6 +46,7 @@ import type {
 } from "../dialect/types.js";
 import { type ArgoConfig, type ArgoUpdateSettings, readArgoConfig } from "./config.js";
 import { argoVersionConstraint } from "./constraint.js";
+import { argoPreparedPass } from "./prepared-pass.js";
 import { argoSinglePass } from "./single-pass.js";
 
 /** Argo CD's update strategies, after aliases (`latest` → `newest-build`, `name` → `alphabetical`). */
@@ -179,13 +180,13 @@ function platformWanted(platform: string, wanted: readonly SplitPlatform[]): boo
  */
 export function selectArgoTag(
   config: ArgoConfig,
-  tags: readonly TagInfo[],
+  tags: readonly TagInfo[] | PreparedTagList,
   options: ArgoSelectOptions = {},
 ): DialectSelection {
   const read = readArgoConfig(config);
   const notes: string[] = [];
   if ("message" in read) {
-    readTagList(tags, { metadata: false });
+    readTags(tags, { metadata: false });
     return fail({ code: "INVALID_CONFIG", message: read.message, goError: true }, [], notes);
   }
   const settings: ArgoUpdateSettings = read.settings;
@@ -201,7 +202,7 @@ export function selectArgoTag(
   );
   notes.push(...read.notes);
   if (strategy === "digest" && constraint === "") {
-    const names = readTagList(tags, { metadata: false }).names;
+    const names = readTags(tags, { metadata: false }).names;
     const trace = new Trace(options.explain === true, names);
     for (let i = 0; i < names.length; i++) {
       trace.mark(i, "not-considered", () => "the digest strategy needs a version constraint");
@@ -242,21 +243,32 @@ export function selectArgoTag(
         constraints = undefined;
       }
     }
-    const pick = argoSinglePass(tags, {
+    const rules = {
       strategy,
       keeps:
         allow.allowsEvery && ignore.length === 0
           ? undefined
-          : (tag) => allow.allows(tag) && ignoredBy(ignore, tag) === undefined,
-      platformsWanted: (platforms) => platforms.some((p) => platformWanted(p, wanted)),
+          : (tag: string) => allow.allows(tag) && ignoredBy(ignore, tag) === undefined,
+      platformsWanted: (platforms: readonly string[]) =>
+        platforms.some((p) => platformWanted(p, wanted)),
       constraints,
-    });
+    };
+    // A prepared list was checked when it was prepared: its pass reads arrays only.
+    const prepared = PreparedTagList.isPrepared(tags) ? preparedData(tags) : undefined;
+    const pick =
+      prepared !== undefined
+        ? argoPreparedPass(prepared, rules)
+        : argoSinglePass(tags as readonly TagInfo[], rules);
     if (pick !== undefined) {
       if (strategy === "semver" && constraint === "") notes.push(noConstraintNote);
-      return picked((tags[pick] as TagInfo).name, undefined, [], notes);
+      const name =
+        prepared !== undefined
+          ? (prepared.names[pick] as string)
+          : ((tags as readonly TagInfo[])[pick] as TagInfo).name;
+      return picked(name, undefined, [], notes);
     }
   }
-  const list = readTagList(tags, { metadata: usesMetadata });
+  const list = readTags(tags, { metadata: usesMetadata });
   const names = list.names;
   const trace = new Trace(options.explain === true, names);
 

@@ -13,6 +13,7 @@ import { explainTagSelection } from "../explain.js";
 import { selectKargoTag } from "../kargo/select.js";
 import type { KargoImageSubscription } from "../kargo/subscription.js";
 import type { TagSelectionPolicy } from "../types.js";
+import { type PreparedTagList, prepareTagList } from "./prepared.js";
 import type { TagInfo } from "./types.js";
 
 /** The three updaters, as {@link compareTagSelections} names them. */
@@ -20,7 +21,8 @@ export type ComparedDialect = "flux" | "argocd-image-updater" | "kargo";
 
 /** What to compare: any mix of the three configurations over one tag list. */
 export interface CompareTagSelectionsInput {
-  readonly tags: readonly TagInfo[];
+  /** The repository's tags, raw or prepared ({@link prepareTagList}); a raw list is prepared once here for every dialect. */
+  readonly tags: readonly TagInfo[] | PreparedTagList;
   /** A Flux `ImagePolicy`'s `spec.policy` and `spec.filterTags`. */
   readonly flux?: TagSelectionPolicy;
   readonly argocd?: ArgoConfig;
@@ -75,8 +77,10 @@ export interface TagSelectionComparison {
  */
 export function compareTagSelections(input: CompareTagSelectionsInput): TagSelectionComparison {
   const picks: DialectPick[] = [];
+  // Checked once here, then shared: each dialect reads the prepared list.
+  const tags = prepareTagList(input.tags);
   if (input.flux !== undefined) {
-    const names = input.tags.map((t) => t.name);
+    const names = tags.names();
     const e = explainTagSelection(names, input.flux);
     picks.push({
       dialect: "flux",
@@ -90,14 +94,12 @@ export function compareTagSelections(input: CompareTagSelectionsInput): TagSelec
   for (const [dialect, run] of [
     [
       "argocd-image-updater",
-      input.argocd &&
-        (() => selectArgoTag(input.argocd as ArgoConfig, input.tags, { explain: true })),
+      input.argocd && (() => selectArgoTag(input.argocd as ArgoConfig, tags, { explain: true })),
     ],
     [
       "kargo",
       input.kargo &&
-        (() =>
-          selectKargoTag(input.kargo as KargoImageSubscription, input.tags, { explain: true })),
+        (() => selectKargoTag(input.kargo as KargoImageSubscription, tags, { explain: true })),
     ],
   ] as const) {
     if (!run) continue;

@@ -18,6 +18,7 @@
 
 import { compareVersions } from "../../semver/index.js";
 import { TagDialectError } from "./errors.js";
+import { PreparedTagList } from "./prepared.js";
 import { tryParseVersion } from "./semver.js";
 import { byTagDescending, compareInstants, createdInstant, ZERO_INSTANT } from "./tag-list.js";
 import type { DialectSelection, TagInfo } from "./types.js";
@@ -58,7 +59,10 @@ export interface GuardedSelection {
 }
 
 /**
- * Runs `select` (one dialect over a tag list) under `guards`.
+ * Runs `select` (one dialect over a tag list) under `guards`. `tags` may be
+ * a prepared list ({@link PreparedTagList}); `select` is then handed its
+ * entries as plain objects (the age guard chooses among them), which answer
+ * as the prepared list does.
  *
  * @example
  * ```ts
@@ -69,11 +73,12 @@ export interface GuardedSelection {
  */
 export function guardSelection(
   select: (tags: readonly TagInfo[]) => DialectSelection,
-  tags: readonly TagInfo[],
+  tags: readonly TagInfo[] | PreparedTagList,
   guards: SelectionGuards,
 ): GuardedSelection {
+  const entries = PreparedTagList.isPrepared(tags) ? tags.toArray() : tags;
   const notes: string[] = [];
-  let candidates = tags;
+  let candidates = entries;
   if (guards.minAgeMs !== undefined) {
     if (!(guards.now instanceof Date) || Number.isNaN(guards.now.getTime())) {
       throw new TagDialectError(
@@ -86,12 +91,12 @@ export function guardSelection(
       throw new TagDialectError("guards.minAgeMs", guards.minAgeMs, "must be a finite number >= 0");
     }
     const cutoff = { ms: guards.now.getTime() - guards.minAgeMs, subMsNanos: 0 };
-    const young = tags.filter(
+    const young = entries.filter(
       (t) => compareInstants(createdInstant(t.created) ?? ZERO_INSTANT, cutoff) > 0,
     );
     if (young.length > 0) {
       const names = new Set(young.map((t) => t.name));
-      candidates = tags.filter((t) => !names.has(t.name));
+      candidates = entries.filter((t) => !names.has(t.name));
       notes.push(
         `min age: ${[...names].map((n) => JSON.stringify(n)).join(", ")} too new, not candidates`,
       );
@@ -101,7 +106,7 @@ export function guardSelection(
   let tag = selection.tag;
   if (guards.noDowngrade && guards.current !== undefined) {
     const current = guards.current;
-    const listed = tags.find((t) => t.name === current);
+    const listed = entries.find((t) => t.name === current);
     if (listed === undefined) {
       if (guards.partialListing) {
         tag = current;
@@ -129,7 +134,7 @@ export function guardSelection(
     const digest =
       tag === selection.tag && selection.digest !== undefined
         ? selection.digest
-        : [...tags].reverse().find((t) => t.name === tag)?.digest;
+        : [...entries].reverse().find((t) => t.name === tag)?.digest;
     if (digest === undefined) notes.push(`tag@digest: ${JSON.stringify(tag)} has no known digest`);
     else pinned = `${tag}@${digest}`;
   }

@@ -42,6 +42,7 @@ export {
   type TagMetadataErrorCode,
   type TagMetadataSource,
 } from "./metadata.js";
+export { PreparedTagList, prepareTagList } from "./prepared.js";
 export {
   type Translation,
   translateFluxToArgo,

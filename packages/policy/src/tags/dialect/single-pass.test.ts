@@ -4,7 +4,9 @@
  * outcome and notes, and the same error for the same bad entry, over lists
  * built to hit what the passes hand over on: ties, duplicated names with
  * differing metadata, characters where UTF-16 and UTF-8 orders differ,
- * versions Masterminds reads only leniently, times in every shape.
+ * versions Masterminds reads only leniently, times in every shape. The passes
+ * over a prepared list (`prepareTagList`) are held to the same plain passes
+ * here, with and without the trace.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -13,6 +15,7 @@ import { selectArgoTag } from "../argocd/select.js";
 import { selectKargoTag } from "../kargo/select.js";
 import type { KargoImageSubscription } from "../kargo/subscription.js";
 import { argoCase, kargoCase } from "./dialect-cases.test-support.js";
+import { type PreparedTagList, prepareTagList } from "./prepared.js";
 import { isStrictVersion, tryParseStrictVersion } from "./semver.js";
 import { keptNamesRepeat, nameRepeatsAfter } from "./single-pass.js";
 import type { DialectSelection, TagInfo } from "./types.js";
@@ -128,22 +131,32 @@ function outcome(s: DialectSelection): Omit<DialectSelection, "tags"> {
   return rest;
 }
 
-/** Both passes' answer, or the same thrown error's code and path. */
-function both(run: (explain: boolean) => DialectSelection): void {
-  let plain: unknown;
+type Run = (tags: readonly TagInfo[] | PreparedTagList, explain: boolean) => DialectSelection;
+
+/**
+ * Every pass's answer over `tags`: the plain pass (with the trace), the
+ * single pass, and both over the prepared list — or the same thrown error
+ * (the prepared list throws it when it is prepared).
+ */
+function both(tags: readonly TagInfo[], run: Run): void {
+  let plain: DialectSelection | undefined;
   let plainError: unknown;
   try {
-    plain = outcome(run(true));
+    plain = run(tags, true);
   } catch (error) {
     plainError = error;
   }
   if (plainError !== undefined) {
-    expect(() => run(false)).toThrow(
-      expect.objectContaining({ message: (plainError as Error).message }),
-    );
+    const same = expect.objectContaining({ message: (plainError as Error).message });
+    expect(() => run(tags, false)).toThrow(same);
+    expect(() => prepareTagList(tags)).toThrow(same);
     return;
   }
-  expect(outcome(run(false))).toEqual(plain);
+  const expected = outcome(plain as DialectSelection);
+  expect(outcome(run(tags, false))).toEqual(expected);
+  const prepared = prepareTagList(tags);
+  expect(outcome(run(prepared, false))).toEqual(expected);
+  expect(run(prepared, true)).toEqual(plain);
 }
 
 const constraints = fc.constantFrom(
@@ -196,7 +209,7 @@ describe("Argo CD's single pass", () => {
       );
     fc.assert(
       fc.property(config, tagList, (c, tags) => {
-        both((explain) => selectArgoTag(c, tags, { explain }));
+        both(tags, (list, explain) => selectArgoTag(c, list, { explain }));
       }),
       { numRuns: 4000 },
     );
@@ -211,6 +224,9 @@ describe("Kargo's single pass", () => {
         constraint: constraints.filter((c) => c !== "!!"),
         strictSemvers: fc.option(fc.boolean(), { nil: undefined }),
         discoveryLimit: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+        platform: fc.option(fc.constantFrom("linux/amd64", "linux/arm/v7", "linux/arm"), {
+          nil: undefined,
+        }),
         allowTagsRegexes: fc.option(
           fc.array(fc.constantFrom("^v?1", "rc", "^[0-9]"), { maxLength: 2 }),
           {
@@ -231,7 +247,7 @@ describe("Kargo's single pass", () => {
       });
     fc.assert(
       fc.property(subscription, tagList, (s, tags) => {
-        both((explain) => selectKargoTag(s, tags, { explain }));
+        both(tags, (list, explain) => selectKargoTag(s, list, { explain }));
       }),
       { numRuns: 4000 },
     );
@@ -260,10 +276,10 @@ describe("both single passes on the differential grammar's cases", () => {
   it("agree with the plain passes", () => {
     fc.assert(
       fc.property(fc.oneof(argoCase, kargoCase), (c) => {
-        both((explain) =>
+        both(c.tags, (list, explain) =>
           c.dialect === "kargo"
-            ? selectKargoTag(c.config, c.tags, { explain })
-            : selectArgoTag(c.config, c.tags, { explain }),
+            ? selectKargoTag(c.config, list, { explain })
+            : selectArgoTag(c.config, list, { explain }),
         );
       }),
       { numRuns: 3000 },

@@ -22,13 +22,9 @@
  */
 import { compileRegexp, type GoRegexp, isRegexpError } from "@kubeimg/core/regexp";
 import { compareVersions, parseConstraints, type Version } from "../../semver/index.js";
+import { PreparedTagList, preparedData, readTags } from "../dialect/prepared.js";
 import { tryParseStrictVersion, tryParseVersion } from "../dialect/semver.js";
-import {
-  byTagDescending,
-  compareInstants,
-  readTagList,
-  splitPlatform,
-} from "../dialect/tag-list.js";
+import { byTagDescending, compareInstants, splitPlatform } from "../dialect/tag-list.js";
 import { Trace } from "../dialect/trace.js";
 import type {
   DialectOutcome,
@@ -36,6 +32,7 @@ import type {
   DialectTagExplanation,
   TagInfo,
 } from "../dialect/types.js";
+import { kargoPreparedPass } from "./prepared-pass.js";
 import { kargoSinglePass } from "./single-pass.js";
 import {
   defaultKargoSubscription,
@@ -68,7 +65,7 @@ export interface KargoSelectOptions {
  */
 export function selectKargoTag(
   subscription: KargoImageSubscription,
-  tags: readonly TagInfo[],
+  tags: readonly TagInfo[] | PreparedTagList,
   options: KargoSelectOptions = {},
 ): DialectSelection {
   const sub = defaultKargoSubscription(subscription);
@@ -78,7 +75,7 @@ export function selectKargoTag(
   // The tags are checked before the subscription is (a bad entry throws
   // whatever the subscription), also when the pick is found in one pass.
   const refuse = (outcome: DialectOutcome): DialectSelection => {
-    readTagList(tags, { metadata: false });
+    readTags(tags, { metadata: false });
     return fail(outcome, [], notes);
   };
   const fieldErrors = validateKargoSubscription(sub);
@@ -122,33 +119,65 @@ export function selectKargoTag(
     else constraint = parseConstraints(sub.constraint);
   }
   const wanted = sub.platform === "" ? undefined : splitPlatform(sub.platform);
-  if (
+  const keeps =
+    allow.length + ignore.length === 0
+      ? undefined
+      : (tag: string) =>
+          !ignore.some((re) => re.matchString(tag)) &&
+          (allow.length === 0 || allow.some((re) => re.matchString(tag)));
+  const fast =
     options.explain !== true &&
-    wanted === undefined &&
-    (strategy === "SemVer" || strategy === "Lexical" || strategy === "NewestBuild")
-  ) {
+    (strategy === "SemVer" || strategy === "Lexical" || strategy === "NewestBuild");
+  if (fast && PreparedTagList.isPrepared(tags)) {
+    // A prepared list was checked when it was prepared: its pass reads
+    // arrays only, and knows each name's last occurrence and the platforms.
+    const d = preparedData(tags);
+    const top = kargoPreparedPass(d, {
+      strategy,
+      keeps,
+      constraints: constraint,
+      strictSemvers: sub.strictSemvers,
+      discoveryLimit: sub.discoveryLimit,
+      platformMatches:
+        wanted === undefined
+          ? undefined
+          : (platforms) =>
+              platforms.some((text) => {
+                const p = splitPlatform(text);
+                return p.os === wanted.os && p.arch === wanted.arch && p.variant === wanted.variant;
+              }),
+    });
+    if (top !== undefined) {
+      const first = top[0] as number;
+      return {
+        dialect: "kargo",
+        tag: d.names[first] as string,
+        digest: d.digests[d.last[first] as number],
+        discovered: top.map((i) => d.names[i] as string),
+        outcome: undefined,
+        tags: [],
+        notes,
+      };
+    }
+  } else if (fast && wanted === undefined) {
     // Without a trace only the discovered tags matter: one pass over the
     // entries finds them (`single-pass.ts`), or hands over to the plain pass.
-    const top = kargoSinglePass(tags, {
+    const raw = tags as readonly TagInfo[];
+    const top = kargoSinglePass(raw, {
       strategy,
-      keeps:
-        allow.length + ignore.length === 0
-          ? undefined
-          : (tag) =>
-              !ignore.some((re) => re.matchString(tag)) &&
-              (allow.length === 0 || allow.some((re) => re.matchString(tag))),
+      keeps,
       constraints: constraint,
       strictSemvers: sub.strictSemvers,
       discoveryLimit: sub.discoveryLimit,
     });
     if (top !== undefined) {
-      const discovered = top.map((i) => (tags[i] as TagInfo).name);
+      const discovered = top.map((i) => (raw[i] as TagInfo).name);
       const pick = discovered[0] as string;
       return {
         dialect: "kargo",
         tag: pick,
         // NewestBuild: the pick's name occurs once, so its own entry is its last.
-        digest: usesMetadata ? (tags[top[0] as number] as TagInfo).digest : lastDigest(tags, pick),
+        digest: usesMetadata ? (raw[top[0] as number] as TagInfo).digest : lastDigest(raw, pick),
         discovered,
         outcome: undefined,
         tags: [],
@@ -156,7 +185,7 @@ export function selectKargoTag(
       };
     }
   }
-  const list = readTagList(tags, { metadata: usesMetadata });
+  const list = readTags(tags, { metadata: usesMetadata });
   const names = list.names;
   const trace = new Trace(options.explain === true, names);
   const versions: (Version | undefined)[] = strategy === "SemVer" ? new Array(names.length) : [];
@@ -299,7 +328,11 @@ export function selectKargoTag(
   return {
     dialect: "kargo",
     tag: pick,
-    digest: usesMetadata ? list.metadata(pick).digest : lastDigest(tags, pick),
+    // A raw list read without metadata holds no digests: the last entry named so has it.
+    digest:
+      usesMetadata || PreparedTagList.isPrepared(tags)
+        ? list.metadata(pick).digest
+        : lastDigest(tags as readonly TagInfo[], pick),
     discovered,
     outcome: undefined,
     tags: tagsOut,
