@@ -46,7 +46,6 @@ import type {
 } from "../dialect/types.js";
 import { type ArgoConfig, type ArgoUpdateSettings, readArgoConfig } from "./config.js";
 import { argoVersionConstraint } from "./constraint.js";
-import { argoPreparedPass } from "./prepared-pass.js";
 import { argoSinglePass } from "./single-pass.js";
 
 /** Argo CD's update strategies, after aliases (`latest` → `newest-build`, `name` → `alphabetical`). */
@@ -253,12 +252,9 @@ export function selectArgoTag(
         platforms.some((p) => platformWanted(p, wanted)),
       constraints,
     };
-    // A prepared list was checked when it was prepared: its pass reads arrays only.
+    // A prepared list was checked when it was prepared: the pass reads its arrays only.
     const prepared = PreparedTagList.isPrepared(tags) ? preparedData(tags) : undefined;
-    const pick =
-      prepared !== undefined
-        ? argoPreparedPass(prepared, rules)
-        : argoSinglePass(tags as readonly TagInfo[], rules);
+    const pick = argoSinglePass(prepared ?? (tags as readonly TagInfo[]), rules);
     if (pick !== undefined) {
       if (strategy === "semver" && constraint === "") notes.push(noConstraintNote);
       const name =

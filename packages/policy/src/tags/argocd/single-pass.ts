@@ -1,7 +1,17 @@
 /**
- * Argo CD's pick in one pass over the entries, for a selection without an
- * explain trace (`semver`, `alphabetical`, `newest-build`; see
- * `dialect/single-pass.ts` for when it hands over to the plain path).
+ * Argo CD's pick in one pass, for a selection without an explain trace
+ * (`semver`, `alphabetical`, `newest-build`), over either form of a tag list:
+ *
+ * - **raw entries**: each is checked as it is read (the same error for the
+ *   same first bad entry as `readTags`), with its **own** metadata and the
+ *   native string order; what that cannot be sure of is checked on the pick
+ *   (see `dialect/single-pass.ts`), and the plain path decides otherwise;
+ * - **a prepared list** (`prepareTagList`): checked when it was prepared, so
+ *   the pass is a loop over its arrays; each entry reads its name's last
+ *   occurrence and names compare in Go's byte order when any needs it, so
+ *   the pass answers for every list.
+ *
+ * One loop per strategy serves both: it branches on the form per entry.
  *
  * - `semver`: the constraint is read first (when it does not parse the plain
  *   path decides, as Masterminds reads it only once a version exists). A tag
@@ -9,14 +19,16 @@
  *   constraint admits none, and a version is checked against the constraint
  *   only when it would beat the pick so far; the checks are a conjunction,
  *   so their order does not change the pick.
- * - `alphabetical`: the greatest tag in the native order.
- * - `newest-build`: the latest `created` (read without allocating; an
- *   index's clamped at Go's zero time as `argoCreated` does), ties by the
- *   tag; each entry's own platforms and time, then the pick must be its
+ * - `alphabetical`: the greatest tag.
+ * - `newest-build`: the latest `created` (an index's clamped at Go's zero
+ *   time as `argoCreated` does), ties by the tag; a raw pick must be its
  *   name's last occurrence.
+ *
+ * It answers undefined (the plain path decides) when nothing is picked.
  */
 import { strings } from "@kubeimg/core/internal";
 import { type Constraints, compareVersions, type Version } from "../../semver/index.js";
+import type { PreparedData } from "../dialect/prepared.js";
 import { admitsPrerelease, hasPrerelease, tryParseVersion } from "../dialect/semver.js";
 import { anyHighChars, nameRepeatsAfter } from "../dialect/single-pass.js";
 import { checkEntry, type InstantSlot, ZERO_INSTANT } from "../dialect/tag-list.js";
@@ -34,38 +46,49 @@ export interface ArgoPassRules {
 }
 
 /**
- * Returns the index of Argo CD's pick in `tags`, checking every entry as
- * `readTagList` does (the same error for the same first bad entry), or
- * undefined when the plain path must decide.
+ * Returns the index of Argo CD's pick in `source` (raw entries or a prepared
+ * list's data), or undefined when the plain path must decide.
  */
-export function argoSinglePass(tags: readonly TagInfo[], rules: ArgoPassRules): number | undefined {
-  if (!Array.isArray(tags)) return undefined;
+export function argoSinglePass(
+  source: readonly TagInfo[] | PreparedData,
+  rules: ArgoPassRules,
+): number | undefined {
+  const prepared = Array.isArray(source) ? undefined : (source as PreparedData);
+  if (prepared === undefined && !Array.isArray(source)) return undefined;
   switch (rules.strategy) {
     case "semver":
       return rules.constraints === undefined
         ? undefined
-        : semver(tags, rules.keeps, rules.constraints);
+        : semver(source, prepared, rules.keeps, rules.constraints);
     case "alphabetical":
-      return alphabetical(tags, rules.keeps);
+      return alphabetical(source, prepared, rules.keeps);
     default:
-      return newestBuild(tags, rules.keeps, rules.platformsWanted);
+      return newestBuild(source, prepared, rules.keeps, rules.platformsWanted);
   }
 }
 
 function semver(
-  tags: readonly TagInfo[],
+  source: readonly TagInfo[] | PreparedData,
+  prepared: PreparedData | undefined,
   keeps: ((tag: string) => boolean) | undefined,
   constraints: Constraints,
 ): number | undefined {
+  const raw = source as readonly TagInfo[];
+  const names = prepared?.names;
+  const n = names !== undefined ? names.length : raw.length;
   const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
   const skipPrerelease = !admitsPrerelease(constraints);
   let best = -1;
   let bestName = "";
   let bestVersion: Version | undefined;
-  for (let i = 0; i < tags.length; i++) {
-    const tag = tags[i] as TagInfo;
-    checkEntry(tag, i, slot);
-    const name = tag.name;
+  for (let i = 0; i < n; i++) {
+    let name: string;
+    if (names !== undefined) name = names[i] as string;
+    else {
+      const tag = raw[i] as TagInfo;
+      checkEntry(tag, i, slot);
+      name = tag.name;
+    }
     if (keeps !== undefined && !keeps(name)) continue;
     if (skipPrerelease && hasPrerelease(name)) continue;
     const v = tryParseVersion(name);
@@ -83,45 +106,74 @@ function semver(
 }
 
 function alphabetical(
-  tags: readonly TagInfo[],
+  source: readonly TagInfo[] | PreparedData,
+  prepared: PreparedData | undefined,
   keeps: ((tag: string) => boolean) | undefined,
 ): number | undefined {
+  const raw = source as readonly TagInfo[];
+  const names = prepared?.names;
+  const n = names !== undefined ? names.length : raw.length;
+  // Go's byte order only where the native one can differ (a prepared list knows).
+  const go = prepared?.highChars === true;
   const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
   let best = -1;
   let bestName = "";
-  for (let i = 0; i < tags.length; i++) {
-    const tag = tags[i] as TagInfo;
-    checkEntry(tag, i, slot);
-    const name = tag.name;
+  for (let i = 0; i < n; i++) {
+    let name: string;
+    if (names !== undefined) name = names[i] as string;
+    else {
+      const tag = raw[i] as TagInfo;
+      checkEntry(tag, i, slot);
+      name = tag.name;
+    }
+    if (best >= 0 && (go ? strings.Compare(name, bestName) <= 0 : !(name > bestName))) continue;
     if (keeps !== undefined && !keeps(name)) continue;
-    if (best >= 0 && !(name > bestName)) continue;
     best = i;
     bestName = name;
   }
-  return best < 0 || anyHighChars([bestName]) ? undefined : best;
+  // Raw: the native order decided; it is Go's unless the pick holds U+D800 up.
+  return best < 0 || (names === undefined && anyHighChars([bestName])) ? undefined : best;
 }
 
 function newestBuild(
-  tags: readonly TagInfo[],
+  source: readonly TagInfo[] | PreparedData,
+  prepared: PreparedData | undefined,
   keeps: ((tag: string) => boolean) | undefined,
   platformsWanted: (platforms: readonly string[]) => boolean,
 ): number | undefined {
+  const raw = source as readonly TagInfo[];
+  const n = prepared !== undefined ? prepared.names.length : raw.length;
+  const zeroMs = ZERO_INSTANT.ms;
   const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
   let best = -1;
   let bestName = "";
   let bestMs = 0;
   let bestNanos = 0;
-  for (let i = 0; i < tags.length; i++) {
-    const tag = tags[i] as TagInfo;
-    const dated = checkEntry(tag, i, slot);
-    const name = tag.name;
-    if (keeps !== undefined && !keeps(name)) continue;
-    const platforms = tag.platforms;
-    if (platforms !== undefined && !platformsWanted(platforms)) continue;
+  for (let i = 0; i < n; i++) {
+    let name: string;
+    let ms: number;
+    let nanos: number;
+    let platforms: readonly string[] | undefined;
+    if (prepared !== undefined) {
+      // Every entry of a name reads its last occurrence's metadata.
+      const at = prepared.last[i] as number;
+      name = prepared.names[i] as string;
+      ms = prepared.ms[at] as number;
+      nanos = prepared.nanos[at] as number;
+      platforms = prepared.platforms[at];
+    } else {
+      const tag = raw[i] as TagInfo;
+      const dated = checkEntry(tag, i, slot);
+      name = tag.name;
+      ms = dated ? slot.ms : zeroMs;
+      nanos = dated ? slot.subMsNanos : 0;
+      platforms = tag.platforms;
+    }
     // An index's time is kept from Go's zero time up (`argoCreated` in select.ts).
-    const zero = !dated || (platforms !== undefined && slot.ms < ZERO_INSTANT.ms);
-    const ms = zero ? ZERO_INSTANT.ms : slot.ms;
-    const nanos = zero ? 0 : slot.subMsNanos;
+    if (platforms !== undefined && ms < zeroMs) {
+      ms = zeroMs;
+      nanos = 0;
+    }
     if (best >= 0) {
       if (ms < bestMs) continue;
       if (ms === bestMs) {
@@ -129,10 +181,13 @@ function newestBuild(
         if (nanos === bestNanos && strings.Compare(name, bestName) <= 0) continue;
       }
     }
+    if (keeps !== undefined && !keeps(name)) continue;
+    if (platforms !== undefined && !platformsWanted(platforms)) continue;
     best = i;
     bestName = name;
     bestMs = ms;
     bestNanos = nanos;
   }
-  return best < 0 || nameRepeatsAfter(tags, best) ? undefined : best;
+  // Raw: each entry read its own metadata, so the pick must be its name's last occurrence.
+  return best < 0 || (prepared === undefined && nameRepeatsAfter(raw, best)) ? undefined : best;
 }

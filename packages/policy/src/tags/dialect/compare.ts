@@ -13,7 +13,7 @@ import { explainTagSelection } from "../explain.js";
 import { selectKargoTag } from "../kargo/select.js";
 import type { KargoImageSubscription } from "../kargo/subscription.js";
 import type { TagSelectionPolicy } from "../types.js";
-import { type PreparedTagList, prepareTagList } from "./prepared.js";
+import { type PreparedTagList, preparedData, prepareTagList } from "./prepared.js";
 import type { TagInfo } from "./types.js";
 
 /** The three updaters, as {@link compareTagSelections} names them. */
@@ -80,7 +80,7 @@ export function compareTagSelections(input: CompareTagSelectionsInput): TagSelec
   // Checked once here, then shared: each dialect reads the prepared list.
   const tags = prepareTagList(input.tags);
   if (input.flux !== undefined) {
-    const names = tags.names();
+    const names = preparedData(tags).names;
     const e = explainTagSelection(names, input.flux);
     picks.push({
       dialect: "flux",

@@ -13,10 +13,10 @@
  * is a loop over arrays.
  */
 import { TagDialectError } from "./errors.js";
+import { checkedNames, highChars } from "./single-pass.js";
 import {
   checkEntry,
   type InstantSlot,
-  readTagList,
   type TagList,
   type TagMetadata,
   ZERO_INSTANT,
@@ -43,11 +43,8 @@ export interface PreparedData {
   readonly lastByName: ReadonlyMap<string, number>;
   /** Whether a name holds a character from U+D800 up (JavaScript's order may then differ from Go's byte order). */
   readonly highChars: boolean;
-  /** Whether a name occurs more than once. */
-  readonly repeats: boolean;
 }
 
-const highChars = /[\uD800-\uFFFF]/;
 const token: unique symbol = Symbol("PreparedTagList");
 let dataOf: (list: PreparedTagList) => PreparedData;
 let build: (data: PreparedData) => PreparedTagList;
@@ -77,7 +74,7 @@ export class PreparedTagList {
   /** Use {@link prepareTagList}: a prepared list cannot be built unchecked. */
   private constructor(key: symbol, data: PreparedData) {
     if (key !== token) {
-      throw new TypeError("PreparedTagList is built by prepareTagList only");
+      throw new TypeError("use prepareTagList");
     }
     this.#data = data;
   }
@@ -90,11 +87,6 @@ export class PreparedTagList {
   /** The number of entries. */
   get length(): number {
     return this.#data.names.length;
-  }
-
-  /** The names in list order (a new array). */
-  names(): string[] {
-    return this.#data.names.slice();
   }
 
   /** The entries as plain `TagInfo` objects, in list order (new objects each call). */
@@ -179,20 +171,30 @@ export function prepareTagList(tags: readonly TagInfo[] | PreparedTagList): Prep
     last,
     lastByName,
     highChars: high,
-    repeats: lastByName.size !== n,
   });
 }
 
 /**
- * `readTagList` over either form: a raw array is validated now, a prepared
- * list was validated when it was prepared and is read as it is.
+ * Validates `tags` (every entry's shape; a prepared list was validated when
+ * it was prepared) and returns their names; with `metadata`, also the
+ * metadata of each name after the last-occurrence rule. Throws a
+ * {@link TagDialectError} naming the first entry and field that is
+ * malformed.
  */
 export function readTags(
   tags: readonly TagInfo[] | PreparedTagList,
   options: { metadata: boolean },
 ): TagList {
-  if (!PreparedTagList.isPrepared(tags)) return readTagList(tags, options);
-  const d = preparedData(tags);
+  if (!PreparedTagList.isPrepared(tags)) {
+    if (!Array.isArray(tags)) throw new TagDialectError("tags", tags, "must be an array of tags");
+    if (!options.metadata) {
+      return {
+        names: checkedNames(tags),
+        metadata: () => ({ created: ZERO_INSTANT, digest: undefined, platforms: undefined }),
+      };
+    }
+  }
+  const d = preparedData(prepareTagList(tags));
   const cache = new Map<string, TagMetadata>();
   return {
     names: d.names,

@@ -28,10 +28,26 @@
  * path, which decides. So a pass never decides anything the plain path would
  * decide differently; property tests hold each pass to it.
  */
+import { checkEntry, type InstantSlot } from "./tag-list.js";
 import type { TagInfo } from "./types.js";
 
+/**
+ * Checks every entry as `readTags` does (the same error for the same
+ * first bad entry) and returns their names, for a pass that reads names only.
+ */
+export function checkedNames(tags: readonly TagInfo[]): string[] {
+  const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
+  const names: string[] = new Array(tags.length);
+  for (let i = 0; i < tags.length; i++) {
+    const tag = tags[i] as TagInfo;
+    checkEntry(tag, i, slot);
+    names[i] = tag.name;
+  }
+  return names;
+}
+
 /** A character from U+D800 up: where JavaScript's string order may differ from Go's byte order. */
-const highChars = /[\uD800-\uFFFF]/;
+export const highChars = /[\uD800-\uFFFF]/;
 
 /** Whether any of `names` holds a character where the native and Go orders can differ. */
 export function anyHighChars(names: readonly string[]): boolean {

@@ -26,7 +26,7 @@ export interface TagMetadata {
   readonly platforms: readonly string[] | undefined;
 }
 
-/** A validated tag list. */
+/** A validated tag list, as the plain passes read it (`readTags` in `prepared.ts`). */
 export interface TagList {
   readonly names: readonly string[];
   /**
@@ -216,56 +216,6 @@ export function checkEntry(tag: TagInfo, i: number, slot: InstantSlot): boolean 
     if (!ok) fail(i, "platforms", platforms, "must be a non-empty array of strings");
   }
   return hasCreated;
-}
-
-function metadataOf(tag: TagInfo, created: Instant | undefined): TagMetadata {
-  return {
-    created: created ?? ZERO_INSTANT,
-    digest: tag.digest,
-    platforms: tag.platforms === undefined ? undefined : [...tag.platforms],
-  };
-}
-
-/**
- * Validates `tags` (every entry's shape) and returns their names. With
- * `metadata`, also the metadata of each name after the last-occurrence rule.
- * Throws a {@link TagDialectError} naming the entry and field that is
- * malformed.
- */
-export function readTagList(tags: readonly TagInfo[], options: { metadata: boolean }): TagList {
-  if (!Array.isArray(tags)) throw new TagDialectError("tags", tags, "must be an array of tags");
-  const n = tags.length;
-  const names: string[] = new Array(n);
-  const instants: (Instant | undefined)[] = options.metadata ? new Array(n) : [];
-  const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
-  for (let i = 0; i < n; i++) {
-    const tag = tags[i] as TagInfo;
-    if (checkEntry(tag, i, slot) && options.metadata) {
-      instants[i] = { ms: slot.ms, subMsNanos: slot.subMsNanos };
-    }
-    names[i] = tag.name;
-  }
-  if (!options.metadata) {
-    return {
-      names,
-      metadata: () => ({ created: ZERO_INSTANT, digest: undefined, platforms: undefined }),
-    };
-  }
-  const last = new Map<string, number>();
-  for (let i = 0; i < n; i++) last.set(names[i] as string, i);
-  const cache = new Map<string, TagMetadata>();
-  return {
-    names,
-    metadata(name) {
-      let meta = cache.get(name);
-      if (meta === undefined) {
-        const i = last.get(name) as number;
-        meta = metadataOf(tags[i] as TagInfo, instants[i]);
-        cache.set(name, meta);
-      }
-      return meta;
-    },
-  };
 }
 
 /** One platform split as both updaters split theirs: on `/`, into at most three parts. */

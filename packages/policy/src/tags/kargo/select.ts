@@ -32,7 +32,6 @@ import type {
   DialectTagExplanation,
   TagInfo,
 } from "../dialect/types.js";
-import { kargoPreparedPass } from "./prepared-pass.js";
 import { kargoSinglePass } from "./single-pass.js";
 import {
   defaultKargoSubscription,
@@ -125,59 +124,45 @@ export function selectKargoTag(
       : (tag: string) =>
           !ignore.some((re) => re.matchString(tag)) &&
           (allow.length === 0 || allow.some((re) => re.matchString(tag)));
-  const fast =
+  // With `platform`: an index entry must equal it in os, arch and variant.
+  const platformMatches =
+    wanted &&
+    ((platforms: readonly string[]) =>
+      platforms.some((text) => {
+        const p = splitPlatform(text);
+        return p.os === wanted.os && p.arch === wanted.arch && p.variant === wanted.variant;
+      }));
+  const prepared = PreparedTagList.isPrepared(tags) ? preparedData(tags) : undefined;
+  if (
     options.explain !== true &&
-    (strategy === "SemVer" || strategy === "Lexical" || strategy === "NewestBuild");
-  if (fast && PreparedTagList.isPrepared(tags)) {
-    // A prepared list was checked when it was prepared: its pass reads
-    // arrays only, and knows each name's last occurrence and the platforms.
-    const d = preparedData(tags);
-    const top = kargoPreparedPass(d, {
+    (strategy === "SemVer" || strategy === "Lexical" || strategy === "NewestBuild")
+  ) {
+    // Without a trace only the discovered tags matter: one pass finds them,
+    // over a prepared list's arrays (checked when it was prepared; it knows
+    // each name's last occurrence and platforms) or over the entries
+    // (`single-pass.ts`), or hands over to the plain pass.
+    const raw = tags as readonly TagInfo[];
+    const top = kargoSinglePass(prepared ?? raw, {
       strategy,
       keeps,
       constraints: constraint,
       strictSemvers: sub.strictSemvers,
       discoveryLimit: sub.discoveryLimit,
-      platformMatches:
-        wanted === undefined
-          ? undefined
-          : (platforms) =>
-              platforms.some((text) => {
-                const p = splitPlatform(text);
-                return p.os === wanted.os && p.arch === wanted.arch && p.variant === wanted.variant;
-              }),
+      platformMatches,
     });
     if (top !== undefined) {
       const first = top[0] as number;
+      const discovered = top.map((i) => prepared?.names[i] ?? (raw[i] as TagInfo).name);
       return {
         dialect: "kargo",
-        tag: d.names[first] as string,
-        digest: d.digests[d.last[first] as number],
-        discovered: top.map((i) => d.names[i] as string),
-        outcome: undefined,
-        tags: [],
-        notes,
-      };
-    }
-  } else if (fast && wanted === undefined) {
-    // Without a trace only the discovered tags matter: one pass over the
-    // entries finds them (`single-pass.ts`), or hands over to the plain pass.
-    const raw = tags as readonly TagInfo[];
-    const top = kargoSinglePass(raw, {
-      strategy,
-      keeps,
-      constraints: constraint,
-      strictSemvers: sub.strictSemvers,
-      discoveryLimit: sub.discoveryLimit,
-    });
-    if (top !== undefined) {
-      const discovered = top.map((i) => (raw[i] as TagInfo).name);
-      const pick = discovered[0] as string;
-      return {
-        dialect: "kargo",
-        tag: pick,
-        // NewestBuild: the pick's name occurs once, so its own entry is its last.
-        digest: usesMetadata ? (raw[top[0] as number] as TagInfo).digest : lastDigest(raw, pick),
+        tag: discovered[0],
+        // Raw NewestBuild: the pick's name occurs once, so its own entry is its last.
+        digest:
+          prepared !== undefined
+            ? prepared.digests[prepared.last[first] as number]
+            : usesMetadata
+              ? (raw[first] as TagInfo).digest
+              : lastDigest(raw, discovered[0] as string),
         discovered,
         outcome: undefined,
         tags: [],
@@ -275,11 +260,7 @@ export function selectKargoTag(
         );
         continue;
       }
-      const match = platforms.some((text) => {
-        const p = splitPlatform(text);
-        return p.os === wanted.os && p.arch === wanted.arch && p.variant === wanted.variant;
-      });
-      if (!match) {
+      if (!(platformMatches as (platforms: readonly string[]) => boolean)(platforms)) {
         trace.mark(
           i,
           "wrong-platform",

@@ -1,19 +1,33 @@
 /**
- * Kargo's discovered tags in one pass over the entries, for a selection
- * without an explain trace and without a platform (`SemVer`, `Lexical`,
- * `NewestBuild`; see `dialect/single-pass.ts` for when it hands over to the
- * plain path).
+ * Kargo's discovered tags in one pass, for a selection without an explain
+ * trace (`SemVer`, `Lexical`, `NewestBuild`), over either form of a tag list:
  *
+ * - **raw entries** (no `platform`): each is checked as it is read (the same
+ *   error for the same first bad entry as `readTags`), with its **own**
+ *   metadata and the native string order; what that cannot be sure of is
+ *   checked on the kept tags (see `dialect/single-pass.ts`), and the plain
+ *   path decides otherwise;
+ * - **a prepared list** (`prepareTagList`), with or without `platform`:
+ *   checked when it was prepared, so the pass is a loop over its arrays;
+ *   every entry of a repeated name ranks under its last occurrence's
+ *   metadata (entries that rank equal keep their list order, as the plain
+ *   path's insertion does) and names compare in Go's byte order when any
+ *   needs it, so the pass answers for every list.
+ *
+ * One loop per strategy serves both: it branches on the form per entry.
  * The best `discoveryLimit` tags are kept in order as the entries are read;
  * a tag that does not beat the last kept one (once the limit is reached) is
- * dropped before anything costly is asked of it. For `SemVer` the filters
- * are a conjunction, so they run cheapest first: a tag whose version would
- * carry a pre-release is skipped unread when the constraint admits none,
- * and the strict reading and the constraint are asked only of a version
- * that would be kept.
+ * dropped before anything costly is asked of it. The filters are a
+ * conjunction, so they run cheapest first: for `SemVer` a tag whose version
+ * would carry a pre-release is skipped unread when the constraint admits
+ * none, and the strict reading, the constraint and the platform are asked
+ * only of a version that would be kept.
+ *
+ * It answers undefined (the plain path decides) when nothing is discovered.
  */
 import { strings } from "@kubeimg/core/internal";
 import { type Constraints, compareVersions, type Version } from "../../semver/index.js";
+import type { PreparedData } from "../dialect/prepared.js";
 import {
   admitsPrerelease,
   hasPrerelease,
@@ -33,30 +47,69 @@ export interface KargoPassRules {
   readonly constraints: Constraints | undefined;
   readonly strictSemvers: boolean;
   readonly discoveryLimit: number;
+  /**
+   * With `platform` (prepared lists only): whether an index offering these
+   * platforms matches it exactly.
+   */
+  readonly platformMatches: ((platforms: readonly string[]) => boolean) | undefined;
 }
 
 /**
- * Returns the indices of the tags Kargo discovers in `tags`, best first,
- * checking every entry as `readTagList` does (the same error for the same
- * first bad entry), or undefined when the plain path must decide.
+ * Returns the indices of the tags Kargo discovers in `source` (raw entries
+ * or a prepared list's data), best first, or undefined when the plain path
+ * must decide.
  */
 export function kargoSinglePass(
-  tags: readonly TagInfo[],
+  source: readonly TagInfo[] | PreparedData,
   rules: KargoPassRules,
 ): number[] | undefined {
-  if (!Array.isArray(tags)) return undefined;
-  switch (rules.strategy) {
-    case "SemVer":
-      return semver(tags, rules);
-    case "Lexical":
-      return lexical(tags, rules);
-    default:
-      return newestBuild(tags, rules);
+  const prepared = Array.isArray(source) ? undefined : (source as PreparedData);
+  if (prepared === undefined && (!Array.isArray(source) || rules.platformMatches !== undefined)) {
+    return undefined;
   }
+  if (!(rules.discoveryLimit >= 1)) return undefined;
+  const raw = source as readonly TagInfo[];
+  const n = prepared !== undefined ? prepared.names.length : raw.length;
+  const platformOk =
+    prepared === undefined || rules.platformMatches === undefined
+      ? undefined
+      : (i: number): boolean => {
+          const platforms = prepared.platforms[prepared.last[i] as number];
+          return platforms !== undefined && (rules.platformMatches as Matches)(platforms);
+        };
+  const top =
+    rules.strategy === "SemVer"
+      ? semver(raw, prepared, n, rules, platformOk)
+      : rules.strategy === "Lexical"
+        ? lexical(raw, prepared, n, rules, platformOk)
+        : newestBuild(raw, prepared, n, rules, platformOk);
+  return top.length === 0 ? undefined : top;
 }
 
-function semver(tags: readonly TagInfo[], rules: KargoPassRules): number[] | undefined {
+type Matches = (platforms: readonly string[]) => boolean;
+
+/** The tag at `i`: a prepared list's name, or the raw entry's, checked now. */
+function nameAt(
+  raw: readonly TagInfo[],
+  names: readonly string[] | undefined,
+  i: number,
+  slot: InstantSlot,
+): string {
+  if (names !== undefined) return names[i] as string;
+  const tag = raw[i] as TagInfo;
+  checkEntry(tag, i, slot);
+  return tag.name;
+}
+
+function semver(
+  raw: readonly TagInfo[],
+  prepared: PreparedData | undefined,
+  n: number,
+  rules: KargoPassRules,
+  platformOk: ((i: number) => boolean) | undefined,
+): number[] {
   const { keeps, constraints, strictSemvers, discoveryLimit: limit } = rules;
+  const names = prepared?.names;
   const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
   const skipPrerelease = constraints !== undefined && !admitsPrerelease(constraints);
   const top: number[] = [];
@@ -67,10 +120,8 @@ function semver(tags: readonly TagInfo[], rules: KargoPassRules): number[] | und
     const order = compareVersions(v, topVersions[k] as Version);
     return order > 0 || (order === 0 && strings.Compare(name, topNames[k] as string) > 0);
   };
-  for (let i = 0; i < tags.length; i++) {
-    const tag = tags[i] as TagInfo;
-    checkEntry(tag, i, slot);
-    const name = tag.name;
+  for (let i = 0; i < n; i++) {
+    const name = nameAt(raw, names, i, slot);
     if (keeps !== undefined && !keeps(name)) continue;
     if (skipPrerelease && hasPrerelease(name)) continue;
     const v = tryParseVersion(name);
@@ -80,6 +131,7 @@ function semver(tags: readonly TagInfo[], rules: KargoPassRules): number[] | und
       continue;
     }
     if (constraints !== undefined && !constraints.check(v)) continue;
+    if (platformOk !== undefined && !platformOk(i)) continue;
     let at = top.length;
     while (at > 0 && before(v, name, at - 1)) at--;
     top.splice(at, 0, i);
@@ -91,33 +143,64 @@ function semver(tags: readonly TagInfo[], rules: KargoPassRules): number[] | und
       topVersions.pop();
     }
   }
-  return top.length === 0 ? undefined : top;
+  return top;
 }
 
-function lexical(tags: readonly TagInfo[], rules: KargoPassRules): number[] | undefined {
+function lexical(
+  raw: readonly TagInfo[],
+  prepared: PreparedData | undefined,
+  n: number,
+  rules: KargoPassRules,
+  platformOk: ((i: number) => boolean) | undefined,
+): number[] {
   const { keeps, discoveryLimit: limit } = rules;
+  const names = prepared?.names;
+  // Go's byte order only where the native one can differ (a prepared list knows).
+  const go = prepared?.highChars === true;
   const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
   const top: number[] = [];
   const topNames: string[] = [];
-  for (let i = 0; i < tags.length; i++) {
-    const tag = tags[i] as TagInfo;
-    checkEntry(tag, i, slot);
-    const name = tag.name;
+  // The last kept name once the limit is reached: a name must beat it.
+  let floor: string | undefined;
+  for (let i = 0; i < n; i++) {
+    let name: string;
+    if (names !== undefined) name = names[i] as string;
+    else {
+      const tag = raw[i] as TagInfo;
+      checkEntry(tag, i, slot);
+      name = tag.name;
+    }
+    if (floor !== undefined && (go ? strings.Compare(name, floor) <= 0 : !(name > floor))) continue;
     if (keeps !== undefined && !keeps(name)) continue;
-    if (top.length === limit && !(name > (topNames[limit - 1] as string))) continue;
+    if (platformOk !== undefined && !platformOk(i)) continue;
     let at = top.length;
-    while (at > 0 && name > (topNames[at - 1] as string)) at--;
+    while (
+      at > 0 &&
+      (go
+        ? strings.Compare(name, topNames[at - 1] as string) > 0
+        : name > (topNames[at - 1] as string))
+    ) {
+      at--;
+    }
     top.splice(at, 0, i);
     topNames.splice(at, 0, name);
     if (top.length > limit) {
       top.pop();
       topNames.pop();
     }
+    if (top.length === limit) floor = topNames[limit - 1];
   }
-  return top.length === 0 || anyHighChars(topNames) ? undefined : top;
+  // Raw: the native order decided; it is Go's unless a kept name holds U+D800 up.
+  return names === undefined && anyHighChars(topNames) ? [] : top;
 }
 
-function newestBuild(tags: readonly TagInfo[], rules: KargoPassRules): number[] | undefined {
+function newestBuild(
+  raw: readonly TagInfo[],
+  prepared: PreparedData | undefined,
+  n: number,
+  rules: KargoPassRules,
+  platformOk: ((i: number) => boolean) | undefined,
+): number[] {
   const { keeps, discoveryLimit: limit } = rules;
   const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
   const top: number[] = [];
@@ -132,14 +215,26 @@ function newestBuild(tags: readonly TagInfo[], rules: KargoPassRules): number[] 
     if (nanos !== knanos) return nanos > knanos;
     return strings.Compare(name, topNames[k] as string) > 0;
   };
-  for (let i = 0; i < tags.length; i++) {
-    const tag = tags[i] as TagInfo;
-    const dated = checkEntry(tag, i, slot);
-    const name = tag.name;
-    if (keeps !== undefined && !keeps(name)) continue;
-    const ms = dated ? slot.ms : ZERO_INSTANT.ms;
-    const nanos = dated ? slot.subMsNanos : 0;
+  for (let i = 0; i < n; i++) {
+    let name: string;
+    let ms: number;
+    let nanos: number;
+    if (prepared !== undefined) {
+      // Every entry of a name ranks under its last occurrence's time.
+      const at = prepared.last[i] as number;
+      name = prepared.names[i] as string;
+      ms = prepared.ms[at] as number;
+      nanos = prepared.nanos[at] as number;
+    } else {
+      const tag = raw[i] as TagInfo;
+      const dated = checkEntry(tag, i, slot);
+      name = tag.name;
+      ms = dated ? slot.ms : ZERO_INSTANT.ms;
+      nanos = dated ? slot.subMsNanos : 0;
+    }
     if (top.length === limit && !before(ms, nanos, name, limit - 1)) continue;
+    if (keeps !== undefined && !keeps(name)) continue;
+    if (platformOk !== undefined && !platformOk(i)) continue;
     let at = top.length;
     while (at > 0 && before(ms, nanos, name, at - 1)) at--;
     top.splice(at, 0, i);
@@ -153,5 +248,6 @@ function newestBuild(tags: readonly TagInfo[], rules: KargoPassRules): number[] 
       topNanos.pop();
     }
   }
-  return top.length === 0 || keptNamesRepeat(tags, top) ? undefined : top;
+  // Raw: each entry ranked under its own time, so no kept name may occur again.
+  return prepared === undefined && keptNamesRepeat(raw, top) ? [] : top;
 }
