@@ -124,7 +124,7 @@ export function preparedData(list: PreparedTagList): PreparedData {
  *
  * @example
  * ```ts
- * const list = prepareTagList(await collectTagInfo(source, repo, names, need));
+ * const list = prepareTagList(await collectTagInfo(names, { source, repository, needed: true }));
  * // every interval, or for each dialect of a comparison:
  * selectArgoTag(config, list).tag;
  * selectKargoTag(subscription, list).tag;

@@ -27,6 +27,12 @@
  * path's bookkeeping) a pass answers `undefined` and the caller runs the plain
  * path, which decides. So a pass never decides anything the plain path would
  * decide differently; property tests hold each pass to it.
+ *
+ * Over a list checked once by `prepareTagList` neither check is needed: the
+ * prepared list knows whether any name holds such a character (the passes
+ * then compare in Go's byte order) and where each name occurs last (the
+ * passes read that entry's metadata), so the same loops answer for every
+ * list.
  */
 import { checkEntry, type InstantSlot } from "./tag-list.js";
 import type { TagInfo } from "./types.js";
