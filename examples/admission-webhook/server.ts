@@ -37,6 +37,12 @@ export interface WebhookServer {
    * delay since it started: how late its timers, deadlines among them, fire.
    */
   timing(): WebhookTiming;
+  /**
+   * What writing one answer has lately cost this process, in ms (serialising
+   * it and handing it to TLS; a moving average): the mutator's answer
+   * scheduler keeps that much time per waiting admission.
+   */
+  answerCostMs(): number;
   close(): Promise<void>;
 }
 
@@ -53,6 +59,8 @@ export interface WebhookTiming {
   readonly eventLoopDelayMs: TimingSummary;
   readonly answerMs: TimingSummary;
   readonly answerFromBodyMs: TimingSummary;
+  /** `answerMs` by the kind of answer, when the server was given `kindOf`. */
+  readonly answerMsByKind: Readonly<Record<string, TimingSummary>>;
   /** CPU time this process used since it started listening (user + system), in ms. */
   readonly cpuMs: number;
 }
@@ -83,6 +91,12 @@ export async function startWebhookServer(options: {
    * request's arrival is read on it, and the admission deadline counts from there.
    */
   readonly now?: () => number;
+  /**
+   * Names the kind of an answer (for example `answerKindOf` of the mutator:
+   * patched, unchanged, too-busy, no-decision, failed), to count answer
+   * times by kind.
+   */
+  readonly kindOf?: (response: AdmissionResponse) => string | undefined;
   /** More `GET` endpoints answering JSON (for example `/stats`). */
   readonly get?: Readonly<Record<string, () => unknown>>;
 }): Promise<WebhookServer> {
@@ -91,7 +105,11 @@ export async function startWebhookServer(options: {
   const now = options.now ?? (() => performance.now());
   const answerMicros = createHistogram();
   const answerFromBodyMicros = createHistogram();
+  const answerMicrosByKind = new Map<string, RecordableHistogram>();
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  // A moving average over about the last hundred answers, starting from a
+  // figure typical of a small machine.
+  let answerCostMs = 0.25;
   loopDelay.enable();
   // The API server keeps its connections to a webhook open between calls.
   const server = createServer(
@@ -103,12 +121,14 @@ export async function startWebhookServer(options: {
       const send = (status: number, body: unknown) => {
         if (res.headersSent || res.destroyed) return;
         try {
+          const from = performance.now();
           const text = typeof body === "string" ? body : JSON.stringify(body);
           res.writeHead(status, {
             "Content-Type": typeof body === "string" ? "text/plain" : "application/json",
             "Content-Length": Buffer.byteLength(text),
           });
           res.end(text);
+          answerCostMs += (performance.now() - from - answerCostMs) / 100;
         } catch (error) {
           log(`cannot answer: ${error instanceof Error ? error.message : String(error)}`);
           res.destroy();
@@ -133,9 +153,19 @@ export async function startWebhookServer(options: {
       req.on("end", () => {
         if (res.headersSent) return;
         const bodyAt = now();
+        let kind: string | undefined;
         res.once("finish", () => {
           const at = now();
-          answerMicros.record(Math.max(1, Math.ceil((at - receivedAt) * 1000)));
+          const micros = Math.max(1, Math.ceil((at - receivedAt) * 1000));
+          answerMicros.record(micros);
+          if (kind !== undefined) {
+            let h = answerMicrosByKind.get(kind);
+            if (h === undefined) {
+              h = createHistogram();
+              answerMicrosByKind.set(kind, h);
+            }
+            h.record(micros);
+          }
           answerFromBodyMicros.record(Math.max(1, Math.ceil((at - bodyAt) * 1000)));
         });
         let body: unknown;
@@ -151,7 +181,10 @@ export async function startWebhookServer(options: {
           answer = Promise.reject(error);
         }
         answer.then(
-          (response) => send(200, reviewReply(response)),
+          (response) => {
+            kind = options.kindOf?.(response);
+            send(200, reviewReply(response));
+          },
           (error: unknown) => {
             if (error instanceof BadAdmissionReview) return send(400, error.message);
             log(`internal error: ${error instanceof Error ? error.message : String(error)}`);
@@ -175,8 +208,12 @@ export async function startWebhookServer(options: {
       eventLoopDelayMs: summary(loopDelay, 1e6),
       answerMs: summary(answerMicros, 1000),
       answerFromBodyMs: summary(answerFromBodyMicros, 1000),
+      answerMsByKind: Object.fromEntries(
+        [...answerMicrosByKind].map(([kind, h]) => [kind, summary(h, 1000)]),
+      ),
       cpuMs: (({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpuAtStart)),
     }),
+    answerCostMs: () => answerCostMs,
     close: () =>
       new Promise<void>((resolve) => {
         loopDelay.disable();

@@ -228,6 +228,11 @@ export function formatLoadTestReport(report: LoadTestReport): string {
     `${o.noop ? "NO-OP FLOOR: " : ""}reviews ${o.reviews} × ${o.containers} containers, all at once from ${o.clients ?? 2} client processes (nice ${o.clientNice ?? 0}); deadline ${o.deadlineMs} ms; probe timeout ${o.probeTimeoutMs} ms; hung mirror + ${o.slowMs} ms mirror`,
     `webhook side (arrival → answer written; the acceptance figure): p50 ${ms(w.p50)} ms, p99 ${ms(w.p99)} ms, max ${ms(w.max)} ms (bound ${o.deadlineMs + 100} ms); answered ${w.count}`,
     `webhook side from the request's last byte: p50 ${ms(b.p50)} ms, p99 ${ms(b.p99)} ms, max ${ms(b.max)} ms`,
+    `webhook side by kind of answer: ${
+      Object.entries(report.webhookStats?.answerMsByKind ?? {})
+        .map(([kind, t]) => `${kind} ${t.count} (p50 ${ms(t.p50)}, max ${ms(t.max)} ms)`)
+        .join("; ") || "-"
+    }`,
     `webhook event-loop delay: p99 ${ms(report.webhookLoopDelay.p99)} ms, max ${ms(report.webhookLoopDelay.max)} ms; webhook CPU for the reviews ${ms(report.webhookCpuMs)} ms`,
     `client side (request written → answer read): p50 ${ms(c.p50)} ms, p99 ${ms(c.p99)} ms, max ${ms(c.max)} ms; late by the client's clock ${c.late}; requests fully written after p50 ${ms(c.sentP50)} ms, p99 ${ms(c.sentP99)} ms; client event-loop delay max ${ms(c.loopDelayMaxMs)} ms`,
     `failed ${report.failed}; patched ${report.patched}; peak RSS ${(report.peakRssBytes / 2 ** 20).toFixed(0)} MB (bound ${(o.maxRssBytes / 2 ** 20).toFixed(0)} MB); process up: ${report.stillUp}`,

@@ -333,4 +333,3 @@ describe("createAvailabilityGate with the in-memory state", () => {
     }
   });
 });
-
