@@ -126,5 +126,5 @@ export async function resolvePodRouting<Handle>(
     resolutions.map((r) => r?.winner),
     options,
   );
-  return Object.freeze({ ...patch, resolutions: Object.freeze(resolutions) });
+  return { ...patch, resolutions };
 }
