@@ -140,6 +140,34 @@ describe("AnswerScheduler", () => {
     expect(answered).toEqual([{ id: "a", at: 510 }]);
   });
 
+  it("learns what its own answers cost from the batches it gives, and reserves that", () => {
+    const clock = new HandClock();
+    const scheduler = new AnswerScheduler({
+      timers: clock,
+      tickMs: 10,
+      baseReserveMs: 20,
+      answerCostMs: () => 0.1,
+    });
+    const answered: { id: string; at: number }[] = [];
+    // Each answer really costs 2 ms of the loop, twenty times the caller's figure.
+    const add = (id: string, deadlineAt: number) =>
+      scheduler.add(deadlineAt, () => {
+        answered.push({ id, at: clock.time });
+        clock.time += 2;
+      });
+    for (let i = 0; i < 20; i++) add(`a${i}`, 1000);
+    clock.runUntil(1500);
+    // Reserved 20 x 0.1 ms: the first batch goes at the 970 ms tick and its last answer is late.
+    expect(answered[0]?.at).toBe(970);
+    expect(clock.time).toBeGreaterThan(1000);
+    for (let i = 0; i < 20; i++) add(`b${i}`, 3000);
+    clock.runUntil(3500);
+    // Now 20 x 2 ms are reserved: every answer of the second batch is written by its deadline.
+    const second = answered.filter((a) => a.id.startsWith("b"));
+    expect(second).toHaveLength(20);
+    expect((second[19] as { at: number }).at + 2).toBeLessThanOrEqual(3000);
+  });
+
   it("refuses options that are not positive numbers of ms", () => {
     const timers = new HandClock();
     for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {

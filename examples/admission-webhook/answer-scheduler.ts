@@ -33,8 +33,8 @@ export interface AnswerSchedulerOptions<Handle> {
   /** Milliseconds kept before every deadline whatever the load (default 25). */
   readonly baseReserveMs?: number;
   /**
-   * The cost of writing one answer, in ms (default 0.25): the webhook server
-   * measures its own (`WebhookServer.answerCostMs`).
+   * The cost of writing one answer, in ms (default 0.3), until the scheduler
+   * has timed the batches it answers itself; then the larger of the two.
    */
   readonly answerCostMs?: () => number;
   /** How fast a lateness seen once is forgotten: its half-life in ms (default 500). */
@@ -51,6 +51,9 @@ interface Entry extends ScheduledAnswer {
   readonly answerNow: () => void;
   live: boolean;
 }
+
+/** Batches at least this large are timed to learn what an answer costs. */
+const MEASURED_BATCH = 16;
 
 const positive = (name: string, value: number): number => {
   if (!(Number.isFinite(value) && value > 0)) {
@@ -73,12 +76,14 @@ export class AnswerScheduler<Handle> {
   #plannedAt = 0;
   #lagMs = 0;
   #lagAt = 0;
+  /** Measured cost of one answer the scheduler gave (its whole way to the socket), in ms. */
+  #measuredCostMs = 0;
 
   constructor(options: AnswerSchedulerOptions<Handle>) {
     this.#timers = options.timers;
     this.#tickMs = positive("tickMs", options.tickMs ?? 10);
     this.#baseReserveMs = positive("baseReserveMs", options.baseReserveMs ?? 25);
-    this.#answerCostMs = options.answerCostMs ?? (() => 0.25);
+    this.#answerCostMs = options.answerCostMs ?? (() => 0.3);
     this.#halfLifeMs = positive("lagHalfLifeMs", options.lagHalfLifeMs ?? 500);
   }
 
@@ -119,6 +124,21 @@ export class AnswerScheduler<Handle> {
     return entry;
   }
 
+  /**
+   * An answer's cost is mostly paid after `answerNow` returns: the promise
+   * reactions that carry it to the server, and the socket writes Node defers
+   * to the next tick. All of them run before the next timer, so the time to
+   * it, per answer of the batch, bounds what one answer costs; the larger of
+   * that (a moving average) and the caller's figure is the one reserved.
+   */
+  #measure(from: number, answers: number): void {
+    this.#timers.setTimeout(() => {
+      const per = (this.#timers.now() - from) / answers;
+      this.#measuredCostMs =
+        this.#measuredCostMs === 0 ? per : this.#measuredCostMs + (per - this.#measuredCostMs) / 4;
+    }, 0);
+  }
+
   #decayedLag(now: number): number {
     return this.#lagMs * 2 ** (-(now - this.#lagAt) / this.#halfLifeMs);
   }
@@ -136,7 +156,7 @@ export class AnswerScheduler<Handle> {
     this.#lagAt = now;
     const live = this.#entries.filter((e) => e.live);
     const reserve = this.#baseReserveMs + lag + this.#tickMs;
-    const cost = this.#answerCostMs();
+    const cost = Math.max(this.#answerCostMs(), this.#measuredCostMs);
     // The last entry that cannot wait; every one before it is answered too.
     let due = -1;
     for (let k = 0; k < live.length; k++) {
@@ -147,6 +167,7 @@ export class AnswerScheduler<Handle> {
       entry.cancel();
       entry.answerNow();
     }
+    if (due >= MEASURED_BATCH - 1) this.#measure(now, due + 1);
     this.#entries = due < 0 ? live : live.slice(due + 1);
     if (this.#live > 0) this.#arm();
   }

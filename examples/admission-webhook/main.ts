@@ -142,7 +142,6 @@ const server = await startWebhookServer({
     timers: nodeTimers,
     log,
     deadlineMs,
-    answerCostMs: () => server.answerCostMs(),
   }),
   now: nodeTimers.now,
   kindOf: answerKindOf,

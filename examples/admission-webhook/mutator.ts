@@ -68,9 +68,11 @@ export interface PodMutatorOptions {
   readonly pullSecretName?: (secret: CredentialSecretRef, alternative: RoutedAlternative) => string;
   readonly log?: (line: string) => void;
   /**
-   * What writing one answer costs, in ms (the server's measure,
-   * `WebhookServer.answerCostMs`): the answer scheduler keeps that much
-   * time per waiting admission before their deadlines. Default 0.25.
+   * What writing one answer costs, in ms, before the answer scheduler has
+   * timed its own (default 0.3, about what a small machine pays for an
+   * AdmissionReview answer on its way through TLS): it keeps that much time
+   * per waiting admission before their deadlines, and later the larger of
+   * this and what it measured.
    */
   readonly answerCostMs?: () => number;
 }

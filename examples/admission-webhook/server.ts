@@ -37,12 +37,6 @@ export interface WebhookServer {
    * delay since it started: how late its timers, deadlines among them, fire.
    */
   timing(): WebhookTiming;
-  /**
-   * What writing one answer has lately cost this process, in ms (serialising
-   * it and handing it to TLS; a moving average): the mutator's answer
-   * scheduler keeps that much time per waiting admission.
-   */
-  answerCostMs(): number;
   close(): Promise<void>;
 }
 
@@ -107,9 +101,6 @@ export async function startWebhookServer(options: {
   const answerFromBodyMicros = createHistogram();
   const answerMicrosByKind = new Map<string, RecordableHistogram>();
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  // A moving average over about the last hundred answers, starting from a
-  // figure typical of a small machine.
-  let answerCostMs = 0.25;
   loopDelay.enable();
   // The API server keeps its connections to a webhook open between calls.
   const server = createServer(
@@ -121,14 +112,12 @@ export async function startWebhookServer(options: {
       const send = (status: number, body: unknown) => {
         if (res.headersSent || res.destroyed) return;
         try {
-          const from = performance.now();
           const text = typeof body === "string" ? body : JSON.stringify(body);
           res.writeHead(status, {
             "Content-Type": typeof body === "string" ? "text/plain" : "application/json",
             "Content-Length": Buffer.byteLength(text),
           });
           res.end(text);
-          answerCostMs += (performance.now() - from - answerCostMs) / 100;
         } catch (error) {
           log(`cannot answer: ${error instanceof Error ? error.message : String(error)}`);
           res.destroy();
@@ -213,7 +202,6 @@ export async function startWebhookServer(options: {
       ),
       cpuMs: (({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpuAtStart)),
     }),
-    answerCostMs: () => answerCostMs,
     close: () =>
       new Promise<void>((resolve) => {
         loopDelay.disable();
