@@ -26,7 +26,7 @@ import { createRedisAvailabilityState } from "@kubeimg/redis";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";
 import { parseAllDocuments } from "yaml";
-import { createPodMutator } from "./mutator.js";
+import { answerKindOf, createPodMutator } from "./mutator.js";
 import { startWebhookServer } from "./server.js";
 import { nodeTimers } from "./timers.js";
 
@@ -124,7 +124,9 @@ const client = createRegistryClient({
 const checker = createAvailabilityGate(
   createAvailabilityChecker({
     client,
-    timeoutMs: probeTimeoutMs,
+    // The gate's probe timeout decides (it reads an answer already received
+    // first); the checker's own only backs it up.
+    timeoutMs: probeTimeoutMs + 1000,
     getSecret: async (ref) => secrets.get(`${ref.namespace}/${ref.name}`),
   }),
   { timers: nodeTimers, probeTimeoutMs, ...(state ? { state } : {}) },
@@ -134,8 +136,15 @@ const server = await startWebhookServer({
   key: readArg(values.key),
   port: Number(values.port),
   host: values.host ?? "0.0.0.0",
-  mutator: createPodMutator({ routing, checker, timers: nodeTimers, log, deadlineMs }),
+  mutator: createPodMutator({
+    routing,
+    checker,
+    timers: nodeTimers,
+    log,
+    deadlineMs,
+  }),
   now: nodeTimers.now,
+  kindOf: answerKindOf,
   log,
   // Counters for operators and the tests: the gate's, the shared state's, memory and timing.
   get: {

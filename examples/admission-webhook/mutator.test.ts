@@ -81,17 +81,21 @@ describe("createPodMutator under a burst", () => {
     // starts with no probe budget left, and the last one never starts.
   });
 
-  it("a review still waiting for a slot leaves ANSWER_RESERVE_MS before its deadline, with a warning", async () => {
+  const hangsUntilAborted = (probed: string[] = []): AvailabilityChecker => ({
+    check: (image, _secret, { signal }) => {
+      probed.push(image);
+      return new Promise((resolve) =>
+        signal?.addEventListener("abort", () =>
+          resolve({ available: false, reason: "aborted", retryable: true }),
+        ),
+      );
+    },
+  });
+
+  it("answers a review still waiting for a slot before its deadline, with a warning", async () => {
     const mutator = createPodMutator({
       routing,
-      checker: {
-        check: (_image, _secret, { signal }) =>
-          new Promise((resolve) =>
-            signal?.addEventListener("abort", () =>
-              resolve({ available: false, reason: "aborted", retryable: true }),
-            ),
-          ),
-      },
+      checker: hangsUntilAborted(),
       timers: nodeTimers,
       deadlineMs: 1000,
       maxConcurrentAdmissions: 1,
@@ -99,13 +103,13 @@ describe("createPodMutator under a burst", () => {
     const started = performance.now();
     const at = (answer: Promise<unknown>) => answer.then(() => performance.now() - started);
     const holder = mutator(review("uid-holder", "quay.io/team/holder:1"));
-    // Arrived 500 ms ago: it may wait 1000 - 200 - 500 = 300 ms for the slot.
+    // Arrived 500 ms ago: its deadline is 500 ms away, and the slot stays taken.
     const waiter = mutator(review("uid-waiter", "quay.io/team/waiter:1"), {
       receivedAt: performance.now() - 500,
     });
     const [holderAt, waiterAt] = await Promise.all([at(holder), at(waiter)]);
-    expect(waiterAt).toBeGreaterThanOrEqual(290);
-    expect(waiterAt).toBeLessThan(700);
+    expect(waiterAt).toBeGreaterThanOrEqual(400);
+    expect(waiterAt).toBeLessThan(500);
     expect(await waiter).toMatchObject({
       uid: "uid-waiter",
       allowed: true,
@@ -114,6 +118,32 @@ describe("createPodMutator under a burst", () => {
     expect((await waiter).patch).toBeUndefined();
     // The holder probed until ANSWER_RESERVE_MS before its own deadline.
     expect(holderAt).toBeGreaterThanOrEqual(1000 - ANSWER_RESERVE_MS - 10);
+    expect(holderAt).toBeLessThan(1000);
+  });
+
+  it("does not start a decision when the slot comes less than ANSWER_RESERVE_MS before the deadline", async () => {
+    const probed: string[] = [];
+    const mutator = createPodMutator({
+      routing,
+      checker: hangsUntilAborted(probed),
+      timers: nodeTimers,
+      deadlineMs: 1000,
+      maxConcurrentAdmissions: 1,
+    });
+    const started = performance.now();
+    const holder = mutator(review("uid-holder", "quay.io/team/holder:1"));
+    // Deadline 900 ms away; the holder gives its slot back at about 800 ms.
+    const waiter = mutator(review("uid-waiter", "quay.io/team/waiter:1"), {
+      receivedAt: performance.now() - 100,
+    });
+    const answer = await waiter;
+    const waiterAt = performance.now() - started;
+    await holder;
+    expect(answer.warnings).toEqual([expect.stringMatching(/too busy to decide/)]);
+    expect(waiterAt).toBeGreaterThanOrEqual(1000 - ANSWER_RESERVE_MS - 10);
+    // Answered when the slot came, not when the scheduler would have.
+    expect(waiterAt).toBeLessThan(850);
+    expect(probed.some((image) => image.includes("waiter"))).toBe(false);
   });
 
   it("counts the deadline from the review's arrival", async () => {

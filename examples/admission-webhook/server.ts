@@ -53,6 +53,8 @@ export interface WebhookTiming {
   readonly eventLoopDelayMs: TimingSummary;
   readonly answerMs: TimingSummary;
   readonly answerFromBodyMs: TimingSummary;
+  /** `answerMs` by the kind of answer, when the server was given `kindOf`. */
+  readonly answerMsByKind: Readonly<Record<string, TimingSummary>>;
   /** CPU time this process used since it started listening (user + system), in ms. */
   readonly cpuMs: number;
 }
@@ -83,6 +85,12 @@ export async function startWebhookServer(options: {
    * request's arrival is read on it, and the admission deadline counts from there.
    */
   readonly now?: () => number;
+  /**
+   * Names the kind of an answer (for example `answerKindOf` of the mutator:
+   * patched, unchanged, too-busy, no-decision, failed), to count answer
+   * times by kind.
+   */
+  readonly kindOf?: (response: AdmissionResponse) => string | undefined;
   /** More `GET` endpoints answering JSON (for example `/stats`). */
   readonly get?: Readonly<Record<string, () => unknown>>;
 }): Promise<WebhookServer> {
@@ -91,6 +99,7 @@ export async function startWebhookServer(options: {
   const now = options.now ?? (() => performance.now());
   const answerMicros = createHistogram();
   const answerFromBodyMicros = createHistogram();
+  const answerMicrosByKind = new Map<string, RecordableHistogram>();
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   // The API server keeps its connections to a webhook open between calls.
@@ -133,9 +142,19 @@ export async function startWebhookServer(options: {
       req.on("end", () => {
         if (res.headersSent) return;
         const bodyAt = now();
+        let kind: string | undefined;
         res.once("finish", () => {
           const at = now();
-          answerMicros.record(Math.max(1, Math.ceil((at - receivedAt) * 1000)));
+          const micros = Math.max(1, Math.ceil((at - receivedAt) * 1000));
+          answerMicros.record(micros);
+          if (kind !== undefined) {
+            let h = answerMicrosByKind.get(kind);
+            if (h === undefined) {
+              h = createHistogram();
+              answerMicrosByKind.set(kind, h);
+            }
+            h.record(micros);
+          }
           answerFromBodyMicros.record(Math.max(1, Math.ceil((at - bodyAt) * 1000)));
         });
         let body: unknown;
@@ -151,7 +170,10 @@ export async function startWebhookServer(options: {
           answer = Promise.reject(error);
         }
         answer.then(
-          (response) => send(200, reviewReply(response)),
+          (response) => {
+            kind = options.kindOf?.(response);
+            send(200, reviewReply(response));
+          },
           (error: unknown) => {
             if (error instanceof BadAdmissionReview) return send(400, error.message);
             log(`internal error: ${error instanceof Error ? error.message : String(error)}`);
@@ -175,6 +197,9 @@ export async function startWebhookServer(options: {
       eventLoopDelayMs: summary(loopDelay, 1e6),
       answerMs: summary(answerMicros, 1000),
       answerFromBodyMs: summary(answerFromBodyMicros, 1000),
+      answerMsByKind: Object.fromEntries(
+        [...answerMicrosByKind].map(([kind, h]) => [kind, summary(h, 1000)]),
+      ),
       cpuMs: (({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpuAtStart)),
     }),
     close: () =>

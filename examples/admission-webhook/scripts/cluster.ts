@@ -404,6 +404,9 @@ export async function sendReviews(options: {
   const agent = new Agent({
     keepAlive: true,
     maxSockets: Number.POSITIVE_INFINITY,
+    // Node keeps at most 256 idle sockets per host by default and closes the
+    // others: every connection opened below must stay open for the burst.
+    maxFreeSockets: Number.POSITIVE_INFINITY,
     ca: options.ca,
   });
   try {

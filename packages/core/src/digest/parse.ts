@@ -18,15 +18,15 @@ function digestToString(this: Digest): string {
   return this.string;
 }
 
-/** Builds the frozen {@link Digest} of an already validated string. */
+/** Builds the {@link Digest} of an already validated string (a plain object, like every result). */
 export function digestFromValidated(s: string): Digest {
   const colon = s.indexOf(":");
-  return Object.freeze({
+  return {
     algorithm: s.slice(0, colon) as DigestAlgorithm,
     encoded: s.slice(colon + 1),
     string: s,
     toString: digestToString,
-  });
+  };
 }
 
 /**

@@ -187,7 +187,7 @@ class BasicDockerKeyring implements DockerKeyring {
 
   #tracked(key: string): TrackedCredential[] {
     const matchedKey = utf8.fromByteString(key);
-    return (this.#creds.get(key) ?? []).map((c) => Object.freeze({ ...c, matchedKey }));
+    return (this.#creds.get(key) ?? []).map((c) => ({ ...c, matchedKey }));
   }
 }
 

@@ -42,7 +42,7 @@ export interface ImageName {
 export function parseImageName(image: string): ImageName {
   const r = parseNormalizedNamed(image);
   const tag = r.tag === undefined && r.digest === undefined ? DEFAULT_TAG : r.tag;
-  return Object.freeze({ repository: r.name, tag, digest: r.digest });
+  return { repository: r.name, tag, digest: r.digest };
 }
 
 /**

@@ -1,5 +1,6 @@
+import { type AddressInfo, connect, createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import type { Availability } from "./availability.js";
+import type { Availability, RoutingTimers } from "./availability.js";
 import { describeAvailabilityGateContract } from "./availability-gate.contract.test-support.js";
 import { createAvailabilityGate } from "./availability-gate.js";
 import {
@@ -290,5 +291,45 @@ describe("createAvailabilityGate with the in-memory state", () => {
     await timers.advance(100);
     expect(await answer).toMatchObject({ available: false, reason: "aborted" });
     expect(gate.stats().inFlight).toBe(0);
+  });
+
+  it("reads an answer that arrived before the probe timeout even when the event loop comes late", async () => {
+    // A loopback server answers at once; this process then blocks its event
+    // loop past the probe timeout, so the timeout and the answer are both
+    // ready when the loop turns again. Node runs due timers before it reads
+    // sockets: without the extra turn the gate would blame the registry.
+    const server = createServer((socket) => {
+      socket.end("ok");
+      // The answer is in the client's socket; this process is now too busy to read it in time.
+      const until = performance.now() + 120;
+      while (performance.now() < until) {}
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const realTimers: RoutingTimers<ReturnType<typeof setTimeout>> = {
+        now: () => performance.now(),
+        setTimeout: (callback, ms) => setTimeout(callback, ms),
+        clearTimeout: (handle) => clearTimeout(handle),
+      };
+      const gate = createAvailabilityGate(
+        {
+          check: () =>
+            new Promise<Availability>((resolve, reject) => {
+              const socket = connect(port, "127.0.0.1");
+              socket.once("data", () => {
+                socket.destroy();
+                resolve({ available: true });
+              });
+              socket.once("error", reject);
+            }),
+        },
+        { timers: realTimers, probeTimeoutMs: 40 },
+      );
+      expect(await gate.check("a.example.com/x:1", undefined, {})).toEqual({ available: true });
+      expect(gate.stats().timeouts).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

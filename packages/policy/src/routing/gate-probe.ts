@@ -2,8 +2,9 @@
  * The availability gate's smallest pieces: the key a check is known by, and
  * one call of the wrapped checker under the probe timeout. The timeout
  * holds even for a checker that ignores its signal: the probe answers
- * "unavailable" at the timeout and whatever the checker does later is
- * observed and dropped.
+ * "unavailable" at the timeout (one turn of the event loop later, so an
+ * answer already received is read first) and whatever the checker does
+ * later is observed and dropped.
  */
 import { formatAllPlatform, type PlatformInput } from "@kubeimg/core/platform";
 import type { Availability, AvailabilityChecker, RoutingTimers } from "./availability.js";
@@ -91,15 +92,25 @@ export function probeOnce<Handle>(
       // Aborted while waiting for its turn: never sent.
       if (settled) return;
       options.onProbe();
+      const timeOut = (): void => {
+        if (settled) return;
+        options.onTimeout();
+        done({
+          available: false,
+          reason: `timed out after ${probeTimeoutMs} ms`,
+          retryable: true,
+        });
+        controller.abort(new Error("probe timeout"));
+      };
+      // When the timeout falls due, the answer may already be waiting in its
+      // socket: a busy event loop runs due timers before it reads sockets, so
+      // a registry that answered in time would be blamed for this process's
+      // own lateness (and its circuit opened). One more turn of the loop reads
+      // what has arrived; only then does the probe time out.
       timer = {
         handle: timers.setTimeout(() => {
-          options.onTimeout();
-          done({
-            available: false,
-            reason: `timed out after ${probeTimeoutMs} ms`,
-            retryable: true,
-          });
-          controller.abort(new Error("probe timeout"));
+          if (settled) return;
+          timer = { handle: timers.setTimeout(timeOut, 0) };
         }, probeTimeoutMs),
       };
       attempt(() =>

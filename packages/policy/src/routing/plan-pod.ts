@@ -138,21 +138,19 @@ function* planSteps(
     ...(pod.spec.initContainers ?? []).map((c) => ({ container: c, init: true })),
   ];
   if (skipReason) {
-    return Object.freeze({
+    return {
       ...base,
       skipReason,
       error: undefined,
-      containers: allContainers.map(({ container, init }) =>
-        Object.freeze({
-          status: "skipped" as const,
-          container: container.name,
-          init,
-          image: container.image,
-          skipReason,
-        }),
-      ),
+      containers: allContainers.map(({ container, init }) => ({
+        status: "skipped" as const,
+        container: container.name,
+        init,
+        image: container.image,
+        skipReason,
+      })),
       originalImagesAnnotation: undefined,
-    });
+    };
   }
   const processed = readOriginalImages(meta.annotations[ORIGINAL_IMAGES_ANNOTATION]);
   const recorded = readOriginalImages(undefined);
@@ -164,15 +162,13 @@ function* planSteps(
     for (const { container, init } of allContainers) {
       const key = originalImagesKey(container.name, { init });
       if (Object.hasOwn(processed, key)) {
-        containers.push(
-          Object.freeze({
-            status: "skipped",
-            container: container.name,
-            init,
-            image: container.image,
-            skipReason: "ALREADY_PROCESSED",
-          }),
-        );
+        containers.push({
+          status: "skipped",
+          container: container.name,
+          init,
+          image: container.image,
+          skipReason: "ALREADY_PROCESSED",
+        });
         continue;
       }
       if (!init) setOriginalImage(recorded, key, container.image);
@@ -181,19 +177,19 @@ function* planSteps(
     }
   } catch (e) {
     if (!isRoutingError(e)) throw e;
-    return Object.freeze({
+    return {
       ...base,
       skipReason: undefined,
       error: e,
-      containers: Object.freeze(containers),
+      containers: containers,
       originalImagesAnnotation: undefined,
-    });
+    };
   }
-  return Object.freeze({
+  return {
     ...base,
     skipReason: undefined,
     error: undefined,
-    containers: Object.freeze(containers),
+    containers: containers,
     originalImagesAnnotation: json.MarshalStringMap(recorded, "go1.22"),
-  });
+  };
 }

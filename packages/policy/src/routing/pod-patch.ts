@@ -90,11 +90,11 @@ export function buildPodPatch(
 ): PodPatch {
   const images = plan.containers.map((route, i) => finalContainerImage(route, winners[i]));
   if (plan.skipReason || plan.error || plan.originalImagesAnnotation === undefined) {
-    return Object.freeze({
+    return {
       patch: [],
       images: plan.containers.map((route) => route.image),
       pullSecrets: [],
-    });
+    };
   }
   const patch: JsonPatchOperation[] = [];
   const annotations = plan.pod.metadata.annotations;
@@ -154,9 +154,5 @@ export function buildPodPatch(
         patch.push({ op: "add", path: "/spec/imagePullSecrets/-", value: { name } });
     }
   }
-  return Object.freeze({
-    patch: Object.freeze(patch),
-    images: Object.freeze(images),
-    pullSecrets: Object.freeze(pullSecrets),
-  });
+  return { patch, images, pullSecrets };
 }

@@ -1,8 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Availability, PeekingAvailabilityChecker } from "./availability.js";
+import { compileRouting } from "./compile.js";
 import { FakeTimers } from "./fake-timers.test-support.js";
+import { parseRoutingResource } from "./load.js";
+import { planPodRouting } from "./plan-pod.js";
 import { type FirstAvailableResult, resolveFirstAvailable } from "./resolve.js";
+import { resolvePodRouting } from "./resolve-pod.js";
 import { type Script, ScriptedChecker } from "./scripted-checker.test-support.js";
 
 /** An image known at once (a cached verdict, an open circuit), or one a probe must ask. */
@@ -115,6 +119,72 @@ describe("resolveFirstAvailable over a peeking checker", () => {
         expect(states(peeked.result)).toEqual(states(plain.result));
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("resolvePodRouting over a peeking checker", () => {
+  const routing = compileRouting([
+    parseRoutingResource({
+      apiVersion: "kuik.enix.io/v1alpha1",
+      kind: "ClusterImageSetMirror",
+      metadata: { name: "mirrors" },
+      spec: {
+        filter: { include: [{ image: ".*" }] },
+        mirrors: [
+          { registry: "one.example.com", path: "/m" },
+          { registry: "two.example.com", path: "/m" },
+        ],
+      },
+    }),
+  ]);
+
+  it("patches and resolves every container as without peeking, at the same time", async () => {
+    const behaviour = fc.oneof(
+      fc.constant<Behaviour>({ known: { available: true } }),
+      fc.constant<Behaviour>({ known: unavailable }),
+      fc.record({ after: fc.integer({ min: 1, max: 50 }), available: fc.boolean() }),
+      fc.constant<Behaviour>("hang"),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 0, maxLength: 12 }),
+        fc.array(behaviour, { minLength: 18, maxLength: 18 }),
+        async (apps, behaviours) => {
+          const pod = {
+            apiVersion: "v1",
+            kind: "Pod",
+            metadata: { name: "p", namespace: "apps" },
+            spec: {
+              containers: apps.map((a, i) => ({ name: `c${i}`, image: `quay.io/team/app${a}:1` })),
+            },
+          };
+          const plan = planPodRouting(routing, pod);
+          // Each app's three alternatives (two mirrors, then the original) behave as drawn.
+          const table: Record<string, Behaviour> = {};
+          for (let a = 0; a < 6; a++) {
+            table[`one.example.com/m/quay.io/team/app${a}:1`] = behaviours[a * 3] as Behaviour;
+            table[`two.example.com/m/quay.io/team/app${a}:1`] = behaviours[a * 3 + 1] as Behaviour;
+            table[`quay.io/team/app${a}:1`] = behaviours[a * 3 + 2] as Behaviour;
+          }
+          const resolve = async (peeking: boolean) => {
+            const timers = new FakeTimers();
+            const { checker } = checkerOf(timers, table, peeking);
+            let done: Awaited<ReturnType<typeof resolvePodRouting>> | undefined;
+            void resolvePodRouting(plan, checker, { timers, deadlineMs: 200 }).then((r) => {
+              done = r;
+            });
+            while (done === undefined) await timers.advance(1);
+            return { done, at: timers.now() };
+          };
+          const plain = await resolve(false);
+          const peeked = await resolve(true);
+          expect(peeked.done.patch).toEqual(plain.done.patch);
+          expect(peeked.done.resolutions).toEqual(plain.done.resolutions);
+          expect(peeked.at).toBe(plain.at);
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 });

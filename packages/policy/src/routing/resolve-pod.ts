@@ -5,13 +5,14 @@
  * then: a Pod with thousands of containers must neither open thousands of
  * probes at once nor keep other admissions' deadline timers from firing.
  */
-import type { AvailabilityChecker } from "./availability.js";
+import type { AvailabilityChecker, RoutingTimers } from "./availability.js";
 import type { PodRoutingPlan } from "./plan-pod.js";
 import { type BuildPodPatchOptions, buildPodPatch, type PodPatch } from "./pod-patch.js";
 import {
   type FirstAvailableResult,
   type ResolveFirstAvailableOptions,
   resolveFirstAvailable,
+  resolveFromKnown,
 } from "./resolve.js";
 import type { RoutedAlternative } from "./route-types.js";
 import { turnBudget } from "./turns.js";
@@ -74,9 +75,32 @@ export async function resolvePodRouting<Handle>(
       todo.push(i);
     }
   });
+  const budget = timers ? turnBudget(timers) : undefined;
+  // Containers whose answers the checker already knows are decided here and
+  // now, with no probe, promise or signal each (after the first admissions
+  // of a burst, that is nearly all of them), as long as the turn's budget
+  // lasts; the others go to the workers below.
+  if (
+    "peek" in checker &&
+    !signal?.aborted &&
+    (deadlineAt === undefined || (timers as RoutingTimers<Handle>).now() < deadlineAt)
+  ) {
+    const peekOptions = options.platforms === undefined ? {} : { platforms: options.platforms };
+    let kept = 0;
+    for (let k = 0; k < todo.length; k++) {
+      const i = todo[k] as number;
+      const route = plan.containers[i];
+      const known =
+        route?.status === "routed" && (budget === undefined || !budget.spent())
+          ? resolveFromKnown(route.alternatives, checker, peekOptions, timers !== undefined)
+          : undefined;
+      if (known === undefined) todo[kept++] = i;
+      else resolutions[i] = known;
+    }
+    todo.length = kept;
+  }
   let next = 0;
   let started = 0;
-  const budget = timers ? turnBudget(timers) : undefined;
   const worker = async (): Promise<void> => {
     while (next < todo.length) {
       if (signal?.aborted) return;
@@ -102,5 +126,5 @@ export async function resolvePodRouting<Handle>(
     resolutions.map((r) => r?.winner),
     options,
   );
-  return Object.freeze({ ...patch, resolutions: Object.freeze(resolutions) });
+  return { ...patch, resolutions };
 }

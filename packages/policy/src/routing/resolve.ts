@@ -80,6 +80,77 @@ function outcomeOf(slot: Slot): ProbeOutcome {
     : { state: "unavailable", reason: answer.reason, retryable: answer.retryable, durationMs };
 }
 
+type Peek = PeekingAvailabilityChecker["peek"];
+
+/**
+ * Fills `slots` in list order with what `peek` knows, up to the first
+ * available entry (the rest are marked as unable to win), and returns the
+ * result when that decides: every entry ahead of the first available one, or
+ * every entry, is known. Undefined when a probe is still needed.
+ */
+function peekSlots<T extends ProbeTarget>(
+  alternatives: readonly T[],
+  peek: Peek,
+  peekOptions: { readonly platforms?: readonly PlatformInput[] },
+  slots: Slot[],
+  started: number | undefined,
+): FirstAvailableResult<T> | undefined {
+  const n = alternatives.length;
+  let decidedAt = -1;
+  let allKnown = true;
+  for (let i = 0; i < n; i++) {
+    const alternative = alternatives[i] as T;
+    const answer = peek(alternative.image, alternative.credentialSecret, peekOptions);
+    if (answer === undefined) {
+      allKnown = false;
+      continue;
+    }
+    slots[i] = { state: "done", answer, durationMs: started === undefined ? undefined : 0 };
+    if (answer.available) {
+      decidedAt = i;
+      break;
+    }
+  }
+  if (decidedAt < 0 && !allKnown) return undefined;
+  for (let j = decidedAt + 1; decidedAt >= 0 && j < n; j++) {
+    slots[j] = { state: "aborted", reason: "cannot win" };
+  }
+  for (let i = 0; i < (decidedAt >= 0 ? decidedAt : n); i++) {
+    if ((slots[i] as Slot).state !== "done") return undefined;
+  }
+  return {
+    winner: decidedAt >= 0 ? alternatives[decidedAt] : undefined,
+    index: decidedAt,
+    outcomes: slots.map(outcomeOf),
+    timedOut: false,
+    aborted: false,
+  };
+}
+
+/**
+ * The result {@link resolveFirstAvailable} would give at once from what
+ * `checker` already knows (its `peek`), without any probe, promise or
+ * signal; undefined when a probe is needed or the checker cannot peek.
+ * `timed`: whether the caller has a clock (known answers then took 0 ms).
+ */
+export function resolveFromKnown<T extends ProbeTarget>(
+  alternatives: readonly T[],
+  checker: AvailabilityChecker,
+  options: { readonly platforms?: readonly PlatformInput[] },
+  timed: boolean,
+): FirstAvailableResult<T> | undefined {
+  if (!("peek" in checker)) return undefined;
+  const peeking = checker as PeekingAvailabilityChecker;
+  const slots: Slot[] = alternatives.map(() => ({ state: "pending" }));
+  return peekSlots(
+    alternatives,
+    (image, secret, o) => peeking.peek(image, secret, o),
+    options.platforms === undefined ? {} : { platforms: options.platforms },
+    slots,
+    timed ? 0 : undefined,
+  );
+}
+
 /**
  * Returns the first available alternative in list order, probing all of them
  * in parallel with `checker`. The decision is taken as soon as it is certain,
@@ -115,38 +186,9 @@ export function resolveFirstAvailable<T extends ProbeTarget, Handle>(
   // What the checker knows already decides without any probe: in list
   // order, known answers fill their slots until one is available (the rest
   // cannot win). Checks, and their signals, are only for the others.
-  let decidedAt = -1;
   if (peek && !signal?.aborted) {
-    for (let i = 0; i < n; i++) {
-      const alternative = alternatives[i] as T;
-      const answer = peek.call(
-        checker,
-        alternative.image,
-        alternative.credentialSecret,
-        peekOptions,
-      );
-      if (answer === undefined) continue;
-      slots[i] = { state: "done", answer, durationMs: started === undefined ? undefined : 0 };
-      if (answer.available) {
-        decidedAt = i;
-        break;
-      }
-    }
-    if (decidedAt >= 0 || slots.every((s) => s.state === "done")) {
-      for (let j = decidedAt + 1; decidedAt >= 0 && j < n; j++) {
-        slots[j] = { state: "aborted", reason: "cannot win" };
-      }
-      const ahead = decidedAt >= 0 ? slots.slice(0, decidedAt) : slots;
-      if (ahead.every((s) => s.state === "done")) {
-        return Promise.resolve({
-          winner: decidedAt >= 0 ? alternatives[decidedAt] : undefined,
-          index: decidedAt,
-          outcomes: slots.map(outcomeOf),
-          timedOut: false,
-          aborted: false,
-        });
-      }
-    }
+    const known = peekSlots(alternatives, peek.bind(checker), peekOptions, slots, started);
+    if (known !== undefined) return Promise.resolve(known);
   }
   const controllers: (AbortController | undefined)[] = new Array(n);
 

@@ -140,13 +140,13 @@ function skipped(
   input: ResolvedRouteContainerInput,
   skipReason: RoutingSkipReason,
 ): SkippedContainerRoute {
-  return Object.freeze({
+  return {
     status: "skipped",
     container: input.container.name,
     init: input.init ?? false,
     image: input.container.image,
     skipReason,
-  });
+  };
 }
 
 /**
@@ -261,7 +261,13 @@ type RouteCore =
     }
   | { readonly error: RoutingError };
 
-/** Steps 4 to 11 for a container that passed its gates. */
+/**
+ * Steps 4 to 11 for a container that passed its gates. Its result is kept by
+ * the routing memo and handed to every later container with the same image
+ * and scope, so it is frozen, alternatives and all: a caller that wrote to
+ * one route would otherwise change the answer for every other. (The objects
+ * built per call, plans, routes, patches and resolutions, are plain.)
+ */
 function buildRouteCore(
   routing: CompiledRouting,
   memo: RoutingMemo,
@@ -356,7 +362,7 @@ export function orderContainer(
     memo.remember(key, core);
   }
   if ("error" in core) throw core.error;
-  return Object.freeze({
+  return {
     status: "routed",
     container: container.name,
     init: input.init ?? false,
@@ -366,5 +372,5 @@ export function orderContainer(
     probed: core.probed,
     originalDiscarded: core.originalDiscarded,
     direct: core.direct,
-  });
+  };
 }
