@@ -9,8 +9,9 @@
  * the check many times over. {@link prepareTagList} checks where the metadata
  * enters, once, and keeps what every selection reads (names, instants as
  * numbers, the last occurrence of each name, and whether the list's names
- * need Go's byte order or repeat) so that a selection over the prepared list
- * is a loop over arrays.
+ * need Go's byte order) so that a selection over the prepared list is a loop
+ * over arrays, whatever the list holds (repeated or non-ASCII names need no
+ * hand-over to the plain path).
  */
 import { TagDialectError } from "./errors.js";
 import { checkedNames, highChars } from "./single-pass.js";

@@ -132,16 +132,22 @@ function semver(
     }
     if (constraints !== undefined && !constraints.check(v)) continue;
     if (platformOk !== undefined && !platformOk(i)) continue;
-    let at = top.length;
-    while (at > 0 && before(v, name, at - 1)) at--;
-    top.splice(at, 0, i);
-    topNames.splice(at, 0, name);
-    topVersions.splice(at, 0, v);
-    if (top.length > limit) {
+    // Full: the last kept tag (which this one beats) falls off first.
+    if (top.length === limit) {
       top.pop();
       topNames.pop();
       topVersions.pop();
     }
+    // Shift the kept tags this one beats down by one, without allocating.
+    let at = top.length;
+    for (; at > 0 && before(v, name, at - 1); at--) {
+      top[at] = top[at - 1] as number;
+      topNames[at] = topNames[at - 1] as string;
+      topVersions[at] = topVersions[at - 1] as Version;
+    }
+    top[at] = i;
+    topNames[at] = name;
+    topVersions[at] = v;
   }
   return top;
 }
@@ -160,8 +166,9 @@ function lexical(
   const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
   const top: number[] = [];
   const topNames: string[] = [];
-  // The last kept name once the limit is reached: a name must beat it.
-  let floor: string | undefined;
+  // Once the limit is reached (`full`), a name must beat the last kept one.
+  let full = false;
+  let floor = "";
   for (let i = 0; i < n; i++) {
     let name: string;
     if (names !== undefined) name = names[i] as string;
@@ -170,25 +177,28 @@ function lexical(
       checkEntry(tag, i, slot);
       name = tag.name;
     }
-    if (floor !== undefined && (go ? strings.Compare(name, floor) <= 0 : !(name > floor))) continue;
+    if (full && (go ? strings.Compare(name, floor) <= 0 : !(name > floor))) continue;
     if (keeps !== undefined && !keeps(name)) continue;
     if (platformOk !== undefined && !platformOk(i)) continue;
-    let at = top.length;
-    while (
-      at > 0 &&
-      (go
-        ? strings.Compare(name, topNames[at - 1] as string) > 0
-        : name > (topNames[at - 1] as string))
-    ) {
-      at--;
-    }
-    top.splice(at, 0, i);
-    topNames.splice(at, 0, name);
-    if (top.length > limit) {
+    // Full: the last kept name (which this one beats) falls off first.
+    if (top.length === limit) {
       top.pop();
       topNames.pop();
     }
-    if (top.length === limit) floor = topNames[limit - 1];
+    // Shift the kept names this one beats down by one, without allocating.
+    let at = top.length;
+    for (; at > 0; at--) {
+      const kept = topNames[at - 1] as string;
+      if (go ? strings.Compare(name, kept) <= 0 : !(name > kept)) break;
+      top[at] = top[at - 1] as number;
+      topNames[at] = kept;
+    }
+    top[at] = i;
+    topNames[at] = name;
+    if (top.length === limit) {
+      full = true;
+      floor = topNames[limit - 1] as string;
+    }
   }
   // Raw: the native order decided; it is Go's unless a kept name holds U+D800 up.
   return names === undefined && anyHighChars(topNames) ? [] : top;
@@ -235,18 +245,25 @@ function newestBuild(
     if (top.length === limit && !before(ms, nanos, name, limit - 1)) continue;
     if (keeps !== undefined && !keeps(name)) continue;
     if (platformOk !== undefined && !platformOk(i)) continue;
-    let at = top.length;
-    while (at > 0 && before(ms, nanos, name, at - 1)) at--;
-    top.splice(at, 0, i);
-    topNames.splice(at, 0, name);
-    topMs.splice(at, 0, ms);
-    topNanos.splice(at, 0, nanos);
-    if (top.length > limit) {
+    // Full: the last kept tag (which this one beats) falls off first.
+    if (top.length === limit) {
       top.pop();
       topNames.pop();
       topMs.pop();
       topNanos.pop();
     }
+    // Shift the kept tags this one beats down by one, without allocating.
+    let at = top.length;
+    for (; at > 0 && before(ms, nanos, name, at - 1); at--) {
+      top[at] = top[at - 1] as number;
+      topNames[at] = topNames[at - 1] as string;
+      topMs[at] = topMs[at - 1] as number;
+      topNanos[at] = topNanos[at - 1] as number;
+    }
+    top[at] = i;
+    topNames[at] = name;
+    topMs[at] = ms;
+    topNanos[at] = nanos;
   }
   // Raw: each entry ranked under its own time, so no kept name may occur again.
   return prepared === undefined && keptNamesRepeat(raw, top) ? [] : top;
