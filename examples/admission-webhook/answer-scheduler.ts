@@ -30,7 +30,11 @@ export interface AnswerSchedulerOptions<Handle> {
   readonly timers: RoutingTimers<Handle>;
   /** Milliseconds between ticks while any admission waits (default 10). */
   readonly tickMs?: number;
-  /** Milliseconds kept before every deadline whatever the load (default 25). */
+  /**
+   * Milliseconds kept before every deadline whatever the load (default 100):
+   * room for a stall the recent lateness has not announced (on a busy
+   * two-core machine one event-loop turn in a hundred came 140 ms late).
+   */
   readonly baseReserveMs?: number;
   /**
    * The cost of writing one answer, in ms (default 0.3), until the scheduler
@@ -82,7 +86,7 @@ export class AnswerScheduler<Handle> {
   constructor(options: AnswerSchedulerOptions<Handle>) {
     this.#timers = options.timers;
     this.#tickMs = positive("tickMs", options.tickMs ?? 10);
-    this.#baseReserveMs = positive("baseReserveMs", options.baseReserveMs ?? 25);
+    this.#baseReserveMs = positive("baseReserveMs", options.baseReserveMs ?? 100);
     this.#answerCostMs = options.answerCostMs ?? (() => 0.3);
     this.#halfLifeMs = positive("lagHalfLifeMs", options.lagHalfLifeMs ?? 500);
   }
