@@ -37,7 +37,7 @@ export interface AnswerSchedulerOptions<Handle> {
    */
   readonly baseReserveMs?: number;
   /**
-   * The cost of writing one answer, in ms (default 0.3), until the scheduler
+   * The cost of writing one answer, in ms (default 0.5), until the scheduler
    * has timed the batches it answers itself; then the larger of the two.
    */
   readonly answerCostMs?: () => number;
@@ -87,7 +87,7 @@ export class AnswerScheduler<Handle> {
     this.#timers = options.timers;
     this.#tickMs = positive("tickMs", options.tickMs ?? 10);
     this.#baseReserveMs = positive("baseReserveMs", options.baseReserveMs ?? 100);
-    this.#answerCostMs = options.answerCostMs ?? (() => 0.3);
+    this.#answerCostMs = options.answerCostMs ?? (() => 0.5);
     this.#halfLifeMs = positive("lagHalfLifeMs", options.lagHalfLifeMs ?? 500);
   }
 

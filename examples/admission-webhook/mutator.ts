@@ -69,7 +69,7 @@ export interface PodMutatorOptions {
   readonly log?: (line: string) => void;
   /**
    * What writing one answer costs, in ms, before the answer scheduler has
-   * timed its own (default 0.3, about what a small machine pays for an
+   * timed its own (default 0.5; a small machine paid about 0.4 ms for an
    * AdmissionReview answer on its way through TLS): it keeps that much time
    * per waiting admission before their deadlines, and later the larger of
    * this and what it measured.
