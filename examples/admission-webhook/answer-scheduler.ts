@@ -30,10 +30,14 @@ export interface AnswerSchedulerOptions<Handle> {
   readonly timers: RoutingTimers<Handle>;
   /** Milliseconds between ticks while any admission waits (default 10). */
   readonly tickMs?: number;
-  /** Milliseconds kept before every deadline whatever the load (default 25). */
+  /**
+   * Milliseconds kept before every deadline whatever the load (default 100):
+   * room for a stall the recent lateness has not announced (on a busy
+   * two-core machine one event-loop turn in a hundred came 140 ms late).
+   */
   readonly baseReserveMs?: number;
   /**
-   * The cost of writing one answer, in ms (default 0.3), until the scheduler
+   * The cost of writing one answer, in ms (default 0.5), until the scheduler
    * has timed the batches it answers itself; then the larger of the two.
    */
   readonly answerCostMs?: () => number;
@@ -82,8 +86,8 @@ export class AnswerScheduler<Handle> {
   constructor(options: AnswerSchedulerOptions<Handle>) {
     this.#timers = options.timers;
     this.#tickMs = positive("tickMs", options.tickMs ?? 10);
-    this.#baseReserveMs = positive("baseReserveMs", options.baseReserveMs ?? 25);
-    this.#answerCostMs = options.answerCostMs ?? (() => 0.3);
+    this.#baseReserveMs = positive("baseReserveMs", options.baseReserveMs ?? 100);
+    this.#answerCostMs = options.answerCostMs ?? (() => 0.5);
     this.#halfLifeMs = positive("lagHalfLifeMs", options.lagHalfLifeMs ?? 500);
   }
 

@@ -51,15 +51,14 @@ export interface PodMutatorOptions {
   /** Makes a chosen alternative's secret available in the Pod's namespace (kuik copies it). */
   readonly ensurePullSecret?: (secret: PullSecretToEnsure, namespace: string) => Promise<void>;
   /**
-   * Admissions decided at once (default 128). Under a burst the others wait
+   * Admissions decided at once (default 32). Under a burst the others wait
    * for a slot, in arrival order; one that gets it too close to its deadline
    * ({@link ANSWER_RESERVE_MS}), or that the answer scheduler must answer
-   * first, is admitted unchanged without any planning or probing. A slot is
-   * mostly held waiting for probes (a slow registry answers a few dozen at a
-   * time), so too few slots leave admissions whose answers are all known
-   * queued behind ones that wait; too many let one burst plan and start
-   * everything at once. 128 decided 1.7 to 2.6 times as many Pods as 32 in
-   * the load test, with the same answer times.
+   * first, is admitted unchanged without any planning or probing. More slots
+   * let one burst plan and start its probes all at once: in the load test
+   * 128 slots took 1.3-1.4 times the CPU, stalled the event loop for 750 ms
+   * at the start (long enough to time out a healthy registry's probes) and
+   * decided fewer Pods (765-880 of 1,000, against 981-993 with 32).
    */
   readonly maxConcurrentAdmissions?: number;
   /** Containers of one Pod resolved at once (default 16). */
@@ -69,7 +68,7 @@ export interface PodMutatorOptions {
   readonly log?: (line: string) => void;
   /**
    * What writing one answer costs, in ms, before the answer scheduler has
-   * timed its own (default 0.3, about what a small machine pays for an
+   * timed its own (default 0.5; a small machine paid about 0.4 ms for an
    * AdmissionReview answer on its way through TLS): it keeps that much time
    * per waiting admission before their deadlines, and later the larger of
    * this and what it measured.
@@ -142,7 +141,7 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
   const deadlineMs = options.deadlineMs ?? 8000;
   const log = options.log ?? (() => {});
   const { timers } = options;
-  const maxConcurrent = options.maxConcurrentAdmissions ?? 128;
+  const maxConcurrent = options.maxConcurrentAdmissions ?? 32;
   if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) {
     throw new RangeError(
       `maxConcurrentAdmissions must be a whole number ≥ 1, not ${String(maxConcurrent)}`,

@@ -158,10 +158,19 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
       timeoutMs: Math.max(options.deadlineMs, options.apiTimeoutMs ?? 0) + 5000,
     });
     const { outcomes } = pool;
-    const webhookStats = await replica.stats(tls.cert).then(
-      (s) => s,
-      () => undefined,
-    );
+    // A response's "finish", where the webhook records its answer time, can
+    // come after the client has read it (the server learns that its writes
+    // are done only when its event loop comes round to them): read the
+    // figures once every answer is in them, or after two seconds.
+    let webhookStats: ReplicaStats | undefined;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      webhookStats = await replica.stats(tls.cert).then(
+        (s) => s,
+        () => undefined,
+      );
+      if ((webhookStats?.answerMs.count ?? 0) >= options.reviews) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const stillUp =
       replica.child.exitCode === null &&
       replica.child.signalCode === null &&
