@@ -14,9 +14,11 @@ const dir = join(repoRoot, ".changeset");
 const packageNames = new Set(
   readdirSync(join(repoRoot, "packages")).map(
     (p) =>
-      (JSON.parse(readFileSync(join(repoRoot, "packages", p, "package.json"), "utf8")) as {
-        name: string;
-      }).name,
+      (
+        JSON.parse(readFileSync(join(repoRoot, "packages", p, "package.json"), "utf8")) as {
+          name: string;
+        }
+      ).name,
   ),
 );
 const changesets = readdirSync(dir).filter((f) => f.endsWith(".md") && f !== "README.md");

@@ -30,7 +30,7 @@ import { strings } from "@kubeimg/core/internal";
 import { type Constraints, compareVersions, type Version } from "../../semver/index.js";
 import type { PreparedData } from "../dialect/prepared.js";
 import { admitsPrerelease, hasPrerelease, tryParseVersion } from "../dialect/semver.js";
-import { anyHighChars, nameRepeatsAfter } from "../dialect/single-pass.js";
+import { anyHighChars, nameAt, nameRepeatsAfter } from "../dialect/single-pass.js";
 import { checkEntry, type InstantSlot, ZERO_INSTANT } from "../dialect/tag-list.js";
 import type { TagInfo } from "../dialect/types.js";
 
@@ -82,13 +82,7 @@ function semver(
   let bestName = "";
   let bestVersion: Version | undefined;
   for (let i = 0; i < n; i++) {
-    let name: string;
-    if (names !== undefined) name = names[i] as string;
-    else {
-      const tag = raw[i] as TagInfo;
-      checkEntry(tag, i, slot);
-      name = tag.name;
-    }
+    const name = nameAt(raw, names, i, slot);
     if (keeps !== undefined && !keeps(name)) continue;
     if (skipPrerelease && hasPrerelease(name)) continue;
     const v = tryParseVersion(name);
@@ -119,13 +113,7 @@ function alphabetical(
   let best = -1;
   let bestName = "";
   for (let i = 0; i < n; i++) {
-    let name: string;
-    if (names !== undefined) name = names[i] as string;
-    else {
-      const tag = raw[i] as TagInfo;
-      checkEntry(tag, i, slot);
-      name = tag.name;
-    }
+    const name = nameAt(raw, names, i, slot);
     if (best >= 0 && (go ? strings.Compare(name, bestName) <= 0 : !(name > bestName))) continue;
     if (keeps !== undefined && !keeps(name)) continue;
     best = i;

@@ -52,6 +52,22 @@ export function checkedNames(tags: readonly TagInfo[]): string[] {
   return names;
 }
 
+/**
+ * The name of entry `i`: from a prepared list's names, or from the raw entry
+ * after checking all of it (its creation time, if any, left in `slot`).
+ */
+export function nameAt(
+  raw: readonly TagInfo[],
+  names: readonly string[] | undefined,
+  i: number,
+  slot: InstantSlot,
+): string {
+  if (names !== undefined) return names[i] as string;
+  const tag = raw[i] as TagInfo;
+  checkEntry(tag, i, slot);
+  return tag.name;
+}
+
 /** A character from U+D800 up: where JavaScript's string order may differ from Go's byte order. */
 export const highChars = /[\uD800-\uFFFF]/;
 

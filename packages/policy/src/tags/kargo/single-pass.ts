@@ -34,7 +34,7 @@ import {
   isStrictVersion,
   tryParseVersion,
 } from "../dialect/semver.js";
-import { anyHighChars, keptNamesRepeat } from "../dialect/single-pass.js";
+import { anyHighChars, keptNamesRepeat, nameAt } from "../dialect/single-pass.js";
 import { checkEntry, type InstantSlot, ZERO_INSTANT } from "../dialect/tag-list.js";
 import type { TagInfo } from "../dialect/types.js";
 
@@ -87,19 +87,6 @@ export function kargoSinglePass(
 }
 
 type Matches = (platforms: readonly string[]) => boolean;
-
-/** The tag at `i`: a prepared list's name, or the raw entry's, checked now. */
-function nameAt(
-  raw: readonly TagInfo[],
-  names: readonly string[] | undefined,
-  i: number,
-  slot: InstantSlot,
-): string {
-  if (names !== undefined) return names[i] as string;
-  const tag = raw[i] as TagInfo;
-  checkEntry(tag, i, slot);
-  return tag.name;
-}
 
 function semver(
   raw: readonly TagInfo[],
@@ -170,13 +157,7 @@ function lexical(
   let full = false;
   let floor = "";
   for (let i = 0; i < n; i++) {
-    let name: string;
-    if (names !== undefined) name = names[i] as string;
-    else {
-      const tag = raw[i] as TagInfo;
-      checkEntry(tag, i, slot);
-      name = tag.name;
-    }
+    const name = nameAt(raw, names, i, slot);
     if (full && (go ? strings.Compare(name, floor) <= 0 : !(name > floor))) continue;
     if (keeps !== undefined && !keeps(name)) continue;
     if (platformOk !== undefined && !platformOk(i)) continue;
