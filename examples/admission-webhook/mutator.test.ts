@@ -132,9 +132,11 @@ describe("createPodMutator under a burst", () => {
     });
     const started = performance.now();
     const holder = mutator(review("uid-holder", "quay.io/team/holder:1"));
-    // Deadline 900 ms away; the holder gives its slot back at about 800 ms.
+    // Deadline 999 ms away; the holder gives its slot back at about 800 ms,
+    // when 199 ms are left. (The answer scheduler alone would answer it
+    // about 110 ms before its deadline, 889 ms from now.)
     const waiter = mutator(review("uid-waiter", "quay.io/team/waiter:1"), {
-      receivedAt: performance.now() - 100,
+      receivedAt: performance.now() - 1,
     });
     const answer = await waiter;
     const waiterAt = performance.now() - started;
