@@ -108,7 +108,10 @@ describe("createPodMutator under a burst", () => {
       receivedAt: performance.now() - 500,
     });
     const [holderAt, waiterAt] = await Promise.all([at(holder), at(waiter)]);
-    expect(waiterAt).toBeGreaterThanOrEqual(350);
+    // The scheduler answers it about 110 ms before its deadline, earlier by
+    // the event loop's recent lateness (up to 150 ms allowed here for a busy
+    // machine), and never after it.
+    expect(waiterAt).toBeGreaterThanOrEqual(240);
     expect(waiterAt).toBeLessThan(500);
     expect(await waiter).toMatchObject({
       uid: "uid-waiter",
