@@ -159,6 +159,31 @@ describe("createTagMetadataSource", () => {
     expect(reg.state.requests.length).toBeLessThan(20);
   });
 
+  it("hangs one listener on the caller's signal for all the lookups waiting for a lane", async () => {
+    const reg = fakeRegistry();
+    for (let i = 0; i < 200; i++) reg.tags.set(`v${i}`, reg.image("2024-01-01T00:00:00Z"));
+    const { client } = clientWith(reg.handler);
+    const source = createTagMetadataSource({ client, concurrency: 4 });
+    const { signal } = new AbortController();
+    let listening = 0;
+    let most = 0;
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = ((...args: Parameters<typeof add>) => {
+      if (args[0] === "abort") most = Math.max(most, ++listening);
+      add(...args);
+    }) as typeof signal.addEventListener;
+    signal.removeEventListener = ((...args: Parameters<typeof remove>) => {
+      if (args[0] === "abort") listening--;
+      remove(...args);
+    }) as typeof signal.removeEventListener;
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) => source.tagMetadata(repo, `v${i}`, { signal })),
+    );
+    // One for the waiting lookups, and a few per request in flight (at most 4 at once).
+    expect(most).toBeLessThanOrEqual(1 + 4 * 3);
+  });
+
   it("refuses a config blob whose bytes do not match its digest", async () => {
     const reg = fakeRegistry();
     const digest = reg.image("2024-03-01T10:00:00Z");

@@ -57,10 +57,25 @@ interface ImageFacts {
   readonly platforms: readonly string[] | undefined;
 }
 
-/** A counting semaphore whose waiters leave when their signal aborts. */
+/** A waiter for a lane. */
+interface LaneWaiter {
+  readonly wake: () => void;
+  readonly leave: (reason: unknown) => void;
+}
+
+/**
+ * A counting semaphore whose waiters leave when their signal aborts. Waiters
+ * that share a signal share one abort listener on it: a thousand lookups
+ * under one caller's signal would otherwise hang a thousand listeners on it
+ * (and Node warns of a leak past ten).
+ */
 class Lanes {
   #free: number;
-  readonly #waiting: Array<() => void> = [];
+  readonly #waiting: LaneWaiter[] = [];
+  readonly #bySignal = new Map<
+    AbortSignal,
+    { readonly members: Set<LaneWaiter>; readonly onAbort: () => void }
+  >();
 
   constructor(size: number) {
     this.#free = size;
@@ -82,23 +97,50 @@ class Lanes {
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {
-      const wake = () => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
+      const waiter: LaneWaiter = {
+        wake: () => {
+          if (signal) this.#ungroup(signal, waiter);
+          resolve();
+        },
+        leave: reject,
       };
-      const onAbort = () => {
-        const at = this.#waiting.indexOf(wake);
-        if (at >= 0) this.#waiting.splice(at, 1);
-        reject(signal?.reason);
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.#waiting.push(wake);
+      if (signal) this.#group(signal, waiter);
+      this.#waiting.push(waiter);
     });
+  }
+
+  #group(signal: AbortSignal, waiter: LaneWaiter): void {
+    let group = this.#bySignal.get(signal);
+    if (group === undefined) {
+      const members = new Set<LaneWaiter>();
+      const onAbort = (): void => {
+        this.#bySignal.delete(signal);
+        for (const w of members) {
+          const at = this.#waiting.indexOf(w);
+          if (at >= 0) this.#waiting.splice(at, 1);
+          w.leave(signal.reason);
+        }
+      };
+      group = { members, onAbort };
+      this.#bySignal.set(signal, group);
+      signal.addEventListener("abort", onAbort, { once: true });
+    }
+    group.members.add(waiter);
+  }
+
+  #ungroup(signal: AbortSignal, waiter: LaneWaiter): void {
+    const group = this.#bySignal.get(signal);
+    if (group === undefined) return;
+    group.members.delete(waiter);
+    if (group.members.size === 0) {
+      signal.removeEventListener("abort", group.onAbort);
+      this.#bySignal.delete(signal);
+    }
   }
 
   #release(): void {
     const next = this.#waiting.shift();
-    if (next) next();
+    if (next) next.wake();
     else this.#free++;
   }
 }
