@@ -22,6 +22,15 @@ export interface BenchRow {
   readonly samples: number;
 }
 
+/** The median of `xs` (the mean of the middle two for an even count). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1
+    ? (s[mid] as number)
+    : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
 /** Runs the tasks and prints a markdown table titled `title`; returns the rows. */
 export async function runBenchmarks(
   title: string,

@@ -22,6 +22,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { isDeepStrictEqual } from "node:util";
+import { median } from "./lib.js";
 
 /** One row measured on both sides. */
 export interface PeerRow {
@@ -99,14 +100,6 @@ function cpuMsPerCall(fn: () => unknown, calls: number): number {
   const used = process.cpuUsage(start);
   return (used.user + used.system) / 1000 / calls;
 }
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1
-    ? (s[mid] as number)
-    : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
 
 const fmt = (n: number): string =>
   n >= 100 ? n.toFixed(1) : n >= 1 ? n.toFixed(2) : n >= 0.01 ? n.toFixed(4) : n.toPrecision(3);

@@ -15,6 +15,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { median } from "../bench/lib.js";
 import { repoRoot } from "./conformance/runner.js";
 
 /** One timed row of one printed table: lower is better. */
@@ -90,14 +91,6 @@ function runProgram(root: string, file: string): string | undefined {
   }
   return result.stdout;
 }
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1
-    ? (s[mid] as number)
-    : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
 
 function collect(target: Map<string, Samples>, output: string): void {
   for (const row of parseTables(output)) {
