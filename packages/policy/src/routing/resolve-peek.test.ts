@@ -14,6 +14,14 @@ type Behaviour = { readonly known: Availability } | Script;
 
 const unavailable: Availability = { available: false, reason: "not found", retryable: false };
 
+/** Any behaviour: known at once either way, answered after a while, or never. */
+const behaviour = fc.oneof(
+  fc.constant<Behaviour>({ known: { available: true } }),
+  fc.constant<Behaviour>({ known: unavailable }),
+  fc.record({ after: fc.integer({ min: 1, max: 50 }), available: fc.boolean() }),
+  fc.constant<Behaviour>("hang"),
+);
+
 /**
  * The scripted checker, peeking or not: known images answer `peek` at once
  * and, when probed anyway, answer their known verdict without delay.
@@ -94,12 +102,6 @@ describe("resolveFirstAvailable over a peeking checker", () => {
   });
 
   it("decides exactly as without peeking, at the same time", async () => {
-    const behaviour = fc.oneof(
-      fc.constant<Behaviour>({ known: { available: true } }),
-      fc.constant<Behaviour>({ known: unavailable }),
-      fc.record({ after: fc.integer({ min: 1, max: 50 }), available: fc.boolean() }),
-      fc.constant<Behaviour>("hang"),
-    );
     await fc.assert(
       fc.asyncProperty(fc.array(behaviour, { minLength: 0, maxLength: 6 }), async (list) => {
         // Entries that hang are cut by the deadline.
@@ -140,12 +142,6 @@ describe("resolvePodRouting over a peeking checker", () => {
   ]);
 
   it("patches and resolves every container as without peeking, at the same time", async () => {
-    const behaviour = fc.oneof(
-      fc.constant<Behaviour>({ known: { available: true } }),
-      fc.constant<Behaviour>({ known: unavailable }),
-      fc.record({ after: fc.integer({ min: 1, max: 50 }), available: fc.boolean() }),
-      fc.constant<Behaviour>("hang"),
-    );
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 0, maxLength: 12 }),
