@@ -80,17 +80,15 @@ function outcomeOf(slot: Slot): ProbeOutcome {
     : { state: "unavailable", reason: answer.reason, retryable: answer.retryable, durationMs };
 }
 
-type Peek = PeekingAvailabilityChecker["peek"];
-
 /**
- * Fills `slots` in list order with what `peek` knows, up to the first
+ * Fills `slots` in list order with what `checker.peek` knows, up to the first
  * available entry (the rest are marked as unable to win), and returns the
  * result when that decides: every entry ahead of the first available one, or
  * every entry, is known. Undefined when a probe is still needed.
  */
 function peekSlots<T extends ProbeTarget>(
   alternatives: readonly T[],
-  peek: Peek,
+  checker: PeekingAvailabilityChecker,
   peekOptions: { readonly platforms?: readonly PlatformInput[] },
   slots: Slot[],
   started: number | undefined,
@@ -100,7 +98,7 @@ function peekSlots<T extends ProbeTarget>(
   let allKnown = true;
   for (let i = 0; i < n; i++) {
     const alternative = alternatives[i] as T;
-    const answer = peek(alternative.image, alternative.credentialSecret, peekOptions);
+    const answer = checker.peek(alternative.image, alternative.credentialSecret, peekOptions);
     if (answer === undefined) {
       allKnown = false;
       continue;
@@ -131,21 +129,21 @@ function peekSlots<T extends ProbeTarget>(
  * The result {@link resolveFirstAvailable} would give at once from what
  * `checker` already knows (its `peek`), without any probe, promise or
  * signal; undefined when a probe is needed or the checker cannot peek.
+ * `peekOptions` are passed to `peek` as they are (`{}` or `{ platforms }`);
  * `timed`: whether the caller has a clock (known answers then took 0 ms).
  */
 export function resolveFromKnown<T extends ProbeTarget>(
   alternatives: readonly T[],
   checker: AvailabilityChecker,
-  options: { readonly platforms?: readonly PlatformInput[] },
+  peekOptions: { readonly platforms?: readonly PlatformInput[] },
   timed: boolean,
 ): FirstAvailableResult<T> | undefined {
   if (!("peek" in checker)) return undefined;
-  const peeking = checker as PeekingAvailabilityChecker;
   const slots: Slot[] = alternatives.map(() => ({ state: "pending" }));
   return peekSlots(
     alternatives,
-    (image, secret, o) => peeking.peek(image, secret, o),
-    options.platforms === undefined ? {} : { platforms: options.platforms },
+    checker as PeekingAvailabilityChecker,
+    peekOptions,
     slots,
     timed ? 0 : undefined,
   );
@@ -180,14 +178,14 @@ export function resolveFirstAvailable<T extends ProbeTarget, Handle>(
   const n = alternatives.length;
   const slots: Slot[] = alternatives.map(() => ({ state: "pending" }));
   const started = timers?.now();
-  const peek = "peek" in checker ? (checker as PeekingAvailabilityChecker).peek : undefined;
+  const peeking = "peek" in checker ? (checker as PeekingAvailabilityChecker) : undefined;
   const peekOptions = options.platforms === undefined ? {} : { platforms: options.platforms };
 
   // What the checker knows already decides without any probe: in list
   // order, known answers fill their slots until one is available (the rest
   // cannot win). Checks, and their signals, are only for the others.
-  if (peek && !signal?.aborted) {
-    const known = peekSlots(alternatives, peek.bind(checker), peekOptions, slots, started);
+  if (peeking && !signal?.aborted) {
+    const known = peekSlots(alternatives, peeking, peekOptions, slots, started);
     if (known !== undefined) return Promise.resolve(known);
   }
   const controllers: (AbortController | undefined)[] = new Array(n);
