@@ -56,9 +56,9 @@ export interface PodMutatorOptions {
    * ({@link ANSWER_RESERVE_MS}), or that the answer scheduler must answer
    * first, is admitted unchanged without any planning or probing. More slots
    * let one burst plan and start its probes all at once: in the load test
-   * 128 slots took 1.3-1.4 times the CPU, stalled the event loop for 750 ms
-   * at the start (long enough to time out a healthy registry's probes) and
-   * decided fewer Pods (765-880 of 1,000, against 981-993 with 32).
+   * 128 slots took 1.3-1.4 times the CPU and stalled the event loop for
+   * about 750 ms at the start, long enough to time out a healthy registry's
+   * probes.
    */
   readonly maxConcurrentAdmissions?: number;
   /** Containers of one Pod resolved at once (default 16). */
@@ -66,14 +66,6 @@ export interface PodMutatorOptions {
   /** The name a copied secret gets in the Pod's namespace (default: the source's name). */
   readonly pullSecretName?: (secret: CredentialSecretRef, alternative: RoutedAlternative) => string;
   readonly log?: (line: string) => void;
-  /**
-   * What writing one answer costs, in ms, before the answer scheduler has
-   * timed its own (default 0.5; a small machine paid about 0.4 ms for an
-   * AdmissionReview answer on its way through TLS): it keeps that much time
-   * per waiting admission before their deadlines, and later the larger of
-   * this and what it measured.
-   */
-  readonly answerCostMs?: () => number;
 }
 
 /**
@@ -147,10 +139,7 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
       `maxConcurrentAdmissions must be a whole number ≥ 1, not ${String(maxConcurrent)}`,
     );
   }
-  const scheduler = new AnswerScheduler({
-    timers,
-    ...(options.answerCostMs ? { answerCostMs: options.answerCostMs } : {}),
-  });
+  const scheduler = new AnswerScheduler({ timers });
   // Aborting an admission's work (its probes, their listeners, its slot) is
   // done after the answers of the moment are written, not before them, and
   // a few dozen per turn of the event loop: a thousand at once would hold
