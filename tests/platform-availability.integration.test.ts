@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createAvailabilityGate, resolveFirstAvailable } from "@kubeimg/policy/routing";
+import { createAvailabilityGate, resolveFirstAvailable } from "@kubeimg/policy/availability";
 import {
   createAvailabilityChecker,
   createRegistryClient,

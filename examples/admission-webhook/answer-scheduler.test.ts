@@ -3,7 +3,7 @@
  * admission, a burst due together, and how a late event loop moves every
  * answer earlier until the lateness is forgotten.
  */
-import type { RoutingTimers } from "@kubeimg/policy/routing";
+import type { RoutingTimers } from "@kubeimg/policy/availability";
 import { describe, expect, it } from "vitest";
 import { AnswerScheduler } from "./answer-scheduler.js";
 

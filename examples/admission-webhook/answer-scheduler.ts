@@ -23,7 +23,7 @@
  * shrinks again when it is not. An admission answered by its decision first
  * cancels its entry.
  */
-import type { RoutingTimers } from "@kubeimg/policy/routing";
+import type { RoutingTimers } from "@kubeimg/policy/availability";
 
 /** Options of {@link AnswerScheduler}. */
 export interface AnswerSchedulerOptions<Handle> {

@@ -16,11 +16,8 @@
 import { readFileSync } from "node:fs";
 import { parsePullSecret } from "@kubeimg/core/keyring";
 import { exampleArgs, fail, userPath } from "@kubeimg/example-kit";
-import {
-  activeCheckTimeoutMs,
-  compileRouting,
-  createAvailabilityGate,
-} from "@kubeimg/policy/routing";
+import { createAvailabilityGate } from "@kubeimg/policy/availability";
+import { activeCheckTimeoutMs, compileRouting } from "@kubeimg/policy/routing";
 import { loadKuikConfig, loadRoutingResources } from "@kubeimg/policy/routing/yaml";
 import { createRedisAvailabilityState } from "@kubeimg/redis";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";

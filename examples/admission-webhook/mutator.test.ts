@@ -4,7 +4,7 @@
  * only the first review is probed; the others wait for the slot, and the
  * deadline admits them without any probing.
  */
-import type { AvailabilityChecker } from "@kubeimg/policy/routing";
+import type { AvailabilityChecker } from "@kubeimg/policy/availability";
 import { compileRouting } from "@kubeimg/policy/routing";
 import { loadRoutingResources } from "@kubeimg/policy/routing/yaml";
 import { describe, expect, it } from "vitest";

@@ -19,14 +19,12 @@
  */
 
 import { setMaxListeners } from "node:events";
+import type { AvailabilityChecker, RoutingTimers, SecretRef } from "@kubeimg/policy/availability";
 import {
-  type AvailabilityChecker,
   type CompiledRouting,
-  type CredentialSecretRef,
   type PullSecretToEnsure,
   planPodRoutingAsync,
   type RoutedAlternative,
-  type RoutingTimers,
   resolvePodRouting,
 } from "@kubeimg/policy/routing";
 import {
@@ -64,7 +62,7 @@ export interface PodMutatorOptions {
   /** Containers of one Pod resolved at once (default 16). */
   readonly maxConcurrentContainers?: number;
   /** The name a copied secret gets in the Pod's namespace (default: the source's name). */
-  readonly pullSecretName?: (secret: CredentialSecretRef, alternative: RoutedAlternative) => string;
+  readonly pullSecretName?: (secret: SecretRef, alternative: RoutedAlternative) => string;
   readonly log?: (line: string) => void;
 }
 

@@ -1,5 +1,5 @@
 /** The real clock and timers, for `@kubeimg/policy/routing`'s `RoutingTimers`. */
-import type { RoutingTimers } from "@kubeimg/policy/routing";
+import type { RoutingTimers } from "@kubeimg/policy/availability";
 
 /** What Node's `setTimeout` returns. */
 export type NodeTimerHandle = ReturnType<typeof setTimeout>;

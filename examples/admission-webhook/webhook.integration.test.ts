@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compileRouting, createAvailabilityGate } from "@kubeimg/policy/routing";
+import { createAvailabilityGate } from "@kubeimg/policy/availability";
+import { compileRouting } from "@kubeimg/policy/routing";
 import { loadRoutingResources } from "@kubeimg/policy/routing/yaml";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";

@@ -16,7 +16,7 @@
  * key length does not depend on user input.
  */
 import { createHash } from "node:crypto";
-import { type VerdictKey, verdictKeyString } from "@kubeimg/policy/routing";
+import { type VerdictKey, verdictKeyString } from "@kubeimg/policy/availability";
 import { RedisStateError } from "./errors.js";
 
 /** Characters a prefix may use: no braces (they would become the hash tag), no spaces. */

@@ -4,13 +4,13 @@
  * and Redis dying and coming back under a running gate.
  */
 import { randomUUID } from "node:crypto";
-import { type AvailabilityState, createAvailabilityGate } from "@kubeimg/policy/routing";
+import { type AvailabilityState, createAvailabilityGate } from "@kubeimg/policy/availability";
 import { createClient } from "@redis/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ContractClock,
   describeAvailabilityGateContract,
-} from "../../policy/src/routing/availability-gate.contract.test-support.js";
+} from "../../policy/src/availability/gate.contract.test-support.js";
 import { imageKeys, registryKeys } from "./keys.js";
 import { type RunningRedis, startRedisServer } from "./redis-server.test-support.js";
 import { createRedisAvailabilityState, type RedisAvailabilityState } from "./redis-state.js";

@@ -22,7 +22,7 @@ import {
   createMemoryAvailabilityState,
   type ProbePeek,
   type RoutingTimers,
-} from "@kubeimg/policy/routing";
+} from "@kubeimg/policy/availability";
 import { RedisStateError } from "./errors.js";
 import { checkPrefix, imageKeys, registryKeys } from "./keys.js";
 import { CLAIM_SCRIPT, FAILURE_SCRIPT, RELEASE_SCRIPT } from "./scripts.js";

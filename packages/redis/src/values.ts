@@ -5,7 +5,7 @@
  * the process: a registry's error text must not carry a credential into a
  * shared store.
  */
-import type { Availability } from "@kubeimg/policy/routing";
+import type { Availability } from "@kubeimg/policy/availability";
 
 /** Longest reason stored. */
 const MAX_REASON = 300;

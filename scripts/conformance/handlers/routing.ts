@@ -5,13 +5,16 @@
  * secrets, whether kuik probes, and the final image. Format:
  * `conformance/routing/FORMAT.md`.
  */
+
 import {
   type Availability,
   type AvailabilityChecker,
+  resolveFirstAvailable,
+} from "@kubeimg/policy/availability";
+import {
   compileRouting,
   finalContainerImage,
   parseRoutingResource,
-  resolveFirstAvailable,
   routeContainer,
 } from "@kubeimg/policy/routing";
 import { expectOrError } from "../compare.js";

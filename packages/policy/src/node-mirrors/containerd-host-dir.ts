@@ -7,7 +7,10 @@
  * `containerd-hosts.ts`'s.
  */
 import { path as goPath, time as goTime } from "@kubeimg/core/internal";
+import { parseGoUrl } from "./containerd-localhost.js";
 import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
+import type { NodeFiles } from "./node-files.js";
+import { parseToml, type TomlPosition, TomlSyntaxError, type TomlValue } from "./toml/parse.js";
 import {
   DecodeError,
   expectBool,
@@ -15,10 +18,7 @@ import {
   expectStringArray,
   expectTable,
   StructView,
-} from "./go-decode.js";
-import { parseGoUrl } from "./go-net.js";
-import type { NodeFiles } from "./node-files.js";
-import { parseToml, type TomlPosition, TomlSyntaxError, type TomlValue } from "./toml.js";
+} from "./toml/struct-view.js";
 
 /** The operations a registry endpoint is used for, in containerd's bit order. */
 export type HostCapability = "pull" | "resolve" | "push" | "referrers";

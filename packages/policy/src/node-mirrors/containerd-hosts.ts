@@ -23,8 +23,8 @@ import {
   loadHostDir,
   Trace,
 } from "./containerd-host-dir.js";
+import { isLocalhost, portOf } from "./containerd-localhost.js";
 import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
-import { isLocalhost, portOf } from "./go-net.js";
 import { type NodeFileMap, NodeFiles } from "./node-files.js";
 
 export type { HostCapability } from "./containerd-host-dir.js";

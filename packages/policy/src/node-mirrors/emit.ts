@@ -17,8 +17,8 @@
  * mirror; namespace and pod scope; regex filters that are not a literal
  * prefix; exclusions; mirrors of mirrors.
  */
-import { compileRoutingResource } from "../routing/compile-resource.js";
-import type { RoutingResource } from "../routing/resource-schema.js";
+
+import { compileRoutingResource, type RoutingResource } from "../routing/index.js";
 import { hostDirectoryName } from "./containerd-hosts.js";
 
 /** Something a CR says that the emitted node config cannot say. */

@@ -9,17 +9,20 @@
  * explain line for each decision.
  */
 import type { DockerKeyring, TrackedCredential } from "@kubeimg/core/keyring";
+import type { SecretRef } from "@kubeimg/core/ports";
 import { isDigested, parseNormalizedNamed } from "@kubeimg/core/reference";
-import type { CredentialSecretRef } from "../routing/availability.js";
-import type { CompiledRouting } from "../routing/compile.js";
-import { routeContainer } from "../routing/route-container.js";
-import type { ContainerRoute, RouteContainerInput } from "../routing/route-types.js";
-import { ciParse } from "./cimage-reference.js";
+import {
+  type CompiledRouting,
+  type ContainerRoute,
+  type RouteContainerInput,
+  routeContainer,
+} from "../routing/index.js";
 import {
   type ContainerdHostsOptions,
   type HostCapability,
   resolveContainerdHosts,
 } from "./containerd-hosts.js";
+import { ciParse } from "./containers-image-reference.js";
 import {
   isNodeMirrorsError,
   type NodeMirrorsErrorCode,
@@ -109,7 +112,7 @@ export interface PlanPullInput extends RouteContainerInput {
     | DockerKeyring
     | ((alternative: {
         readonly image: string;
-        readonly credentialSecret: CredentialSecretRef | undefined;
+        readonly credentialSecret: SecretRef | undefined;
       }) => DockerKeyring | undefined);
 }
 

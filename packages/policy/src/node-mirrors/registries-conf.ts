@@ -13,7 +13,6 @@
  */
 import { strings as goStrings } from "@kubeimg/core/internal";
 import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
-import { DecodeError } from "./go-decode.js";
 import {
   convertV1,
   type DecodedFile,
@@ -32,7 +31,8 @@ import type {
   ShortNameAlias,
   ShortNameMode,
 } from "./registries-types.js";
-import { parseToml, TomlSyntaxError } from "./toml.js";
+import { parseToml, TomlSyntaxError } from "./toml/parse.js";
+import { DecodeError } from "./toml/struct-view.js";
 
 export {
   findRegistry,

@@ -12,8 +12,10 @@ import {
   ciParse,
   ciParseNormalizedNamed,
   ciString,
-} from "./cimage-reference.js";
+} from "./containers-image-reference.js";
 import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
+import type { ShortNameAlias, ShortNameMode } from "./registries-types.js";
+import type { TomlTable } from "./toml/parse.js";
 import {
   expectArray,
   expectBool,
@@ -21,9 +23,7 @@ import {
   expectStringArray,
   expectTable,
   StructView,
-} from "./go-decode.js";
-import type { ShortNameAlias, ShortNameMode } from "./registries-types.js";
-import type { TomlTable } from "./toml.js";
+} from "./toml/struct-view.js";
 
 interface MutableEndpoint {
   location: string;

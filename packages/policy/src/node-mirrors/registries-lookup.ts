@@ -7,7 +7,7 @@ import {
   ciParseNormalizedNamed,
   ciString,
   ciTagNameOnly,
-} from "./cimage-reference.js";
+} from "./containers-image-reference.js";
 import { NodeMirrorsError } from "./errors.js";
 import type { RegistriesConf, RegistryEndpoint, RegistryEntry } from "./registries-types.js";
 

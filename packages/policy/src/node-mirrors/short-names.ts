@@ -14,7 +14,7 @@ import {
   ciString,
   ciTagNameOnly,
   ciTrim,
-} from "./cimage-reference.js";
+} from "./containers-image-reference.js";
 import { NodeMirrorsError } from "./errors.js";
 import type { RegistriesConf, ShortNameMode } from "./registries-conf.js";
 

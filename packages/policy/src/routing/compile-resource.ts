@@ -8,7 +8,7 @@
  */
 import { path as goPath } from "@kubeimg/core/internal";
 import { isRegexpError } from "@kubeimg/core/regexp";
-import type { CredentialSecretRef } from "./availability.js";
+import type { SecretRef } from "../availability/checker.js";
 import { RoutingError } from "./errors.js";
 import { compileIncludeExcludeFilter, type IncludeExcludeFilter } from "./include-exclude.js";
 import { type LabelSelector, parseLabelSelector } from "./label-selector.js";
@@ -79,7 +79,7 @@ export interface CompiledMirrorSet extends CompiledBase {
     /** `path.Join(registry, path)`. */
     readonly prefix: string;
     readonly priority: number;
-    readonly secret: CredentialSecretRef | undefined;
+    readonly secret: SecretRef | undefined;
     /** The sort key of every entry this mirror builds. */
     readonly key: AlternativeSortKey;
   }[];
@@ -94,7 +94,7 @@ export interface CompiledUpstream {
   readonly prefix: string;
   readonly priority: number;
   readonly discardAlternative: boolean;
-  readonly secret: CredentialSecretRef | undefined;
+  readonly secret: SecretRef | undefined;
   /** The sort key of the entry this upstream builds. */
   readonly key: AlternativeSortKey;
   /** Undefined: never matches (no `imageFilter`, or both lists empty). */
@@ -119,7 +119,7 @@ function messageOf(e: unknown): string {
 function resolveSecret(
   secret: KuikCredentialSecret | undefined,
   forcedNamespace: string | undefined,
-): CredentialSecretRef | undefined {
+): SecretRef | undefined {
   if (!secret) return undefined;
   return Object.freeze({ name: secret.name, namespace: forcedNamespace ?? secret.namespace });
 }

@@ -1,30 +1,4 @@
 export type { UnknownField, UnknownFieldPolicy } from "../objects/unknown-fields.js";
-export type {
-  Availability,
-  AvailabilityChecker,
-  AvailabilityCheckOptions,
-  CredentialSecretRef,
-  PeekingAvailabilityChecker,
-  RoutingTimers,
-} from "./availability.js";
-export {
-  type AvailabilityGate,
-  type AvailabilityGateOptions,
-  type AvailabilityGateStats,
-  type CircuitState,
-  createAvailabilityGate,
-} from "./availability-gate.js";
-export {
-  type AvailabilityState,
-  type BreakerPolicy,
-  createMemoryAvailabilityState,
-  type MemoryAvailabilityState,
-  type MemoryAvailabilityStateOptions,
-  type MemoryAvailabilityStateSizes,
-  type ProbePeek,
-  type VerdictKey,
-  verdictKeyString,
-} from "./availability-state.js";
 export {
   type CompiledRouting,
   type CompileRoutingOptions,
@@ -89,13 +63,6 @@ export {
   type PullSecretToEnsure,
 } from "./pod-patch.js";
 export { parseRoutingPod, type RoutingPod } from "./pod-schema.js";
-export {
-  type FirstAvailableResult,
-  type ProbeOutcome,
-  type ProbeTarget,
-  type ResolveFirstAvailableOptions,
-  resolveFirstAvailable,
-} from "./resolve.js";
 export {
   type PodResolution,
   type ResolvePodRoutingOptions,

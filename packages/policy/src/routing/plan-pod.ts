@@ -4,7 +4,8 @@
  * container (ephemeral containers are never routed, as in kuik).
  */
 import { json } from "@kubeimg/core/internal";
-import type { RoutingTimers } from "./availability.js";
+import type { RoutingTimers } from "../availability/checker.js";
+import { turnBudget } from "../availability/turns.js";
 import type { CompiledRouting } from "./compile.js";
 import type { RoutingPodMeta } from "./compile-resource.js";
 import { isRoutingError, RoutingError } from "./errors.js";
@@ -17,7 +18,6 @@ import {
 import { parseRoutingPod, type RoutingPod } from "./pod-schema.js";
 import { orderContainer, podSkipReason } from "./route-container.js";
 import type { ContainerRoute, RoutingSkipReason } from "./route-types.js";
-import { turnBudget } from "./turns.js";
 
 /** Options of {@link planPodRouting}. */
 export interface PlanPodRoutingOptions {

@@ -3,7 +3,7 @@
  * the `kuik.enix.io/original-images` annotation, the rewritten images, and
  * the pull secrets of the chosen alternatives.
  */
-import type { CredentialSecretRef } from "./availability.js";
+import type { SecretRef } from "../availability/checker.js";
 import { ORIGINAL_IMAGES_ANNOTATION } from "./original-images.js";
 import type { PodRoutingPlan } from "./plan-pod.js";
 import { finalContainerImage } from "./route-outcome.js";
@@ -22,7 +22,7 @@ import { xxhash64 } from "./xxhash64.js";
  * // "kuik-harbor-f61a3de32908aaaa"
  * ```
  */
-export function kuikSecretCopyName(secret: CredentialSecretRef, ownerUid: string): string {
+export function kuikSecretCopyName(secret: SecretRef, ownerUid: string): string {
   const name = secret.name.slice(0, Math.min(253 - "kuik".length - 16 - 2, secret.name.length));
   const hash = xxhash64(`${secret.namespace}/${ownerUid}`).toString(16).padStart(16, "0");
   return `kuik-${name}-${hash}`;
@@ -41,12 +41,12 @@ export interface BuildPodPatchOptions {
    * namespace, else the name of the copy kuik makes there
    * ({@link kuikSecretCopyName} with the owning CR's `metadata.uid`).
    */
-  readonly pullSecretName?: (secret: CredentialSecretRef, alternative: RoutedAlternative) => string;
+  readonly pullSecretName?: (secret: SecretRef, alternative: RoutedAlternative) => string;
 }
 
 /** A secret the webhook must make available in the Pod's namespace. */
 export interface PullSecretToEnsure {
-  readonly source: CredentialSecretRef;
+  readonly source: SecretRef;
   /** The name referenced in the Pod's `imagePullSecrets`. */
   readonly name: string;
   /** False when the source already lives in the Pod's namespace under that name. */

@@ -1,13 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Availability, PeekingAvailabilityChecker } from "./availability.js";
+import type { Availability, PeekingAvailabilityChecker } from "../availability/checker.js";
+import { FakeTimers } from "../availability/fake-timers.test-support.js";
+import {
+  type FirstAvailableResult,
+  resolveFirstAvailable,
+} from "../availability/first-available.js";
+import { type Script, ScriptedChecker } from "../availability/scripted-checker.test-support.js";
 import { compileRouting } from "./compile.js";
-import { FakeTimers } from "./fake-timers.test-support.js";
 import { parseRoutingResource } from "./load.js";
 import { planPodRouting } from "./plan-pod.js";
-import { type FirstAvailableResult, resolveFirstAvailable } from "./resolve.js";
 import { resolvePodRouting } from "./resolve-pod.js";
-import { type Script, ScriptedChecker } from "./scripted-checker.test-support.js";
 
 /** An image known at once (a cached verdict, an open circuit), or one a probe must ask. */
 type Behaviour = { readonly known: Availability } | Script;

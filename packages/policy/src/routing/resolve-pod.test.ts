@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Availability, AvailabilityChecker } from "./availability.js";
+import type { Availability, AvailabilityChecker } from "../availability/checker.js";
+import { FakeTimers, flushMicrotasks } from "../availability/fake-timers.test-support.js";
 import { compileRouting } from "./compile.js";
 import { isRoutingError } from "./errors.js";
-import { FakeTimers, flushMicrotasks } from "./fake-timers.test-support.js";
 import { parseRoutingResource } from "./load.js";
 import { planPodRouting, planPodRoutingAsync } from "./plan-pod.js";
 import { resolvePodRouting } from "./resolve-pod.js";

@@ -5,17 +5,17 @@
  * then: a Pod with thousands of containers must neither open thousands of
  * probes at once nor keep other admissions' deadline timers from firing.
  */
-import type { AvailabilityChecker, RoutingTimers } from "./availability.js";
-import type { PodRoutingPlan } from "./plan-pod.js";
-import { type BuildPodPatchOptions, buildPodPatch, type PodPatch } from "./pod-patch.js";
+import type { AvailabilityChecker, RoutingTimers } from "../availability/checker.js";
 import {
   type FirstAvailableResult,
   type ResolveFirstAvailableOptions,
   resolveFirstAvailable,
   resolveFromKnown,
-} from "./resolve.js";
+} from "../availability/first-available.js";
+import { turnBudget } from "../availability/turns.js";
+import type { PodRoutingPlan } from "./plan-pod.js";
+import { type BuildPodPatchOptions, buildPodPatch, type PodPatch } from "./pod-patch.js";
 import type { RoutedAlternative } from "./route-types.js";
-import { turnBudget } from "./turns.js";
 
 /** Options of {@link resolvePodRouting}. */
 export interface ResolvePodRoutingOptions<Handle>

@@ -17,7 +17,7 @@
  * holds the result to a plain transcription of the algorithm.
  */
 import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
-import type { CredentialSecretRef } from "./availability.js";
+import type { SecretRef } from "../availability/checker.js";
 import type { CompiledRouting } from "./compile.js";
 import type {
   CompiledMirrorSet,
@@ -37,7 +37,7 @@ const RESULT_MEMO_CAPACITY = 256;
 /** One entry of the list being built, with the caches the mirror walk fills. */
 export interface Candidate {
   readonly image: string;
-  readonly secret: CredentialSecretRef | undefined;
+  readonly secret: SecretRef | undefined;
   readonly reason: AlternativeReason;
   /** Normalised form and path after the registry, computed when a mirror CR first needs it. */
   parsed: { readonly normalized: string; readonly path: string } | undefined;

@@ -3,7 +3,7 @@
  * an entry is in the list, and the route itself. Apart from the steps
  * (`route-container.ts`) so that file holds kuik's algorithm only.
  */
-import type { CredentialSecretRef } from "./availability.js";
+import type { SecretRef } from "../availability/checker.js";
 import type { RoutingPodMeta, RoutingResourceRef } from "./compile-resource.js";
 import type { AlternativeSortKey } from "./sort-key.js";
 
@@ -106,7 +106,7 @@ export type AlternativeReason =
 export interface RoutedAlternative {
   readonly image: string;
   /** The secret kuik attaches to this entry, if any. */
-  readonly credentialSecret: CredentialSecretRef | undefined;
+  readonly credentialSecret: SecretRef | undefined;
   readonly reason: AlternativeReason;
 }
 

@@ -5,7 +5,8 @@
  * a list that holds an image that is no valid reference.
  */
 import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
-import type { ProbeOutcome, RoutedAlternative } from "@kubeimg/policy/routing";
+import type { ProbeOutcome } from "@kubeimg/policy/availability";
+import type { RoutedAlternative } from "@kubeimg/policy/routing";
 import { CliError } from "../../errors/cli-error.js";
 import type { Colors } from "../../output/color.js";
 import type { Cell } from "../../output/table.js";

@@ -1,12 +1,11 @@
 import { formatAllPlatform, type Platform } from "@kubeimg/core/platform";
 import { defaultPullPolicy, safeParseNormalizedNamed } from "@kubeimg/core/reference";
+import { type ProbeOutcome, resolveFirstAvailable } from "@kubeimg/policy/availability";
 import {
   activeCheckTimeoutMs,
   compileRouting,
   finalContainerImage,
-  type ProbeOutcome,
   type RoutedAlternative,
-  resolveFirstAvailable,
   routeContainer,
 } from "@kubeimg/policy/routing";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";

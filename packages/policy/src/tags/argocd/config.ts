@@ -18,7 +18,7 @@
  * the application-wide ones key by key, as the resource form's levels do.
  */
 import { strconv, strings } from "@kubeimg/core/internal";
-import { TagDialectError } from "../dialect/errors.js";
+import { TagDialectError } from "../common/errors.js";
 
 /** The annotation prefix of every Argo CD Image Updater key. */
 export const ARGOCD_ANNOTATION_PREFIX = "argocd-image-updater.argoproj.io";

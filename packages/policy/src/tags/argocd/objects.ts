@@ -17,7 +17,7 @@
  */
 
 import { strings } from "@kubeimg/core/internal";
-import { ARGO_GROUP, type DialectObjectOptions, Reader } from "../dialect-objects.js";
+import { ARGO_GROUP, type DialectObjectOptions, Reader } from "../common/objects.js";
 import type { ArgoConfig, ArgoUpdateSettings } from "./config.js";
 
 /** An Argo CD Image Updater configuration read from an object. */

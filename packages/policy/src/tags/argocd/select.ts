@@ -26,8 +26,8 @@ import {
   parseConstraints,
   type Version,
 } from "../../semver/index.js";
-import { PreparedTagList, preparedData, readTags } from "../dialect/prepared.js";
-import { tryParseVersion } from "../dialect/semver.js";
+import { PreparedTagList, preparedData, readTags } from "../common/prepared.js";
+import { tryParseVersion } from "../common/semver.js";
 import {
   byTagDescending,
   compareInstants,
@@ -36,14 +36,14 @@ import {
   splitPlatform,
   type TagMetadata,
   ZERO_INSTANT,
-} from "../dialect/tag-list.js";
-import { Trace } from "../dialect/trace.js";
+} from "../common/tag-list.js";
+import { Trace } from "../common/trace.js";
 import type {
   DialectOutcome,
   DialectSelection,
   DialectTagExplanation,
   TagInfo,
-} from "../dialect/types.js";
+} from "../common/types.js";
 import { type ArgoConfig, type ArgoUpdateSettings, readArgoConfig } from "./config.js";
 import { argoVersionConstraint } from "./constraint.js";
 import { argoSinglePass } from "./single-pass.js";

@@ -28,11 +28,11 @@
  */
 import { strings } from "@kubeimg/core/internal";
 import { type Constraints, compareVersions, type Version } from "../../semver/index.js";
-import type { PreparedData } from "../dialect/prepared.js";
-import { admitsPrerelease, hasPrerelease, tryParseVersion } from "../dialect/semver.js";
-import { anyHighChars, nameAt, nameRepeatsAfter } from "../dialect/single-pass.js";
-import { checkEntry, type InstantSlot, ZERO_INSTANT } from "../dialect/tag-list.js";
-import type { TagInfo } from "../dialect/types.js";
+import type { PreparedData } from "../common/prepared.js";
+import { admitsPrerelease, hasPrerelease, tryParseVersion } from "../common/semver.js";
+import { anyHighChars, nameAt, nameRepeatsAfter } from "../common/single-pass.js";
+import { checkEntry, type InstantSlot, ZERO_INSTANT } from "../common/tag-list.js";
+import type { TagInfo } from "../common/types.js";
 
 /** What the pass needs of the configuration, read once by the caller. */
 export interface ArgoPassRules {

@@ -7,7 +7,7 @@
  * regex lists are `allowTagsRegexes`/`ignoreTagsRegexes`).
  */
 
-import { asRecord, type DialectObjectOptions, Reader } from "../dialect-objects.js";
+import { asRecord, type DialectObjectOptions, Reader } from "../common/objects.js";
 import type { KargoImageSubscription } from "./subscription.js";
 
 /** A Kargo image subscription read from a Warehouse. */

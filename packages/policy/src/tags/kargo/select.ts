@@ -22,16 +22,16 @@
  */
 import { compileRegexp, type GoRegexp, isRegexpError } from "@kubeimg/core/regexp";
 import { compareVersions, parseConstraints, type Version } from "../../semver/index.js";
-import { PreparedTagList, preparedData, readTags } from "../dialect/prepared.js";
-import { tryParseStrictVersion, tryParseVersion } from "../dialect/semver.js";
-import { byTagDescending, compareInstants, splitPlatform } from "../dialect/tag-list.js";
-import { Trace } from "../dialect/trace.js";
+import { PreparedTagList, preparedData, readTags } from "../common/prepared.js";
+import { tryParseStrictVersion, tryParseVersion } from "../common/semver.js";
+import { byTagDescending, compareInstants, splitPlatform } from "../common/tag-list.js";
+import { Trace } from "../common/trace.js";
 import type {
   DialectOutcome,
   DialectSelection,
   DialectTagExplanation,
   TagInfo,
-} from "../dialect/types.js";
+} from "../common/types.js";
 import { kargoSinglePass } from "./single-pass.js";
 import {
   defaultKargoSubscription,

@@ -26,8 +26,8 @@
  */
 import { strconv } from "@kubeimg/core/internal";
 import { parseConstraints } from "../../semver/index.js";
-import { TagDialectError } from "../dialect/errors.js";
-import { splitPlatform } from "../dialect/tag-list.js";
+import { TagDialectError } from "../common/errors.js";
+import { splitPlatform } from "../common/tag-list.js";
 
 /** Kargo's image selection strategies. */
 export type KargoStrategy = "SemVer" | "Lexical" | "NewestBuild" | "Digest";

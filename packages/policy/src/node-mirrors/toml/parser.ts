@@ -1,0 +1,205 @@
+/**
+ * The document level of the TOML reader: key/value lines, `[table]` and
+ * `[[array]]` headers in file order, dotted and quoted keys, arrays and
+ * inline tables, handed to a {@link TableBuilder} that applies one TOML
+ * library's table-definition rules (`toml-tables.ts`).
+ */
+import {
+  describeChar,
+  isBareKeyChar,
+  type KeyPart,
+  type RawValue,
+  TomlScanner,
+} from "./scanner.js";
+import type { TomlDocument, TomlFlavor, TomlHeader, TomlPosition, TomlTable } from "./types.js";
+
+/** Turns the parser's expressions into tables, by one library's definition rules. */
+export interface TableBuilder {
+  header(keys: readonly KeyPart[], array: boolean, at: TomlPosition): void;
+  keyValue(keys: readonly KeyPart[], value: RawValue): void;
+  readonly root: TomlTable;
+}
+
+/** Reads a whole document into a builder's tables. */
+export class TomlParser extends TomlScanner {
+  private readonly headers: TomlHeader[] = [];
+  private skipping = false;
+
+  constructor(
+    src: string,
+    private readonly builder: TableBuilder,
+    flavor: TomlFlavor,
+    private readonly skipsTable: ((keys: readonly string[]) => boolean) | undefined,
+  ) {
+    super(src, flavor);
+  }
+
+  parse(): TomlDocument {
+    while (!this.eof()) {
+      this.skipWhitespace();
+      if (this.eof()) break;
+      const c = this.peek();
+      if (c === "#") {
+        this.comment();
+        this.endOfLine();
+      } else if (this.newline()) {
+        // blank line
+      } else if (c === "[") {
+        this.header();
+      } else {
+        const keys = this.keyAndEquals();
+        const value = this.value();
+        if (!this.skipping) this.builder.keyValue(keys, value);
+        this.endOfLine();
+      }
+    }
+    return { root: this.builder.root, headers: this.headers };
+  }
+
+  private header(): void {
+    const at = this.here();
+    this.pos++;
+    const array = this.peek() === "[";
+    if (array) this.pos++;
+    this.skipWhitespace();
+    const keys = this.key();
+    this.skipWhitespace();
+    if (this.peek() !== "]") this.fail(`expected "]" to close the table header`);
+    this.pos++;
+    if (array) {
+      if (this.peek() !== "]") this.fail(`expected "]]" to close the array-of-tables header`);
+      this.pos++;
+    }
+    this.headers.push({ keys: keys.map((k) => k.name), array, at });
+    this.builder.header(keys, array, at);
+    this.skipping = this.skipsTable?.(keys.map((k) => k.name)) ?? false;
+    this.endOfLine();
+  }
+
+  private key(): KeyPart[] {
+    const parts: KeyPart[] = [];
+    for (;;) {
+      this.skipWhitespace();
+      const at = this.here();
+      const c = this.peek();
+      let name: string;
+      if (c === '"') {
+        if (this.src.startsWith('"""', this.pos)) this.fail("a key cannot be a multi-line string");
+        name = this.basicString();
+      } else if (c === "'") {
+        if (this.src.startsWith("'''", this.pos)) this.fail("a key cannot be a multi-line string");
+        name = this.literalString();
+      } else {
+        const start = this.pos;
+        while (isBareKeyChar(this.peek())) this.pos++;
+        if (this.pos === start) this.fail(`expected a key, found ${describeChar(c)}`);
+        name = this.src.slice(start, this.pos);
+      }
+      parts.push({ name, at });
+      this.skipWhitespace();
+      if (this.peek() !== ".") return parts;
+      this.pos++;
+    }
+  }
+
+  private keyAndEquals(): KeyPart[] {
+    const keys = this.key();
+    this.skipWhitespace();
+    if (this.peek() !== "=")
+      this.fail(`expected "=" after the key, found ${describeChar(this.peek())}`);
+    this.pos++;
+    this.skipWhitespace();
+    return keys;
+  }
+
+  private value(): RawValue {
+    const at = this.here();
+    const c = this.peek();
+    if (c === '"') {
+      const value = this.src.startsWith('"""', this.pos)
+        ? this.multilineString('"')
+        : this.basicString();
+      return { kind: "string", value, at };
+    }
+    if (c === "'") {
+      const value = this.src.startsWith("'''", this.pos)
+        ? this.multilineString("'")
+        : this.literalString();
+      return { kind: "string", value, at };
+    }
+    if (c === "[") return this.array(at);
+    if (c === "{") return this.inlineTable(at);
+    const rest = this.src.slice(this.pos, this.pos + 64);
+    if (rest.startsWith("true") && this.terminatesAt(4)) {
+      this.pos += 4;
+      return { kind: "boolean", value: true, at };
+    }
+    if (rest.startsWith("false") && this.terminatesAt(5)) {
+      this.pos += 5;
+      return { kind: "boolean", value: false, at };
+    }
+    const dt = this.dateTime(at);
+    if (dt !== undefined) return dt;
+    return this.number(at);
+  }
+
+  private arraySpace(): void {
+    for (;;) {
+      this.skipWhitespace();
+      this.comment();
+      if (!this.newline()) return;
+    }
+  }
+
+  private array(at: TomlPosition): RawValue {
+    this.pos++;
+    const items: RawValue[] = [];
+    for (;;) {
+      this.arraySpace();
+      if (this.peek() === "]") {
+        this.pos++;
+        break;
+      }
+      if (this.eof()) this.fail("unterminated array");
+      items.push(this.value());
+      this.arraySpace();
+      if (this.peek() === ",") {
+        this.pos++;
+        continue;
+      }
+      if (this.peek() === "]") {
+        this.pos++;
+        break;
+      }
+      this.fail(`expected "," or "]" in an array, found ${describeChar(this.peek())}`);
+    }
+    return { kind: "raw-array", items, at };
+  }
+
+  private inlineTable(at: TomlPosition): RawValue {
+    this.pos++;
+    const pairs: { keys: KeyPart[]; value: RawValue }[] = [];
+    this.skipWhitespace();
+    if (this.peek() === "}") {
+      this.pos++;
+    } else {
+      for (;;) {
+        const keys = this.keyAndEquals();
+        pairs.push({ keys, value: this.value() });
+        this.skipWhitespace();
+        if (this.peek() === ",") {
+          this.pos++;
+          this.skipWhitespace();
+          if (this.peek() === "}") this.fail("trailing comma in an inline table");
+          continue;
+        }
+        if (this.peek() === "}") {
+          this.pos++;
+          break;
+        }
+        this.fail(`expected "," or "}" in an inline table, found ${describeChar(this.peek())}`);
+      }
+    }
+    return { kind: "raw-inline", pairs, at };
+  }
+}

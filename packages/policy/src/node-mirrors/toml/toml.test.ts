@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { parseToml, type TomlFlavor, TomlSyntaxError } from "./parse.js";
+
+function accepts(text: string, flavor: TomlFlavor): boolean {
+  try {
+    parseToml(text, { flavor });
+    return true;
+  } catch (error) {
+    if (error instanceof TomlSyntaxError) return false;
+    throw error;
+  }
+}
+
+// Each row was checked against go-toml v2.3.0 and BurntSushi/toml v1.5.0.
+const cases: [string, boolean, boolean][] = [
+  // text, go-toml accepts, BurntSushi accepts
+  ["a = 1\na = 2", false, false],
+  ['a = "\\e"', true, false],
+  ['a = "\\x41"', false, false],
+  ["a.b = 1\na = 2", false, true],
+  ["a.b = 1\n[a]", false, true],
+  ["a.b = 1\na.c = 1\na = 3", false, false],
+  ["[t]\nb = 1\nx = [1, 2]\nx = 3", false, true],
+  ["x = {a = 1}\n[x]\nb = 2", false, false],
+  ["x = {a = 1}\nx.b = 2", false, true],
+  ["[a.b.c]\nz = 9\n[a]\nb.c.t = 1", false, true],
+  ["a = {b = 1,}", false, false],
+  ["a = {\nb = 1}", false, false],
+  ["a = 07:32", false, false],
+  ["a = 1979-05-27T07:32:00+24:00", false, true],
+  ["a = 1979-05-27T07:32:00.1234567891Z", true, false],
+  ["a = 1979-05-27T07:32:60Z", false, false],
+  ["a = 1979-02-29", false, false],
+  ["a = 2000-02-29", true, true],
+  ["\uFEFFa = 1", false, true],
+  ["# \u007f", false, false],
+  ["a = 9223372036854775807", true, true],
+  ["a = 9223372036854775808", false, false],
+  ["a = 0_1", false, false],
+  ["a = 1_e2", false, false],
+  ["a = 1e1000", false, false],
+  ["a = 4e-400", true, true],
+  ["a = -0x1", false, false],
+  ['a = """x""""', true, true],
+  ['a = """x""""""', false, false],
+  ["[[a]]\n[a.b]\n[[a]]\n[a.b]", true, true],
+  ["a = []\n[[a]]", false, false],
+];
+
+describe("parseToml", () => {
+  it.each(cases)("%j: go-toml %s, BurntSushi %s", (text, goToml, burnt) => {
+    expect(accepts(text, "go-toml")).toBe(goToml);
+    expect(accepts(text, "burntsushi")).toBe(burnt);
+  });
+
+  it("lists table headers in file order, as containerd orders hosts", () => {
+    const doc = parseToml('[host."b"]\n[host."a".header]\n[[x]]\n[host."b".header]\n');
+    expect(doc.headers.map((h) => [h.keys, h.array])).toEqual([
+      [["host", "b"], false],
+      [["host", "a", "header"], false],
+      [["x"], true],
+      [["host", "b", "header"], false],
+    ]);
+  });
+
+  it("reports the line and column of the offending character", () => {
+    try {
+      parseToml('server = "a"\n  ca = [1,, 2]\n');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(TomlSyntaxError);
+      expect((error as TomlSyntaxError).line).toBe(2);
+      expect((error as TomlSyntaxError).column).toBe(11);
+    }
+  });
+
+  it("decodes escapes, multi-line strings and numbers", () => {
+    const doc = parseToml(
+      'a = "\\u00e9\\t"\nb = """\\\n   x\\\n  y"""\nc = 0x_1\n'.replace("0x_1", "0xff"),
+    );
+    const get = (k: string) => doc.root.entries.get(k)?.value;
+    expect(get("a")).toMatchObject({ kind: "string", value: "é\t" });
+    expect(get("b")).toMatchObject({ kind: "string", value: "xy" });
+    expect(get("c")).toMatchObject({ kind: "integer", value: 255n });
+  });
+});
