@@ -10,11 +10,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAvailabilityGate, resolveFirstAvailable } from "@kubeimg/policy/availability";
-import {
-  createAvailabilityChecker,
-  createRegistryClient,
-  type RegistryClient,
-} from "@kubeimg/registry";
+import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
+import { createRegistryClient, type RegistryClient } from "@kubeimg/registry/client";
 import {
   buildMultiPlatformImage,
   buildOciIndex,

@@ -10,7 +10,7 @@
 
 /** @type {Record<string, (m: any) => boolean | Promise<boolean>>} */
 const entryCalls = {
-  "@kubeimg/core": (m) => m.isKnownOS("linux") === true,
+  "@kubeimg/core": (m) => m.isKubeimgError(new Error("x")) === false && typeof m.errorGuard === "function",
   "@kubeimg/core/reference": (m) => m.safeParseNormalizedNamed("nginx").success === true,
   "@kubeimg/core/digest": (m) => m.isValidDigest(`sha256:${"a".repeat(64)}`) === true,
   "@kubeimg/core/regexp": (m) => typeof m.compileRegexp("^a+$") === "object",
@@ -20,8 +20,6 @@ const entryCalls = {
   "@kubeimg/core/internal": (m) => m.strings.Compare("a", "b") === -1,
   // Types only: the module exists and exports no value.
   "@kubeimg/core/ports": (m) => Object.keys(m).filter((k) => k !== "default").length === 0,
-  "@kubeimg/policy": (m) =>
-    m.createVerificationPolicy({ policy: "AlwaysVerify" }).name === "AlwaysVerify",
   "@kubeimg/policy/semver": (m) => typeof m.parseVersion("1.2.3") === "object",
   "@kubeimg/policy/tags": (m) =>
     m.selectLatestTag(["5.1.2", "5.1.10", "5.2.0"], { policy: { semver: { range: "5.1.x" } } }) ===
@@ -34,6 +32,8 @@ const entryCalls = {
   "@kubeimg/policy/tags/dialects": (m) =>
     m.dialectObjectKind({ apiVersion: "kargo.akuity.io/v1alpha1", kind: "Warehouse" }) ===
     "kargo-warehouse",
+  "@kubeimg/policy/availability": (m) =>
+    typeof m.createMemoryAvailabilityState().peekProbe === "function",
   "@kubeimg/policy/routing": (m) => m.parseKuikConfig({}).routing.activeCheck.timeout === "1s",
   "@kubeimg/policy/routing/yaml": (m) => Array.isArray(m.loadRoutingResources("")),
   "@kubeimg/policy/pull-credentials": (m) =>
@@ -46,7 +46,6 @@ const entryCalls = {
   "@kubeimg/policy/node-mirrors": (m) => typeof m.hostDirectoryName("docker.io") === "string",
   "@kubeimg/policy/node-mirrors/fs": async (m) =>
     typeof (await m.readRegistriesConf("/nonexistent/registries.conf")) === "object",
-  "@kubeimg/registry": (m) => m.cleanTags(["b", "a"]).length === 2,
   "@kubeimg/registry/client": (m) =>
     m.basicAuthorization({ username: "u", password: "p" }) === "Basic dTpw",
   "@kubeimg/registry/adapters": (m) => typeof m.availabilityFromError(new Error("x")) === "object",

@@ -1,7 +1,11 @@
-export * from "./digest/index.js";
-export * from "./errors/index.js";
-export * from "./keyring/index.js";
-export * from "./platform/index.js";
-export type * from "./ports/index.js";
-export * from "./reference/index.js";
-export * from "./regexp/index.js";
+/**
+ * `@kubeimg/core`: the error base every kubeimg package throws from
+ * (`KubeimgError`, `isKubeimgError`, `errorGuard`). It loads nothing else, so
+ * a package that only needs to throw or recognise kubeimg errors pays for
+ * nothing more. Everything else lives in a subpath of its own:
+ * `@kubeimg/core/reference`, `/digest`, `/platform`, `/keyring`, `/regexp`,
+ * `/ports`.
+ *
+ * @packageDocumentation
+ */
+export { errorGuard, isKubeimgError, KubeimgError } from "./errors/index.js";

@@ -1,6 +1,6 @@
 /**
- * Every public function of the package (root and `/http`; `/client` and
- * `/adapters` are in the root), called with arbitrary arguments,
+ * Every public function of the package (`/client`, `/adapters`, `/platform`
+ * and `/http`), called with arbitrary arguments,
  * returns (or resolves) or throws (or rejects) a kubeimg error: never a raw
  * `TypeError` or `RangeError` from deep inside. The client and the adapters
  * are exercised through their methods too, with a `fetch` that answers 404.
@@ -8,8 +8,12 @@
 import { isKubeimgError } from "@kubeimg/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import * as adapters from "./adapters/index.js";
+import * as clientApi from "./client/index.js";
 import * as http from "./http/index.js";
-import * as api from "./index.js";
+import * as platform from "./platform/index.js";
+
+const api = { ...clientApi, ...adapters, ...platform };
 
 const notFound = async () => new Response(null, { status: 404 });
 

@@ -156,7 +156,7 @@ export function resolveFromKnown<T extends ProbeTarget>(
  * sum. Probes behind a known-available entry are aborted through their
  * `AbortSignal`. A checker that throws counts as "unavailable" (retryable).
  * Never rejects. Note that kuik does not probe a list of fewer than two
- * entries; {@link RoutedContainerRoute.probed} says when to call this.
+ * entries; `RoutedContainerRoute.probed` (`@kubeimg/policy/routing`) says when to call this.
  *
  * @example
  * ```ts

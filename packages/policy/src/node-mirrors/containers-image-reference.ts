@@ -24,7 +24,7 @@ const anchoredIdentifier = /^[a-f0-9]{64}$/;
 const NAME_TOTAL_LENGTH_MAX = 255;
 
 /** A parsed reference of containers/image's grammar. */
-export interface CiReference {
+export interface ContainersImageReference {
   /** Domain part of the name as the grammar splits it (`""` when none). */
   readonly domain: string;
   readonly path: string;
@@ -33,38 +33,40 @@ export interface CiReference {
 }
 
 /** Why a string is not a reference, with Go's message. */
-export class CiReferenceError extends Error {
-  override readonly name = "CiReferenceError";
+export class ContainersImageReferenceError extends Error {
+  override readonly name = "ContainersImageReferenceError";
 }
 
 /** The name: `domain/path` or `path`. */
-export function ciName(ref: CiReference): string {
+export function ciName(ref: ContainersImageReference): string {
   return ref.domain === "" ? ref.path : `${ref.domain}/${ref.path}`;
 }
 
 /** The full string: name, `:tag`, `@digest`. */
-export function ciString(ref: CiReference): string {
+export function ciString(ref: ContainersImageReference): string {
   return `${ciName(ref)}${ref.tag !== undefined ? `:${ref.tag}` : ""}${ref.digest !== undefined ? `@${ref.digest}` : ""}`;
 }
 
 /** `reference.Parse`: no normalization. */
-export function ciParse(s: string): CiReference {
+export function ciParse(s: string): ContainersImageReference {
   const m = referenceRegexp.exec(s);
   if (m === null) {
-    if (s === "") throw new CiReferenceError("repository name must have at least one component");
+    if (s === "")
+      throw new ContainersImageReferenceError("repository name must have at least one component");
     if (referenceRegexp.test(s.toLowerCase())) {
-      throw new CiReferenceError("repository name must be lowercase");
+      throw new ContainersImageReferenceError("repository name must be lowercase");
     }
-    throw new CiReferenceError("invalid reference format");
+    throw new ContainersImageReferenceError("invalid reference format");
   }
   const name = m[1] as string;
   if (name.length > NAME_TOTAL_LENGTH_MAX) {
-    throw new CiReferenceError(
+    throw new ContainersImageReferenceError(
       `repository name must not be more than ${NAME_TOTAL_LENGTH_MAX} characters`,
     );
   }
   const d = m[3];
-  if (d !== undefined && !isValidDigest(d)) throw new CiReferenceError("invalid digest");
+  if (d !== undefined && !isValidDigest(d))
+    throw new ContainersImageReferenceError("invalid digest");
   const split = anchoredName.exec(name) as RegExpExecArray;
   return { domain: split[1] ?? "", path: split[2] as string, tag: m[2], digest: d };
 }
@@ -86,9 +88,9 @@ function splitDockerDomain(name: string): [string, string] {
 }
 
 /** `reference.ParseNormalizedNamed`. */
-export function ciParseNormalizedNamed(s: string): CiReference {
+export function ciParseNormalizedNamed(s: string): ContainersImageReference {
   if (anchoredIdentifier.test(s)) {
-    throw new CiReferenceError(
+    throw new ContainersImageReferenceError(
       `invalid repository name (${s}), cannot specify 64-byte hexadecimal strings`,
     );
   }
@@ -96,24 +98,27 @@ export function ciParseNormalizedNamed(s: string): CiReference {
   const tagSep = remainder.indexOf(":");
   const remoteName = tagSep > -1 ? remainder.slice(0, tagSep) : remainder;
   if (remoteName.toLowerCase() !== remoteName) {
-    throw new CiReferenceError("invalid reference format: repository name must be lowercase");
+    throw new ContainersImageReferenceError(
+      "invalid reference format: repository name must be lowercase",
+    );
   }
   return ciParse(`${d}/${remainder}`);
 }
 
 /** `reference.ParseNamed`: normalized, and the input must already be the canonical spelling. */
-export function ciParseNamed(s: string): CiReference {
+export function ciParseNamed(s: string): ContainersImageReference {
   const ref = ciParseNormalizedNamed(s);
-  if (ciString(ref) !== s) throw new CiReferenceError("repository name must be canonical");
+  if (ciString(ref) !== s)
+    throw new ContainersImageReferenceError("repository name must be canonical");
   return ref;
 }
 
 /** `reference.TagNameOnly`: adds `:latest` when there is neither tag nor digest. */
-export function ciTagNameOnly(ref: CiReference): CiReference {
+export function ciTagNameOnly(ref: ContainersImageReference): ContainersImageReference {
   return ref.tag === undefined && ref.digest === undefined ? { ...ref, tag: "latest" } : ref;
 }
 
 /** `reference.TrimNamed`. */
-export function ciTrim(ref: CiReference): CiReference {
+export function ciTrim(ref: ContainersImageReference): ContainersImageReference {
   return { domain: ref.domain, path: ref.path, tag: undefined, digest: undefined };
 }

@@ -11,6 +11,7 @@ export {
   hostPaths,
   resolveContainerdHosts,
 } from "./containerd-hosts.js";
+export type { ContainersImageReference } from "./containers-image-reference.js";
 export { type EmitLimitation, type EmittedNodeMirrors, emitNodeMirrors } from "./emit.js";
 export {
   isNodeMirrorsError,

@@ -8,7 +8,7 @@
 import { strings as goStrings } from "@kubeimg/core/internal";
 import {
   anchoredDomainRegexp,
-  type CiReference,
+  type ContainersImageReference,
   ciParse,
   ciParseNormalizedNamed,
   ciString,
@@ -342,7 +342,7 @@ export function postProcessRegistries(
 
 /** Why `name` is not a valid short name for an alias (containers/image `validateShortName`), or `undefined`. */
 export function shortNameProblem(name: string): string | undefined {
-  let ref: CiReference;
+  let ref: ContainersImageReference;
   try {
     ref = ciParse(name);
   } catch (error) {
@@ -360,7 +360,7 @@ export function shortNameProblem(name: string): string | undefined {
 
 /** containers/image's check of an alias value; returns the normalized value or a message. */
 export function parseAliasValue(value: string): { value: string } | { error: string } {
-  let ref: CiReference;
+  let ref: ContainersImageReference;
   try {
     ref = ciParse(value);
   } catch (error) {

@@ -1,6 +1,6 @@
 import {
-  type CiReference,
-  CiReferenceError,
+  type ContainersImageReference,
+  ContainersImageReferenceError,
   ciName,
   ciParse,
   ciParseNamed,
@@ -129,7 +129,7 @@ export function rewriteReference(ref: string, prefix: string, location: string):
   try {
     return ciString(ciParseNamed(rewritten));
   } catch (error) {
-    if (error instanceof CiReferenceError) {
+    if (error instanceof ContainersImageReferenceError) {
       throw new NodeMirrorsError("REWRITE_ERROR", `rewriting reference: ${error.message}`);
     }
     throw error;
@@ -156,11 +156,11 @@ export interface PullSourcesResult {
 }
 
 /** Parses and normalizes an image as the docker transport does; `INVALID_REFERENCE` on failure. */
-export function normalizeImage(image: string): CiReference {
+export function normalizeImage(image: string): ContainersImageReference {
   try {
     return ciTagNameOnly(ciParseNormalizedNamed(image));
   } catch (error) {
-    if (error instanceof CiReferenceError) {
+    if (error instanceof ContainersImageReferenceError) {
       throw new NodeMirrorsError("INVALID_REFERENCE", `${JSON.stringify(image)}: ${error.message}`);
     }
     throw error;

@@ -7,8 +7,8 @@
  * broken registries.conf fails exactly the calls it fails upstream.
  */
 import {
-  type CiReference,
-  CiReferenceError,
+  type ContainersImageReference,
+  ContainersImageReferenceError,
   ciParse,
   ciParseNormalizedNamed,
   ciString,
@@ -48,7 +48,7 @@ function lazy(source: ConfSource): () => RegistriesConf {
 }
 
 function inputError(name: string, error: unknown, verb: string): NodeMirrorsError {
-  if (error instanceof CiReferenceError) {
+  if (error instanceof ContainersImageReferenceError) {
     return new NodeMirrorsError(
       "INVALID_INPUT",
       `cannot ${verb} input: ${JSON.stringify(name)}: ${error.message}`,
@@ -57,8 +57,11 @@ function inputError(name: string, error: unknown, verb: string): NodeMirrorsErro
   throw error;
 }
 
-function parseUnnormalizedShortName(name: string): { isShort: boolean; ref: CiReference } {
-  let ref: CiReference;
+function parseUnnormalizedShortName(name: string): {
+  isShort: boolean;
+  ref: ContainersImageReference;
+} {
+  let ref: ContainersImageReference;
   try {
     ref = ciParse(name);
   } catch (error) {
@@ -74,7 +77,7 @@ function parseUnnormalizedShortName(name: string): { isShort: boolean; ref: CiRe
   return { isShort: true, ref };
 }
 
-function normalized(text: string, name: string): CiReference {
+function normalized(text: string, name: string): ContainersImageReference {
   try {
     return ciTagNameOnly(ciParseNormalizedNamed(text));
   } catch (error) {
@@ -89,7 +92,10 @@ function ownAlias(
   return Object.hasOwn(conf.aliases, name) ? conf.aliases[name] : undefined;
 }
 
-function withUserTagAndDigest(alias: string, ref: CiReference): CiReference {
+function withUserTagAndDigest(
+  alias: string,
+  ref: ContainersImageReference,
+): ContainersImageReference {
   const target = ciParse(alias);
   return { ...target, tag: ref.tag, digest: ref.digest };
 }

@@ -121,7 +121,7 @@ async function kindOf(path: string): Promise<"file" | "dir" | "other" | undefine
 /**
  * Reads the containerd host directories under each root of `configPath`
  * (default: CRI's `/etc/containerd/certs.d:/etc/docker/certs.d`), for
- * {@link resolveContainerdHosts}. Certificate files are listed, not read.
+ * `resolveContainerdHosts` (`@kubeimg/policy/node-mirrors`). Certificate files are listed, not read.
  *
  * @example
  * ```ts
@@ -183,7 +183,7 @@ export async function readContainerdHostDirs(
 
 /**
  * Reads `registries.conf` and the `.conf` files directly in its drop-in
- * directory, in the form {@link loadRegistriesConf} takes. A missing main
+ * directory, in the form `loadRegistriesConf` (`@kubeimg/policy/node-mirrors`) takes. A missing main
  * file at the default path counts as empty (as containers/image treats the
  * implicit system file); at a path given explicitly it stays `null`
  * (`NO_CONFIG_FILE`, as CRI-O fails).

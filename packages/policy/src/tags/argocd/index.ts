@@ -7,6 +7,7 @@
  * `@kubeimg/policy/tags/dialects`.
  */
 
+export { isTagDialectError, TagDialectError, type TagDialectErrorCode } from "../common/errors.js";
 export {
   ARGOCD_ANNOTATION_PREFIX,
   type ArgoAnnotationsConfig,

@@ -6,6 +6,7 @@
  * dialect shares are in `@kubeimg/policy/tags/dialects`.
  */
 
+export { isTagDialectError, TagDialectError, type TagDialectErrorCode } from "../common/errors.js";
 export { type KargoSubscriptionObject, readKargoWarehouse } from "./objects.js";
 export { type KargoSelectOptions, selectKargoTag } from "./select.js";
 export {
