@@ -224,7 +224,7 @@ export async function startWebhookServer(options: {
       if (pathname === undefined) return send(400, "request target is not a path");
       if (req.method === "GET" && pathname === "/healthz") return send(200, "ok");
       if (req.method !== "POST" || pathname !== path) return send(404, "not found");
-      // Turned away before its body is read: the connection closes after the answer.
+      // Turned away: the connection closes after the answer, the rest of the body unread.
       const refuse = (status: 413 | 503) => {
         if (status === 503) held.shed += 1;
         send(
@@ -244,10 +244,10 @@ export async function startWebhookServer(options: {
       let chunks: Buffer[] = [];
       let size = 0;
       let refused = false;
-      let releasedAt: number | undefined;
+      let released = false;
       const release = () => {
-        if (releasedAt !== undefined) return;
-        releasedAt = size;
+        if (released) return;
+        released = true;
         if (size > 0) held.bodies -= 1;
         held.bytes -= size;
         chunks = [];
@@ -257,7 +257,7 @@ export async function startWebhookServer(options: {
       req.on(
         "data",
         guarded("data", (chunk: Buffer) => {
-          if (refused || releasedAt !== undefined) return;
+          if (refused || released) return;
           if (size + chunk.length > maxBodyBytes || held.bytes + chunk.length > maxBuffered) {
             refused = true;
             release();
