@@ -3,7 +3,8 @@
  *   -f routing.yaml [-f more.yaml] [--config kuik-config.yaml] [--secrets secrets.yaml]
  *   [--port 8443] [--host 0.0.0.0] [--insecure-registry HOST]... [--deadline-ms 8000]
  *   [--probe-timeout-ms MS] [--redis-url rediss://user:pass@redis:6380] [--redis-prefix P]
- *   [--redis-budget-ms 50]`
+ *   [--redis-budget-ms 50] [--stats-port 9090] [--stats-host 127.0.0.1]
+ *   [--max-connections 2048] [--max-buffered-body-mib 64]`
  *
  * Serves the mutating webhook of `manifests/mutating-webhook-configuration.yaml`.
  * Routing objects and pull Secrets are read from files at start (a real
@@ -11,7 +12,9 @@
  * `--redis-url` (or `REDIS_URL`), every replica shares registry verdicts,
  * circuit breakers and single-flight probing through Redis; without it each
  * replica keeps its own, in memory. TLS and credentials go in the URL
- * (`rediss://`, `user:password@`); the URL is never logged.
+ * (`rediss://`, `user:password@`); the URL is never logged. The counters
+ * (`GET /stats`) are served over plain HTTP on a listener of their own,
+ * loopback by default, never on the webhook's port.
  */
 import { readFileSync } from "node:fs";
 import { parsePullSecret } from "@kubeimg/core/keyring";
@@ -24,13 +27,22 @@ import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";
 import { parseAllDocuments } from "yaml";
 import { answerKindOf, createPodMutator } from "./mutator.js";
-import { startWebhookServer } from "./server.js";
+import {
+  MAX_BODY_BYTES,
+  MAX_BUFFERED_BODY_BYTES,
+  MAX_CONNECTIONS,
+  startStatsServer,
+  startWebhookServer,
+} from "./server.js";
 import { nodeTimers } from "./timers.js";
 
 const USAGE = `usage: main.ts --cert tls.crt --key tls.key -f routing.yaml [-f more.yaml]
   [--config kuik-config.yaml] [--secrets secrets.yaml] [--port 8443] [--host 0.0.0.0]
   [--insecure-registry HOST]... [--deadline-ms 8000] [--probe-timeout-ms MS]
   [--redis-url URL] [--redis-prefix PREFIX] [--redis-budget-ms 50]
+  [--stats-port 9090] [--stats-host 127.0.0.1] [--max-connections 2048]
+  [--max-buffered-body-mib 64]
+GET /stats is served on --stats-host:--stats-port (plain HTTP; 0: any free port).
 Relative paths are read from the directory the command was started in.`;
 const { values } = exampleArgs(
   {
@@ -48,6 +60,13 @@ const { values } = exampleArgs(
       "redis-url": { type: "string" },
       "redis-prefix": { type: "string", default: "kubeimg-webhook:" },
       "redis-budget-ms": { type: "string", default: "50" },
+      "stats-port": { type: "string", default: "9090" },
+      "stats-host": { type: "string", default: "127.0.0.1" },
+      "max-connections": { type: "string", default: String(MAX_CONNECTIONS) },
+      "max-buffered-body-mib": {
+        type: "string",
+        default: String(MAX_BUFFERED_BODY_BYTES / 2 ** 20),
+      },
     },
   },
   USAGE,
@@ -62,6 +81,22 @@ const positiveMs = (name: string, text: string | undefined): number | undefined 
   }
   return n;
 };
+/** A whole number in `min..max` given as `--name`; anything else is one line, exit 2. */
+const wholeArg = (name: string, text: string | undefined, min: number, max: number): number => {
+  const n = Number(text);
+  if (text === undefined || !/^\d+$/.test(text) || n < min || n > max) {
+    fail(`--${name} must be a whole number in ${min}..${max}, not ${JSON.stringify(text)}`);
+  }
+  return n;
+};
+const statsPort = wholeArg("stats-port", values["stats-port"], 0, 65535);
+const maxConnections = wholeArg("max-connections", values["max-connections"], 1, 1_000_000);
+const maxBufferedBodyMib = wholeArg(
+  "max-buffered-body-mib",
+  values["max-buffered-body-mib"],
+  MAX_BODY_BYTES / 2 ** 20,
+  1_048_576,
+);
 if (!values.cert || !values.key || !values.file?.length) fail(USAGE);
 /** Reads a file named on the command line; a missing one is one line, exit 2. */
 function readArg(path: string): string {
@@ -143,26 +178,39 @@ const server = await startWebhookServer({
   now: nodeTimers.now,
   kindOf: answerKindOf,
   log,
-  // Counters for operators and the tests: the gate's, the shared state's, memory and timing.
-  get: {
+  maxConnections,
+  maxBufferedBodyBytes: maxBufferedBodyMib * 2 ** 20,
+});
+// Counters for operators and the tests (the gate's, the shared state's, what
+// the server holds, memory and timing), apart from the webhook's port: anyone
+// who reaches the Service reaches that one.
+const stats = await startStatsServer({
+  port: statsPort,
+  host: values["stats-host"] ?? "127.0.0.1",
+  log,
+  routes: {
     "/stats": () => ({
       gate: checker.stats(),
       state: state?.stats(),
       mode: state?.mode ?? "local",
       rss: process.memoryUsage.rss(),
+      intake: server.intake(),
       ...server.timing(),
     }),
   },
-});
+}).catch((error: NodeJS.ErrnoException) =>
+  fail(
+    `--stats-host ${values["stats-host"]} --stats-port ${statsPort}: ${error.code ?? error.message}`,
+  ),
+);
 log(
-  `kubeimg admission webhook listening on :${server.port} (POST /mutate-pods, GET /healthz, GET /stats); availability state: ${state ? "shared through Redis" : "this process"}`,
+  `kubeimg admission webhook listening on :${server.port} (POST /mutate-pods, GET /healthz); statistics on http://${stats.host}:${stats.port}/stats; availability state: ${state ? "shared through Redis" : "this process"}`,
 );
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(
     signal,
     () =>
-      void server
-        .close()
+      void Promise.all([server.close(), stats.close()])
         .then(() => state?.close())
         .then(() => process.exit(0)),
   );

@@ -127,7 +127,7 @@ describe("three webhook replicas sharing availability state through Redis", () =
     for (const name of names) {
       expect(counts.paths.slow[mirrorPath("slow", name)]).toBeLessThanOrEqual(windows);
     }
-    const stats = await Promise.all(replicas.map((r) => r.stats(tls.cert)));
+    const stats = await Promise.all(replicas.map((r) => r.stats()));
     expect(stats.map((s) => s.mode)).toEqual(["shared", "shared", "shared"]);
     expect(stats.reduce((n, s) => n + (s.gate?.peerVerdicts ?? 0), 0)).toBeGreaterThan(0);
   }, 240_000);
@@ -171,7 +171,7 @@ describe("three webhook replicas sharing availability state through Redis", () =
     let modes: string[] = [];
     while (Date.now() < deadline) {
       await admit(ports, [[image("probe-mode")], [image("probe-mode")], [image("probe-mode")]], 3);
-      modes = (await Promise.all(replicas.map((r) => r.stats(tls.cert)))).map((s) => s.mode);
+      modes = (await Promise.all(replicas.map((r) => r.stats()))).map((s) => s.mode);
       if (modes.every((m) => m === "shared")) break;
       await new Promise((r) => setTimeout(r, 500));
     }

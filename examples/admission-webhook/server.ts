@@ -1,12 +1,23 @@
 /**
  * The HTTPS endpoint: `POST /mutate-pods` takes an AdmissionReview and
- * answers one; `GET /healthz` answers `ok`. Bodies are capped (the API
- * server sends at most a few MB) and must be JSON. A client that goes away
- * mid-request is an ordinary event, never a process-killing one: request and
- * response errors are logged, and an answer for a closed socket is dropped.
+ * answers one; `GET /healthz` answers `ok`. Bodies are capped one by one
+ * (the API server sends at most a few MB) and together, connections are
+ * capped, and bodies must be JSON. Nothing a client sends can stop the
+ * process: a request target that is not a path is answered 400, an
+ * exception in any request or connection handler is logged and answered
+ * 500 (or the connection closed), a client that goes away mid-request is an
+ * ordinary event, and an answer for a closed socket is dropped.
+ *
+ * `startStatsServer` serves the operators' counters (`/stats`) on a listener
+ * of its own, loopback by default, apart from the port the API server reaches.
  */
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
 import { createServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import {
   createHistogram,
   type IntervalHistogram,
@@ -16,8 +27,61 @@ import {
 import { type AdmissionResponse, BadAdmissionReview, reviewReply } from "./admission-review.js";
 import type { PodMutator } from "./mutator.js";
 
-/** Largest request body accepted, in bytes. */
+/**
+ * Largest request body accepted, in bytes: the API server refuses objects
+ * over 3 MiB, so an AdmissionReview past this is not one.
+ */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Default bound on the bytes of all bodies held at once (received and not
+ * yet answered): 16 bodies of the largest size, or thousands of ordinary
+ * Pods' reviews (a 50-container Pod's is under 10 KB). With the parsed
+ * copies of what it holds, the process stays well under a 512 MiB limit.
+ */
+export const MAX_BUFFERED_BODY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Default bound on open connections: the API server keeps one per admission
+ * in flight, and an idle TLS connection costs about 150 KB here, so 2,048
+ * of them stay near 300 MB; the ones past it are closed as they arrive.
+ */
+export const MAX_CONNECTIONS = 2048;
+
+/** Seconds a client turned away for want of room is told to wait. */
+const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Returns the path of an origin-form request target (`/mutate-pods?x=1` →
+ * `/mutate-pods`), or `undefined` for any other form (`*`, an absolute URL).
+ * Never throws: the target is whatever a client wrote.
+ */
+export function requestPath(target: string | undefined): string | undefined {
+  if (target === undefined || !target.startsWith("/")) return undefined;
+  const end = target.search(/[?#]/);
+  return end === -1 ? target : target.slice(0, end);
+}
+
+/** The message of anything thrown. */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Counts of what the server holds and what it turned away, as {@link WebhookServer.intake} answers. */
+export interface WebhookIntake {
+  /** Connections open now. */
+  readonly connections: number;
+  /** Connections closed on arrival because `maxConnections` were open. */
+  readonly droppedConnections: number;
+  /** Requests holding body bytes now (received and not yet answered). */
+  readonly bodies: number;
+  /** Bytes those bodies hold now. */
+  readonly bodyBytes: number;
+  /** The most `bodyBytes` has been since the server started. */
+  readonly peakBodyBytes: number;
+  /** Requests answered 503 because their body would not fit under `maxBufferedBodyBytes`. */
+  readonly shedBodies: number;
+}
 
 /** A running webhook server. */
 export interface WebhookServer {
@@ -37,6 +101,8 @@ export interface WebhookServer {
    * delay since it started: how late its timers, deadlines among them, fire.
    */
   timing(): WebhookTiming;
+  /** What the server holds now (connections, body bytes) and what it turned away. */
+  intake(): WebhookIntake;
   close(): Promise<void>;
 }
 
@@ -91,98 +157,189 @@ export async function startWebhookServer(options: {
    * times by kind.
    */
   readonly kindOf?: (response: AdmissionResponse) => string | undefined;
-  /** More `GET` endpoints answering JSON (for example `/stats`). */
-  readonly get?: Readonly<Record<string, () => unknown>>;
+  /** Largest body of one request, in bytes (default {@link MAX_BODY_BYTES}); past it, 413. */
+  readonly maxBodyBytes?: number;
+  /**
+   * Largest total of the bodies held at once, from their first byte to their
+   * answer (default {@link MAX_BUFFERED_BODY_BYTES}). A request whose body
+   * would not fit is answered 503 with `Retry-After` and its connection
+   * closed: at once when its `Content-Length` says so, else at the byte
+   * that would not fit.
+   */
+  readonly maxBufferedBodyBytes?: number;
+  /** Most connections open at once (default {@link MAX_CONNECTIONS}); the rest are closed on arrival. */
+  readonly maxConnections?: number;
 }): Promise<WebhookServer> {
   const path = options.path ?? "/mutate-pods";
   const log = options.log ?? (() => {});
   const now = options.now ?? (() => performance.now());
+  const maxBodyBytes = wholeOption("maxBodyBytes", options.maxBodyBytes, MAX_BODY_BYTES);
+  const maxBuffered = wholeOption(
+    "maxBufferedBodyBytes",
+    options.maxBufferedBodyBytes,
+    MAX_BUFFERED_BODY_BYTES,
+  );
+  const maxConnections = wholeOption("maxConnections", options.maxConnections, MAX_CONNECTIONS);
   const answerMicros = createHistogram();
   const answerFromBodyMicros = createHistogram();
   const answerMicrosByKind = new Map<string, RecordableHistogram>();
+  const held = { connections: 0, dropped: 0, bodies: 0, bytes: 0, peak: 0, shed: 0 };
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const receivedAt = now();
+    req.on("error", (error) => log(`request error: ${error.message}`));
+    res.on("error", (error) => log(`response error: ${error.message}`));
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      if (res.headersSent || res.destroyed) return;
+      try {
+        const text = typeof body === "string" ? body : JSON.stringify(body);
+        res.writeHead(status, {
+          ...headers,
+          "Content-Type": typeof body === "string" ? "text/plain" : "application/json",
+          "Content-Length": Buffer.byteLength(text),
+        });
+        res.end(text);
+      } catch (error) {
+        log(`cannot answer: ${messageOf(error)}`);
+        res.destroy();
+      }
+    };
+    // Every listener below runs guarded: what one throws is logged and
+    // answered, never left to reach the event loop and end the process.
+    const guarded =
+      <A extends unknown[]>(where: string, fn: (...args: A) => void) =>
+      (...args: A) => {
+        try {
+          fn(...args);
+        } catch (error) {
+          log(`internal error (${where}): ${messageOf(error)}`);
+          if (res.headersSent) res.destroy();
+          else send(500, "internal error");
+        }
+      };
+    guarded("request", () => {
+      const pathname = requestPath(req.url);
+      if (pathname === undefined) return send(400, "request target is not a path");
+      if (req.method === "GET" && pathname === "/healthz") return send(200, "ok");
+      if (req.method !== "POST" || pathname !== path) return send(404, "not found");
+      // Turned away: the connection closes after the answer, the rest of the body unread.
+      const refuse = (status: 413 | 503) => {
+        if (status === 503) held.shed += 1;
+        send(
+          status,
+          status === 413 ? "request body too large" : "too many request bodies at once",
+          status === 413
+            ? { Connection: "close" }
+            : { Connection: "close", "Retry-After": String(RETRY_AFTER_SECONDS) },
+        );
+      };
+      const declared = req.headers["content-length"];
+      if (declared !== undefined) {
+        const length = Number(declared);
+        if (length > maxBodyBytes) return refuse(413);
+        if (held.bytes + length > maxBuffered) return refuse(503);
+      }
+      let chunks: Buffer[] = [];
+      let size = 0;
+      let refused = false;
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        if (size > 0) held.bodies -= 1;
+        held.bytes -= size;
+        chunks = [];
+      };
+      // Held from the first byte until the answer is written or the connection is gone.
+      res.once("close", guarded("close", release));
+      req.on(
+        "data",
+        guarded("data", (chunk: Buffer) => {
+          if (refused || released) return;
+          if (size + chunk.length > maxBodyBytes || held.bytes + chunk.length > maxBuffered) {
+            refused = true;
+            release();
+            return refuse(size + chunk.length > maxBodyBytes ? 413 : 503);
+          }
+          if (size === 0) held.bodies += 1;
+          size += chunk.length;
+          held.bytes += chunk.length;
+          if (held.bytes > held.peak) held.peak = held.bytes;
+          chunks.push(chunk);
+        }),
+      );
+      req.on(
+        "end",
+        guarded("end", () => {
+          if (refused || res.headersSent) return;
+          const bodyAt = now();
+          let kind: string | undefined;
+          res.once(
+            "finish",
+            guarded("finish", () => {
+              const at = now();
+              const micros = Math.max(1, Math.ceil((at - receivedAt) * 1000));
+              answerMicros.record(micros);
+              if (kind !== undefined) {
+                let h = answerMicrosByKind.get(kind);
+                if (h === undefined) {
+                  h = createHistogram();
+                  answerMicrosByKind.set(kind, h);
+                }
+                h.record(micros);
+              }
+              answerFromBodyMicros.record(Math.max(1, Math.ceil((at - bodyAt) * 1000)));
+            }),
+          );
+          let body: unknown;
+          try {
+            const text = Buffer.concat(chunks).toString("utf8");
+            // The bytes stay counted until the answer (they stand for the parsed
+            // review too), but the buffers themselves are no longer needed.
+            chunks = [];
+            body = JSON.parse(text);
+          } catch {
+            return send(400, "request body is not JSON");
+          }
+          let answer: Promise<AdmissionResponse>;
+          try {
+            answer = options.mutator(body, { receivedAt });
+          } catch (error) {
+            answer = Promise.reject(error);
+          }
+          answer.then(
+            guarded("answer", (response: AdmissionResponse) => {
+              kind = options.kindOf?.(response);
+              send(200, reviewReply(response));
+            }),
+            guarded("answer", (error: unknown) => {
+              if (error instanceof BadAdmissionReview) return send(400, error.message);
+              log(`internal error: ${messageOf(error)}`);
+              send(500, "internal error");
+            }),
+          );
+        }),
+      );
+    })();
+  };
+
   // The API server keeps its connections to a webhook open between calls.
   const server = createServer(
     { cert: options.cert, key: options.key, keepAliveTimeout: 60_000 },
-    (req, res) => {
-      const receivedAt = now();
-      req.on("error", (error) => log(`request error: ${error.message}`));
-      res.on("error", (error) => log(`response error: ${error.message}`));
-      const send = (status: number, body: unknown) => {
-        if (res.headersSent || res.destroyed) return;
-        try {
-          const text = typeof body === "string" ? body : JSON.stringify(body);
-          res.writeHead(status, {
-            "Content-Type": typeof body === "string" ? "text/plain" : "application/json",
-            "Content-Length": Buffer.byteLength(text),
-          });
-          res.end(text);
-        } catch (error) {
-          log(`cannot answer: ${error instanceof Error ? error.message : String(error)}`);
-          res.destroy();
-        }
-      };
-      const url = new URL(req.url ?? "/", "https://webhook.invalid");
-      if (req.method === "GET" && url.pathname === "/healthz") return send(200, "ok");
-      const extra = req.method === "GET" ? options.get?.[url.pathname] : undefined;
-      if (extra && Object.hasOwn(options.get ?? {}, url.pathname)) return send(200, extra());
-      if (req.method !== "POST" || url.pathname !== path) return send(404, "not found");
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_BODY_BYTES) {
-          send(413, "request body too large");
-          req.destroy();
-          return;
-        }
-        chunks.push(chunk);
-      });
-      req.on("end", () => {
-        if (res.headersSent) return;
-        const bodyAt = now();
-        let kind: string | undefined;
-        res.once("finish", () => {
-          const at = now();
-          const micros = Math.max(1, Math.ceil((at - receivedAt) * 1000));
-          answerMicros.record(micros);
-          if (kind !== undefined) {
-            let h = answerMicrosByKind.get(kind);
-            if (h === undefined) {
-              h = createHistogram();
-              answerMicrosByKind.set(kind, h);
-            }
-            h.record(micros);
-          }
-          answerFromBodyMicros.record(Math.max(1, Math.ceil((at - bodyAt) * 1000)));
-        });
-        let body: unknown;
-        try {
-          body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        } catch {
-          return send(400, "request body is not JSON");
-        }
-        let answer: Promise<AdmissionResponse>;
-        try {
-          answer = options.mutator(body, { receivedAt });
-        } catch (error) {
-          answer = Promise.reject(error);
-        }
-        answer.then(
-          (response) => {
-            kind = options.kindOf?.(response);
-            send(200, reviewReply(response));
-          },
-          (error: unknown) => {
-            if (error instanceof BadAdmissionReview) return send(400, error.message);
-            log(`internal error: ${error instanceof Error ? error.message : String(error)}`);
-            send(500, "internal error");
-          },
-        );
-      });
-    },
+    handle,
   );
+  server.maxConnections = maxConnections;
+  server.on("drop", () => {
+    held.dropped += 1;
+  });
+  server.on("connection", (socket: Socket) => {
+    held.connections += 1;
+    socket.once("close", () => {
+      held.connections -= 1;
+    });
+  });
   await new Promise<void>((resolve) =>
     server.listen(options.port ?? 0, options.host ?? "0.0.0.0", resolve),
   );
@@ -202,9 +359,97 @@ export async function startWebhookServer(options: {
       ),
       cpuMs: (({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpuAtStart)),
     }),
+    intake: () => ({
+      connections: held.connections,
+      droppedConnections: held.dropped,
+      bodies: held.bodies,
+      bodyBytes: held.bytes,
+      peakBodyBytes: held.peak,
+      shedBodies: held.shed,
+    }),
     close: () =>
       new Promise<void>((resolve) => {
         loopDelay.disable();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Returns `value` (default `fallback`) when it is a whole number ≥ 1; throws a `RangeError` naming the option otherwise. */
+function wholeOption(name: string, value: number | undefined, fallback: number): number {
+  const n = value ?? fallback;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new RangeError(`${name} must be a whole number ≥ 1, not ${String(value)}`);
+  }
+  return n;
+}
+
+/** A running statistics listener. */
+export interface StatsServer {
+  readonly server: import("node:http").Server;
+  readonly host: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a plain HTTP listener on `port` (0: any free port) of `host`
+ * (default `127.0.0.1`) answering `GET` of each path of `routes` with its
+ * JSON: the operators' counters, kept off the port the API server (and
+ * anyone who reaches the Service) talks to. Every other request is 404; a
+ * route that throws is logged and answered 500.
+ */
+export async function startStatsServer(options: {
+  readonly routes: Readonly<Record<string, () => unknown>>;
+  readonly port?: number;
+  readonly host?: string;
+  readonly log?: (line: string) => void;
+}): Promise<StatsServer> {
+  const log = options.log ?? (() => {});
+  const host = options.host ?? "127.0.0.1";
+  const server = createHttpServer((req, res) => {
+    res.on("error", (error) => log(`stats response error: ${error.message}`));
+    let status = 200;
+    let text: string;
+    try {
+      const pathname = requestPath(req.url);
+      const route =
+        req.method === "GET" && pathname !== undefined && Object.hasOwn(options.routes, pathname)
+          ? options.routes[pathname]
+          : undefined;
+      if (route === undefined) {
+        status = 404;
+        text = "not found";
+      } else {
+        text = JSON.stringify(route());
+      }
+    } catch (error) {
+      log(`stats error: ${messageOf(error)}`);
+      status = 500;
+      text = "internal error";
+    }
+    res.writeHead(status, {
+      "Content-Type": status === 200 ? "application/json" : "text/plain",
+      "Content-Length": Buffer.byteLength(text),
+    });
+    res.end(text);
+  });
+  server.maxConnections = 64;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    host,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),

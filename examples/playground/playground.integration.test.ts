@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
+import { deflateRawSync, gzipSync } from "node:zlib";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildPlayground } from "./build.js";
@@ -368,6 +368,35 @@ describe("playground in Chromium", () => {
     expect(await again.inputValue("#tags-dialect")).toBe("compare");
     expect(await again.inputValue("#tags-list")).toContain("2.0.0-rc.1");
     await again.close();
+  });
+
+  it("refuses a link that inflates past what any link holds, says so, and opens on the seed", async () => {
+    // A few KB of link, about 2.4 MB of tags once inflated.
+    const tags = Array.from({ length: 400_000 }, () => "1.0.0").join("\n");
+    const link = `#s=${deflateRawSync(JSON.stringify({ view: "tags", tags })).toString("base64url")}`;
+    expect(link.length).toBeLessThan(10_000);
+    const page = await open(link);
+    expect(await page.isVisible("#link-notice")).toBe(true);
+    expect(await page.textContent("#link-notice")).toContain("This link was not loaded");
+    expect((await page.inputValue("#tags-list")).length).toBeLessThan(1000);
+    expect(await answer(page)).toBe("Flux selects 5.1.10");
+    await page.close();
+  });
+
+  it("sends a link whose YAML escapes hide a counted repetition to the worker", async () => {
+    const policy = readFileSync(join(here, "../demo/fixtures/tags/podinfo-semver.yaml"), "utf8");
+    // "\x7B" is "{" once YAML reads it: the text itself shows no counted repetition. The
+    // count is small so that the worker answers well within its budget (the mark needs an answer).
+    const costly = `${policy}  filterTags:\n    pattern: "^([0-9.])\\x7B1,9\\x7D$"\n`;
+    const state = { view: "tags", policy: costly, tags: "1.0.0\n2.0.0\n", dialect: "flux" };
+    const link = `#s=${deflateRawSync(JSON.stringify(state)).toString("base64url")}`;
+    const page = await open(link);
+    expect(await page.inputValue("#tags-policy")).toContain("\\x7B1,9");
+    const inline = await page.evaluate<boolean>(
+      `performance.getEntriesByName("kubeimg:first-answer")[0]?.detail.inline`,
+    );
+    expect(inline).toBe(false);
+    await page.close();
   });
 
   it("stays responsive under a 10 MB paste and a costly pattern", async () => {

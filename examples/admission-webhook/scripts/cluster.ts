@@ -8,12 +8,18 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  get as httpGet,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { Agent, request } from "node:https";
 import type { Socket } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { WebhookTiming } from "../server.js";
+import type { WebhookIntake, WebhookTiming } from "../server.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 /** The repository root (tsx and the workspace packages resolve from there). */
@@ -204,8 +210,10 @@ export interface Replica {
   readonly log: string[];
   /** Resolves with the exit code or signal when the process ends. */
   readonly exited: Promise<string>;
+  /** The loopback port of its statistics listener. */
+  readonly statsPort: number;
   /** GET /stats. */
-  stats(ca: string): Promise<ReplicaStats>;
+  stats(): Promise<ReplicaStats>;
   /** Peak resident memory so far (VmHWM), in bytes. */
   peakRss(): number;
   kill(signal?: NodeJS.Signals): Promise<void>;
@@ -221,6 +229,7 @@ export interface ReplicaStats extends WebhookTiming {
   readonly state?: { readonly failures: number; readonly localAnswers: number };
   readonly mode: string;
   readonly rss: number;
+  readonly intake: WebhookIntake;
 }
 
 /** Options of {@link startReplica}. */
@@ -258,6 +267,8 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     "0",
     "--host",
     "127.0.0.1",
+    "--stats-port",
+    "0",
     "--deadline-ms",
     String(options.deadlineMs),
     "--probe-timeout-ms",
@@ -276,7 +287,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   const exited = new Promise<string>((resolve) =>
     child.once("exit", (code, signal) => resolve(signal ?? String(code))),
   );
-  const port = await new Promise<number>((resolve, reject) => {
+  const [port, statsPort] = await new Promise<[number, number]>((resolve, reject) => {
     let buffer = "";
     const timer = setTimeout(
       () => reject(new Error(`replica did not start:\n${log.join("\n")}`)),
@@ -289,10 +300,10 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       buffer = lines.pop() ?? "";
       for (const line of lines) {
         log.push(line);
-        const m = /listening on :(\d+)/.exec(line);
+        const m = /listening on :(\d+).*statistics on http:\/\/[^ ]+:(\d+)\/stats/.exec(line);
         if (m) {
           clearTimeout(timer);
-          resolve(Number(m[1]));
+          resolve([Number(m[1]), Number(m[2])]);
         }
       }
     });
@@ -304,11 +315,12 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   const pid = child.pid ?? 0;
   return {
     port,
+    statsPort,
     pid,
     child,
     log,
     exited,
-    stats: async (ca) => JSON.parse((await get(port, "/stats", ca)).body) as ReplicaStats,
+    stats: async () => JSON.parse((await getStats(statsPort)).body) as ReplicaStats,
     peakRss: () => {
       try {
         const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -325,9 +337,10 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   };
 }
 
-function get(port: number, path: string, ca: string): Promise<{ status: number; body: string }> {
+/** GET /stats from a replica's loopback statistics listener. */
+function getStats(port: number): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, method: "GET", ca }, (res) => {
+    const req = httpGet({ host: "127.0.0.1", port, path: "/stats" }, (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (c: string) => {

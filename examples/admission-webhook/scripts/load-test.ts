@@ -145,7 +145,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
     let cpuBeforeMs = 0;
     const pool = await sendFromPool({
       beforeSending: async () => {
-        cpuBeforeMs = (await replica.stats(tls.cert)).cpuMs;
+        cpuBeforeMs = (await replica.stats()).cpuMs;
       },
       processes: options.clients ?? 2,
       nice: options.clientNice ?? 0,
@@ -164,7 +164,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
     // figures once every answer is in them, or after two seconds.
     let webhookStats: ReplicaStats | undefined;
     for (let attempt = 0; attempt < 20; attempt++) {
-      webhookStats = await replica.stats(tls.cert).then(
+      webhookStats = await replica.stats().then(
         (s) => s,
         () => undefined,
       );

@@ -4,12 +4,13 @@
  * probe. Run in the same harness as the real webhook (`load-test --noop`),
  * it shows what the machine and the client cost by themselves: no webhook
  * can answer faster than this one. Takes the real webhook's options (only
- * `--cert`, `--key`, `--port` and `--host` are read) and serves `/stats`.
+ * `--cert`, `--key`, `--port`, `--host` and `--stats-port` are read) and
+ * serves `/stats` on loopback, as the webhook does.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { readAdmissionRequest } from "../admission-review.js";
-import { startWebhookServer } from "../server.js";
+import { startStatsServer, startWebhookServer } from "../server.js";
 
 const { values } = parseArgs({
   strict: false,
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     key: { type: "string" },
     port: { type: "string", default: "0" },
     host: { type: "string", default: "127.0.0.1" },
+    "stats-port": { type: "string", default: "0" },
   },
 });
 const text = (name: string, v: string | boolean | undefined): string => {
@@ -33,7 +35,22 @@ const server = await startWebhookServer({
   port: Number(text("port", values.port)),
   host: text("host", values.host),
   mutator: async (body) => ({ uid: readAdmissionRequest(body).uid, allowed: true }),
-  get: { "/stats": () => ({ mode: "noop", rss: process.memoryUsage.rss(), ...server.timing() }) },
 });
-console.error(`no-op admission webhook listening on :${server.port}`);
-process.once("SIGTERM", () => void server.close().then(() => process.exit(0)));
+const stats = await startStatsServer({
+  port: Number(text("stats-port", values["stats-port"])),
+  routes: {
+    "/stats": () => ({
+      mode: "noop",
+      rss: process.memoryUsage.rss(),
+      intake: server.intake(),
+      ...server.timing(),
+    }),
+  },
+});
+console.error(
+  `no-op admission webhook listening on :${server.port}; statistics on http://${stats.host}:${stats.port}/stats`,
+);
+process.once(
+  "SIGTERM",
+  () => void Promise.all([server.close(), stats.close()]).then(() => process.exit(0)),
+);

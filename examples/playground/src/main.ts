@@ -26,7 +26,9 @@ import type {
   TagsDialect,
   TagsResult,
 } from "./compute.js";
+import { inlineable } from "./inline.js";
 import { compute, type Job } from "./jobs.js";
+import { decodeLink, encodeLink, MAX_LINK_STATE } from "./link-state.js";
 import argoApplication from "./seeds/argocd-application.yaml";
 
 /** How long one answer may take before the worker is terminated and restarted. */
@@ -229,27 +231,6 @@ function run(job: Job): Promise<unknown> {
   });
 }
 
-/**
- * The largest input the page answers on its own thread, and only for the
- * first answer after load (the worker is not running yet, and starting it
- * costs more than the answer). Below this size, with the linear regexp
- * engine and capped YAML aliases, an answer is a few milliseconds; a
- * counted repetition (`x{1000}`) is excluded because it multiplies a short
- * pattern into a large program. Everything else goes to the worker.
- */
-const INLINE_MAX_CHARS = 16 * 1024;
-
-function inlineable(job: Job): boolean {
-  const texts =
-    job.view === "tags"
-      ? [job.input.policy, job.input.tags, job.input.objects ?? ""]
-      : job.view === "references"
-        ? [job.input]
-        : [job.input.crs, job.input.pod, job.input.image];
-  const size = texts.reduce((n, t) => n + t.length, 0);
-  return size <= INLINE_MAX_CHARS && !texts.some((t) => /\{\s*\d/.test(t));
-}
-
 async function runInline(job: Job): Promise<unknown> {
   try {
     return await compute(job);
@@ -261,51 +242,20 @@ async function runInline(job: Job): Promise<unknown> {
 // ---------------------------------------------------------------------------
 // State in the URL fragment
 
-function toBase64Url(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(s).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
-
-function fromBase64Url(text: string): Uint8Array {
-  const b = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
-  const out = new Uint8Array(b.length);
-  for (let i = 0; i < b.length; i++) out[i] = b.charCodeAt(i);
-  return out;
-}
-
-async function pipe(bytes: Uint8Array, stream: GenericTransformStream): Promise<Uint8Array> {
-  const body = new Blob([bytes as BlobPart]).stream().pipeThrough(stream as TransformStream);
-  return new Uint8Array(await new Response(body).arrayBuffer());
-}
-
-/** The largest state kept in a link; a bigger paste is not written into the URL. */
-const MAX_LINK_STATE = 200_000;
-
 async function encodeState(state: State): Promise<string | undefined> {
   // Measured before stringifying: serialising a 10 MB paste would itself stall the page.
   const texts = [state.policy, state.tags, state.objects, state.refs, state.routing.crs];
   if (texts.reduce((n, t) => n + t.length, state.routing.pod.length) > MAX_LINK_STATE) {
     return undefined;
   }
-  const json = JSON.stringify(state);
-  if (json.length > MAX_LINK_STATE) return undefined;
-  const packed = await pipe(new TextEncoder().encode(json), new CompressionStream("deflate-raw"));
-  return `s=${toBase64Url(packed)}`;
+  return encodeLink(JSON.stringify(state));
 }
 
-async function decodeState(fragment: string): Promise<Partial<State> | undefined> {
-  const m = /^#?s=([A-Za-z0-9_-]+)$/.exec(fragment);
-  if (m === null) return undefined;
-  try {
-    const raw = await pipe(fromBase64Url(m[1] as string), new DecompressionStream("deflate-raw"));
-    const value = JSON.parse(new TextDecoder().decode(raw)) as unknown;
-    return typeof value === "object" && value !== null ? (value as Partial<State>) : undefined;
-  } catch {
-    return undefined;
-  }
+/** Shows why a link was not loaded (or hides the notice, given `undefined`). */
+function showLinkNotice(message: string | undefined): void {
+  const notice = $("link-notice");
+  notice.textContent = message ?? "";
+  notice.hidden = message === undefined;
 }
 
 function readState(): State {
@@ -682,7 +632,7 @@ async function update(): Promise<void> {
       : currentView === "routing"
         ? { id, view: "routing", input: readRouting() }
         : { id, view: "references", input: boxText("refs-input") };
-  const inline = nextId === 1 && inlineable(job);
+  const inline = nextId === 1 && (await inlineable(job));
   const result = (await (inline ? runInline(job) : run(job))) as
     | TagsResult
     | ReferencesResult
@@ -821,16 +771,18 @@ async function init(): Promise<void> {
   });
   window.addEventListener("hashchange", async () => {
     if (writingHash) return;
-    const s = await decodeState(location.hash);
-    if (s !== undefined) {
-      applyState(s);
-      schedule();
-    }
+    const link = await decodeLink(location.hash);
+    if (link === undefined) return;
+    if ("refused" in link) return showLinkNotice(link.refused);
+    showLinkNotice(undefined);
+    applyState(link.value as Partial<State>);
+    schedule();
   });
 
-  const restored = await decodeState(location.hash);
-  if (restored !== undefined) {
-    applyState(restored);
+  const restored = await decodeLink(location.hash);
+  if (restored !== undefined && "refused" in restored) showLinkNotice(restored.refused);
+  if (restored !== undefined && "value" in restored) {
+    applyState(restored.value as Partial<State>);
   } else {
     applyState({
       view: "tags",
