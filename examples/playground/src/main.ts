@@ -7,11 +7,10 @@
  */
 
 import type { ReferencesResult, RoutingResult, TagsDialect, TagsResult } from "./compute.js";
-import { $, area, boxText, held, holdLargePaste, select, setStatus } from "./dom.js";
 import { inlineable } from "./inline.js";
 import type { Job } from "./jobs.js";
 import { decodeLink } from "./link-state.js";
-import { routingSeeds, seedRefs, seeds } from "./seeds.js";
+import { $, area, boxText, held, holdLargePaste, select, setStatus } from "./page/dom.js";
 import {
   applyState,
   type State,
@@ -21,11 +20,12 @@ import {
   showView,
   type View,
   writingHash,
-} from "./state.js";
-import { renderReferences } from "./views/references.js";
-import { readRouting, renderRouting, showRoutingMode, writeRouting } from "./views/routing.js";
-import { renderTags, showDialect } from "./views/tags.js";
-import { run, runInline, warmWorker } from "./worker-client.js";
+} from "./page/state.js";
+import { renderReferences } from "./page/views/references.js";
+import { readRouting, renderRouting, showRoutingMode, writeRouting } from "./page/views/routing.js";
+import { renderTags, showDialect } from "./page/views/tags.js";
+import { run, runInline, warmWorker } from "./page/worker-client.js";
+import { routingSeeds, seedRefs, seeds } from "./seeds.js";
 
 const DEBOUNCE_MS = 120;
 let nextId = 0;

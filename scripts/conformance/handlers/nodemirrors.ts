@@ -96,7 +96,8 @@ const handler: SuiteHandler = {
         });
       case "pullSources":
         return expectOrError(vector, () => {
-          const result = pullSources(load(vector), vector.image as string);
+          // Loaded after the image parses: containers/image reports a bad image before a bad config.
+          const result = pullSources(() => load(vector), vector.image as string);
           return {
             registry: result.registry,
             reference: result.reference,

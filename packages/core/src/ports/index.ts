@@ -136,6 +136,13 @@ export interface TagImageMetadata {
   readonly digest: string;
   /** An index: its platforms (`os/arch[/variant]`); undefined for a single manifest. */
   readonly platforms: readonly string[] | undefined;
+  /**
+   * A single manifest: its config's platform, `os/arch`, then `/variant`
+   * when the config has one (so `""` fields give `/`); absent for an index
+   * or a manifest without a config. Argo CD Image Updater drops a single
+   * image whose platform is not wanted.
+   */
+  readonly platform?: string;
 }
 
 /** Per-call options of a {@link TagMetadataSource}. */

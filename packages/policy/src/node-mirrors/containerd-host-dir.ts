@@ -244,12 +244,16 @@ function typeCheckHost(view: StructView): void {
     expectString(entry.value, view.keyPath(key));
 }
 
-/** The `[host."…"]` names in file order, a name repeated only when another came between. */
+/**
+ * The `[host."…"]` names in file order, a name repeated only when another
+ * came between. As in containerd's `getSortedHosts`, the name before the
+ * first table counts as `""`, so an empty name is never listed first.
+ */
 function sortedHostNames(
   headers: readonly { keys: readonly string[]; array: boolean }[],
 ): string[] {
   const out: string[] = [];
-  let last: string | undefined;
+  let last = "";
   for (const header of headers) {
     if (header.array) continue;
     if (header.keys.length < 2 || header.keys[0] !== "host" || header.keys[1] === last) continue;
@@ -324,7 +328,10 @@ function parseHostsFile(baseDir: string, text: string, trace: Trace, file: strin
         code: "HOST_NOT_LISTED",
         file,
         key: view.path,
-        message: `containerd decodes host ${JSON.stringify(name)} but never uses it: only [host."…"] table headers list hosts (not inline tables or dotted keys)`,
+        message:
+          name === ""
+            ? `containerd decodes host "" but never uses it: a [host.""] table is listed only when another [host."…"] table comes before it`
+            : `containerd decodes host ${JSON.stringify(name)} but never uses it: only [host."…"] table headers list hosts (not inline tables or dotted keys)`,
       });
     }
   }

@@ -172,12 +172,24 @@ export function normalizeImage(image: string): ContainersImageReference {
  * that apply (by `mirror-by-digest-only` or each mirror's
  * `pull-from-mirror`), then the registry's own location, each with the
  * rewritten reference; or the image itself when no registry matches.
+ *
+ * `source` may be a function that loads the config (`loadRegistriesConf`):
+ * it is called only once the image has parsed, so an invalid image is
+ * reported (`INVALID_REFERENCE`) before an invalid config, as containers/image
+ * reports it: its docker transport parses the reference before `FindRegistry`
+ * reads registries.conf.
+ *
+ * @example
+ * ```ts
+ * pullSources(() => loadRegistriesConf({ conf: text }), "UPPER/x"); // INVALID_REFERENCE, whatever text holds
+ * ```
  */
 export function pullSources(
-  conf: Pick<RegistriesConf, "registries">,
+  source: Pick<RegistriesConf, "registries"> | (() => Pick<RegistriesConf, "registries">),
   image: string,
 ): PullSourcesResult {
   const ref = normalizeImage(image);
+  const conf = typeof source === "function" ? source() : source;
   const refString = ciString(ref);
   const explain: string[] = [];
   const registry = findRegistry(conf, ciName(ref));

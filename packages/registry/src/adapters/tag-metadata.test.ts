@@ -80,7 +80,19 @@ describe("createTagMetadataSource", () => {
       created: "2024-03-01T10:00:00Z",
       digest,
       platforms: undefined,
+      platform: "linux/amd64",
     });
+  });
+
+  it("reports a single manifest's config platform as Argo CD keys it (os/arch, /variant when set)", async () => {
+    const reg = fakeRegistry();
+    const arm = reg.image("2024-03-01T10:00:00Z", "arm64");
+    reg.tags.set("arm", arm);
+    const { client } = clientWith(reg.handler);
+    const source = createTagMetadataSource({ client });
+    const meta = await source.tagMetadata(repo, "arm", {});
+    expect(meta.platforms).toBeUndefined();
+    expect(meta.platform).toBe("linux/arm64");
   });
 
   it("lists an index's platforms without attestations and dates it by the chosen platform", async () => {

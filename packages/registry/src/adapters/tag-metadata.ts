@@ -55,6 +55,13 @@ export interface TagMetadataSourceOptions {
 interface ImageFacts {
   readonly created: string | undefined;
   readonly platforms: readonly string[] | undefined;
+  /** A single manifest's config platform (Argo CD's `PlatformKey`). */
+  readonly platform: string | undefined;
+}
+
+interface ConfigFacts {
+  readonly created: string | undefined;
+  readonly platform: string | undefined;
 }
 
 /** A waiter for a lane. */
@@ -231,15 +238,15 @@ export function createTagMetadataSource(options: TagMetadataSourceOptions): TagM
     ...(options.keyring ? { credentials: keyringCredentials(options.keyring) } : {}),
   });
 
-  async function created(
+  async function configFacts(
     repo: MetadataRepository,
     manifest: unknown,
     reference: string,
     signal: AbortSignal | undefined,
-  ): Promise<string | undefined> {
+  ): Promise<ConfigFacts> {
     if (!isRecord(manifest)) throw invalid(reference, "the manifest is not an object");
     // A schema 1 manifest has no config: no build time, as Go's zero time.
-    if (manifest.config === undefined) return undefined;
+    if (manifest.config === undefined) return { created: undefined, platform: undefined };
     const configDigest = childDigest(manifest.config, "the manifest's config", reference);
     const { bytes } = await lanes.run(signal, () =>
       client.getBlob({ domain: repo.domain, path: repo.path, digest: configDigest }, call(signal)),
@@ -251,11 +258,24 @@ export function createTagMetadataSource(options: TagMetadataSourceOptions): TagM
       throw invalid(reference, `config ${configDigest} is not JSON`);
     }
     if (!isRecord(config)) throw invalid(reference, `config ${configDigest} is not an object`);
+    // Go decodes these into strings: null and absence are "", another type an error.
+    const text = (field: string): string => {
+      const value = config[field];
+      if (value === undefined || value === null) return "";
+      if (typeof value !== "string")
+        throw invalid(reference, `config ${configDigest}: ${field} is not a string`);
+      return value;
+    };
     const value = config.created;
-    if (value === undefined || value === null) return undefined;
-    if (typeof value !== "string")
+    if (value !== undefined && value !== null && typeof value !== "string")
       throw invalid(reference, `config ${configDigest}: created is not a string`);
-    return value;
+    const os = text("os");
+    const architecture = text("architecture");
+    const variant = text("variant");
+    return {
+      created: value ?? undefined,
+      platform: `${os}/${architecture}${variant === "" ? "" : `/${variant}`}`,
+    };
   }
 
   async function facts(
@@ -270,7 +290,8 @@ export function createTagMetadataSource(options: TagMetadataSourceOptions): TagM
     const body = top.manifest;
     if (!isRecord(body)) throw invalid(reference, "the manifest is not an object");
     if (!Array.isArray(body.manifests)) {
-      return { created: await created(repo, body, reference, signal), platforms: undefined };
+      const single = await configFacts(repo, body, reference, signal);
+      return { created: single.created, platforms: undefined, platform: single.platform };
     }
     const entries = body.manifests as unknown[];
     const withPlatform: { entry: unknown; platform: PlatformInput }[] = [];
@@ -288,9 +309,13 @@ export function createTagMetadataSource(options: TagMetadataSourceOptions): TagM
       const manifest = await lanes.run(signal, () =>
         client.getManifest({ domain: repo.domain, path: repo.path, digest: child }, call(signal)),
       );
-      when = await created(repo, manifest.manifest, reference, signal);
+      when = (await configFacts(repo, manifest.manifest, reference, signal)).created;
     }
-    return { created: when, platforms: withPlatform.map((e) => platformText(e.platform)) };
+    return {
+      created: when,
+      platforms: withPlatform.map((e) => platformText(e.platform)),
+      platform: undefined,
+    };
   }
 
   return {
@@ -327,7 +352,12 @@ export function createTagMetadataSource(options: TagMetadataSourceOptions): TagM
         });
       }
       const found = await pending;
-      return { created: found.created, digest, platforms: found.platforms };
+      return {
+        created: found.created,
+        digest,
+        platforms: found.platforms,
+        ...(found.platform === undefined ? {} : { platform: found.platform }),
+      };
     },
   };
 }

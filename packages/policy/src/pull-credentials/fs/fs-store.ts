@@ -28,7 +28,11 @@
  * written by reading, merging and writing it back, so the loser's merge is
  * lost; a lost credential entry only makes a later check pull again.
  * Temporaries left by a crashed writer are removed when a writable store
- * opens (see {@link staleTemporaryMs}).
+ * opens (see {@link staleTemporaryMs}). The kubelet writes through the one
+ * name `<name>.tmp`, so its write of `<name>` consumes what an interrupted
+ * write left there; ours does the same (when that temporary has not changed
+ * during our write), so no `<name>.tmp` remains once either has written
+ * `<name>`.
  *
  * Durability costs an fsync of the file and one of the directory per write:
  * `pnpm bench pull-credentials` measured about 3x fewer record writes per
@@ -60,12 +64,14 @@ import {
   pullManagerMetrics,
 } from "../index.js";
 import {
+  consumeKubeletTemporary,
   createFlags,
   ioError,
   isNotFound,
   isRecordFileName,
   maxRecordFileBytes,
   migrationConcurrency,
+  observeKubeletTemporary,
   ourTemporary,
   processExists,
   readBatch,
@@ -409,31 +415,11 @@ export class FileSystemPullRecordStore implements PullRecordStore {
     this.#refuseWhenReadOnly(key);
     const target = join(dir, storageFileName(key));
     return this.#exclusive(target, async () => {
-      // Unique per write: two processes writing one record never share a
-      // temporary, so each rename moves a whole file of its own into place.
-      const tmp = `${target}.${process.pid}-${randomBytes(6).toString("hex")}${tmpSuffix}`;
-      let handle: FileHandle;
+      const kubeletTemporary = await observeKubeletTemporary(target);
       try {
-        handle = await open(tmp, createFlags, 0o600).catch(async (error: unknown) => {
-          if (!isNotFound(error)) throw error;
-          // The directory went away: recreate it on write, as the kubelet does.
-          await mkdir(dir, { recursive: true, mode: 0o700 });
-          return open(tmp, createFlags, 0o600);
-        });
-      } catch (error) {
-        throw ioError(error, `failed to create temporary file ${tmp}`, { key, path: tmp });
-      }
-      try {
-        try {
-          await handle.writeFile(content, "utf8");
-          if (this.#durable) await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        await rename(tmp, target);
-      } catch (error) {
-        await rm(tmp, { force: true }).catch(() => undefined);
-        throw ioError(error, `failed to write ${target}`, { key, path: target });
+        await this.#writeUnique(dir, key, target, content);
+      } finally {
+        await consumeKubeletTemporary(kubeletTemporary);
       }
       if (this.#durable) {
         try {
@@ -443,6 +429,35 @@ export class FileSystemPullRecordStore implements PullRecordStore {
         }
       }
     });
+  }
+
+  async #writeUnique(dir: string, key: string, target: string, content: string): Promise<void> {
+    // Unique per write: two processes writing one record never share a
+    // temporary, so each rename moves a whole file of its own into place.
+    const tmp = `${target}.${process.pid}-${randomBytes(6).toString("hex")}${tmpSuffix}`;
+    let handle: FileHandle;
+    try {
+      handle = await open(tmp, createFlags, 0o600).catch(async (error: unknown) => {
+        if (!isNotFound(error)) throw error;
+        // The directory went away: recreate it on write, as the kubelet does.
+        await mkdir(dir, { recursive: true, mode: 0o700 });
+        return open(tmp, createFlags, 0o600);
+      });
+    } catch (error) {
+      throw ioError(error, `failed to create temporary file ${tmp}`, { key, path: tmp });
+    }
+    try {
+      try {
+        await handle.writeFile(content, "utf8");
+        if (this.#durable) await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(tmp, target);
+    } catch (error) {
+      await rm(tmp, { force: true }).catch(() => undefined);
+      throw ioError(error, `failed to write ${target}`, { key, path: target });
+    }
   }
 
   #delete(dir: string, key: string): Promise<void> {

@@ -7,7 +7,7 @@ import {
   readSync,
   type Stats,
 } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import { type FileHandle, lstat, open, rmdir, unlink } from "node:fs/promises";
 import { isPullRecordError, PullRecordError } from "../index.js";
 
 /** File names start with this; anything else in the directories is ignored. */
@@ -180,4 +180,50 @@ export async function syncDirectory(dir: string): Promise<void> {
   } finally {
     await handle?.close().catch(() => undefined);
   }
+}
+
+/** The kubelet's temporary of one record file as it was before a write of that file began. */
+export interface KubeletTemporary {
+  readonly path: string;
+  readonly seen: Stats | undefined;
+}
+
+/** Notes whether the kubelet's temporary `<name>.tmp` of `target` exists, before writing `target`. */
+export async function observeKubeletTemporary(target: string): Promise<KubeletTemporary> {
+  const path = target + tmpSuffix;
+  try {
+    return { path, seen: await lstat(path) };
+  } catch {
+    return { path, seen: undefined };
+  }
+}
+
+/**
+ * Removes the kubelet's temporary `<name>.tmp` after a write of `<name>`, so
+ * the directory ends as the kubelet's own write leaves it: the kubelet writes
+ * `<name>.tmp` in place and renames it, consuming what an interrupted write
+ * left, and removes it when the write fails. Only a temporary that was there
+ * before the write began and is unchanged since (same inode, size, mtime and
+ * ctime) is removed: one that appeared or changed meanwhile may be a live
+ * kubelet's write, which its own rename will consume. A non-empty directory
+ * stays, as it does for the kubelet. Removal is best effort: a leftover
+ * `.tmp` is never read as a record, by the kubelet or by this store.
+ */
+export async function consumeKubeletTemporary(temporary: KubeletTemporary): Promise<void> {
+  const { path, seen } = temporary;
+  if (seen === undefined) return;
+  let now: Stats;
+  try {
+    now = await lstat(path);
+  } catch {
+    return;
+  }
+  const unchanged =
+    now.dev === seen.dev &&
+    now.ino === seen.ino &&
+    now.size === seen.size &&
+    now.mtimeMs === seen.mtimeMs &&
+    now.ctimeMs === seen.ctimeMs;
+  if (!unchanged) return;
+  await (now.isDirectory() ? rmdir(path) : unlink(path)).catch(() => undefined);
 }

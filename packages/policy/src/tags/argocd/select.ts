@@ -7,7 +7,9 @@
  * 2. Filter, in list order: not allowed (`allow-tags`), ignored (`ignore-tags`
  *    globs), or (`digest`) not the constraint tag.
  * 3. `newest-build` and `digest` only: metadata is fetched, and a tag whose
- *    index offers no wanted platform is dropped (a single manifest is kept).
+ *    index offers no wanted platform is dropped, and so is a single manifest
+ *    whose config's platform is not wanted (`TagMetadata` checks both with
+ *    `WantsPlatform`); a single manifest of unknown platform is kept.
  *    `semver` and `alphabetical` fetch nothing: `created` and platforms have
  *    no effect on them.
  * 4. Pick: `semver` — Masterminds `NewVersion` (so `1`, `1.2`, `20240101`
@@ -304,6 +306,18 @@ export function selectArgoTag(
           "wrong-platform",
           () =>
             `its index offers ${meta.platforms?.join(", ")}, none of ${platformTexts.join(", ")}`,
+        );
+        continue;
+      }
+      if (
+        meta.platforms === undefined &&
+        meta.platform !== undefined &&
+        !platformWanted(meta.platform, wanted)
+      ) {
+        trace.mark(
+          i,
+          "wrong-platform",
+          () => `its image is ${meta.platform}, none of ${platformTexts.join(", ")}`,
         );
         continue;
       }

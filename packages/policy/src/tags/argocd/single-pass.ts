@@ -142,6 +142,7 @@ function newestBuild(
     let ms: number;
     let nanos: number;
     let platforms: readonly string[] | undefined;
+    let platform: string | undefined;
     if (prepared !== undefined) {
       // Every entry of a name reads its last occurrence's metadata.
       const at = prepared.last[i] as number;
@@ -149,6 +150,7 @@ function newestBuild(
       ms = prepared.ms[at] as number;
       nanos = prepared.nanos[at] as number;
       platforms = prepared.platforms[at];
+      platform = prepared.platform[at];
     } else {
       const tag = raw[i] as TagInfo;
       const dated = checkEntry(tag, i, slot);
@@ -156,6 +158,7 @@ function newestBuild(
       ms = dated ? slot.ms : zeroMs;
       nanos = dated ? slot.subMsNanos : 0;
       platforms = tag.platforms;
+      platform = tag.platform;
     }
     // An index's time is kept from Go's zero time up (`argoCreated` in select.ts).
     if (platforms !== undefined && ms < zeroMs) {
@@ -171,6 +174,8 @@ function newestBuild(
     }
     if (keeps !== undefined && !keeps(name)) continue;
     if (platforms !== undefined && !platformsWanted(platforms)) continue;
+    // A single image is checked as Argo CD checks an index entry.
+    if (platforms === undefined && platform !== undefined && !platformsWanted([platform])) continue;
     best = i;
     bestName = name;
     bestMs = ms;

@@ -36,6 +36,8 @@ export interface PreparedData {
   readonly digests: readonly (string | undefined)[];
   /** Each entry's own platforms (copied); undefined: a single image manifest. */
   readonly platforms: readonly (readonly string[] | undefined)[];
+  /** Each entry's single-manifest platform, when given. */
+  readonly platform: readonly (string | undefined)[];
   /** Each entry's `created` as given (to rebuild the entry). */
   readonly created: readonly (string | number | undefined)[];
   /** For each entry, the index of the last entry with its name (the last-occurrence rule). */
@@ -104,11 +106,13 @@ export function entryAt(d: PreparedData, i: number): TagInfo {
   const created = d.created[i];
   const digest = d.digests[i];
   const platforms = d.platforms[i];
+  const platform = d.platform[i];
   return {
     name: d.names[i] as string,
     ...(created === undefined ? {} : { created }),
     ...(digest === undefined ? {} : { digest }),
     ...(platforms === undefined ? {} : { platforms: [...platforms] }),
+    ...(platform === undefined ? {} : { platform }),
   };
 }
 
@@ -140,6 +144,7 @@ export function prepareTagList(tags: readonly TagInfo[] | PreparedTagList): Prep
   const nanos = new Int32Array(n);
   const digests: (string | undefined)[] = new Array(n);
   const platforms: (readonly string[] | undefined)[] = new Array(n);
+  const platform: (string | undefined)[] = new Array(n);
   const created: (string | number | undefined)[] = new Array(n);
   const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
   let high = false;
@@ -157,6 +162,7 @@ export function prepareTagList(tags: readonly TagInfo[] | PreparedTagList): Prep
     created[i] = tag.created;
     digests[i] = tag.digest;
     platforms[i] = tag.platforms === undefined ? undefined : [...tag.platforms];
+    platform[i] = tag.platform;
   }
   const lastByName = new Map<string, number>();
   for (let i = 0; i < n; i++) lastByName.set(names[i] as string, i);
@@ -168,6 +174,7 @@ export function prepareTagList(tags: readonly TagInfo[] | PreparedTagList): Prep
     nanos,
     digests,
     platforms,
+    platform,
     created,
     last,
     lastByName,
@@ -191,7 +198,12 @@ export function readTags(
     if (!options.metadata) {
       return {
         names: checkedNames(tags),
-        metadata: () => ({ created: ZERO_INSTANT, digest: undefined, platforms: undefined }),
+        metadata: () => ({
+          created: ZERO_INSTANT,
+          digest: undefined,
+          platforms: undefined,
+          platform: undefined,
+        }),
       };
     }
   }
@@ -208,6 +220,7 @@ export function readTags(
           created: { ms: d.ms[i] as number, subMsNanos: d.nanos[i] as number },
           digest: d.digests[i],
           platforms: platforms === undefined ? undefined : [...platforms],
+          platform: d.platform[i],
         };
         cache.set(name, meta);
       }

@@ -24,6 +24,8 @@ export interface TagMetadata {
   readonly digest: string | undefined;
   /** Undefined: a single image manifest. */
   readonly platforms: readonly string[] | undefined;
+  /** A single image manifest's platform, when known. */
+  readonly platform: string | undefined;
 }
 
 /** A validated tag list, as the plain passes read it (`readTags` in `prepared.ts`). */
@@ -197,12 +199,18 @@ export function createdInstant(created: string | number | undefined): Instant | 
 export function checkEntry(tag: TagInfo, i: number, slot: InstantSlot): boolean {
   if (tag === null || typeof tag !== "object") fail(i, "", tag, "must be an object with a name");
   for (const key in tag) {
-    if (key !== "name" && key !== "created" && key !== "digest" && key !== "platforms") {
+    if (
+      key !== "name" &&
+      key !== "created" &&
+      key !== "digest" &&
+      key !== "platforms" &&
+      key !== "platform"
+    ) {
       fail(i, key, (tag as unknown as Record<string, unknown>)[key], "unknown field");
     }
   }
   if (typeof tag.name !== "string") fail(i, "name", tag.name, "must be a string");
-  const { created, digest, platforms } = tag;
+  const { created, digest, platforms, platform } = tag;
   const hasCreated = created !== undefined;
   if (hasCreated && !readCreated(created, slot)) {
     fail(i, "created", created, "must be an RFC 3339 time or epoch milliseconds (a safe integer)");
@@ -214,6 +222,9 @@ export function checkEntry(tag: TagInfo, i: number, slot: InstantSlot): boolean 
     let ok = Array.isArray(platforms) && platforms.length > 0;
     for (let k = 0; ok && k < platforms.length; k++) ok = typeof platforms[k] === "string";
     if (!ok) fail(i, "platforms", platforms, "must be a non-empty array of strings");
+  }
+  if (platform !== undefined && typeof platform !== "string") {
+    fail(i, "platform", platform, "must be a string");
   }
   return hasCreated;
 }

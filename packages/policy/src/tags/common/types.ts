@@ -27,6 +27,12 @@ export interface TagInfo {
    * (`os/arch` or `os/arch/variant`). Absent: a single image manifest.
    */
   readonly platforms?: readonly string[];
+  /**
+   * A single image manifest (no `platforms`): its config's platform,
+   * `os/arch[/variant]`, when known. Argo CD drops the tag when it is not
+   * wanted; Kargo does not read it.
+   */
+  readonly platform?: string;
 }
 
 /** The two updaters this module speaks for, by their upstream names. */

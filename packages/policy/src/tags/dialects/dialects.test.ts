@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { selectArgoTag } from "../argocd/select.js";
 import { TagDialectError } from "../common/errors.js";
+import { prepareTagList } from "../common/prepared.js";
 import { compareInstants, parseInstant, scanUtcInstant } from "../common/tag-list.js";
 import { selectKargoTag } from "../kargo/select.js";
 
@@ -152,5 +153,69 @@ describe("scanUtcInstant", () => {
     expect(scanUtcInstant("0099-01-01T00:00:00Z")).toBeUndefined();
     expect(parseInstant("0099-01-01T00:00:00Z")).toEqual(full("0099-01-01T00:00:00Z"));
     expect(scanUtcInstant("2024-01-01T00:00:00+00:00")).toBeUndefined();
+  });
+});
+
+describe("Argo CD: a single image's config platform (TagMetadata's WantsPlatform)", () => {
+  const newest = (platforms?: readonly string[]) => ({
+    imageName: "app",
+    settings: {
+      image: { updateStrategy: "newest-build" as const, ...(platforms ? { platforms } : {}) },
+    },
+  });
+  const tags = [
+    { name: "amd", created: "2024-01-01T00:00:00Z", platform: "linux/amd64" },
+    { name: "arm", created: "2024-06-01T00:00:00Z", platform: "linux/arm64" },
+  ];
+
+  it.each([
+    { wanted: undefined, want: "amd" }, // the default platform, linux/amd64
+    { wanted: ["linux/arm64"], want: "arm" },
+    { wanted: ["linux/arm64", "linux/amd64"], want: "arm" },
+    { wanted: ["windows/amd64"], want: undefined },
+  ])("drops a single image whose platform is not wanted ($wanted)", ({ wanted, want }) => {
+    for (const explain of [false, true]) {
+      expect(selectArgoTag(newest(wanted), tags, { explain }).tag).toBe(want);
+      expect(selectArgoTag(newest(wanted), prepareTagList(tags), { explain }).tag).toBe(want);
+    }
+  });
+
+  it("wants a variant when its os/arch is wanted, and explains the drop", () => {
+    const armV7 = [{ name: "v7", created: "2024-06-01T00:00:00Z", platform: "linux/arm/v7" }];
+    expect(selectArgoTag(newest(["linux/arm"]), armV7).tag).toBe("v7");
+    expect(selectArgoTag(newest(["linux/arm/v6"]), armV7).tag).toBeUndefined();
+    const s = selectArgoTag(newest(), tags, { explain: true });
+    expect(s.tags.map((t) => t.verdict)).toEqual(["selected", "wrong-platform"]);
+    expect(s.tags[1]?.reason).toBe("its image is linux/arm64, none of linux/amd64");
+  });
+
+  it("drops a config without os and architecture (platform /), and keeps an image of unknown platform", () => {
+    const blank = [{ name: "blank", created: "2024-06-01T00:00:00Z", platform: "/" }];
+    expect(selectArgoTag(newest(), blank).tag).toBeUndefined();
+    expect(selectArgoTag(newest(), [{ name: "old", created: "2024-06-01T00:00:00Z" }]).tag).toBe(
+      "old",
+    );
+  });
+
+  it("applies to the digest strategy too", () => {
+    const digest = `sha256:${"a".repeat(64)}`;
+    const config = {
+      imageName: "app:arm",
+      settings: { image: { updateStrategy: "digest" as const } },
+    };
+    expect(
+      selectArgoTag(config, [{ name: "arm", digest, platform: "linux/arm64" }]).tag,
+    ).toBeUndefined();
+    expect(selectArgoTag(config, [{ name: "arm", digest, platform: "linux/amd64" }]).tag).toBe(
+      "arm",
+    );
+  });
+
+  it("leaves Kargo as it was: it does not read a single image's platform", () => {
+    const s = selectKargoTag(
+      { repoURL: "ghcr.io/acme/app", imageSelectionStrategy: "NewestBuild" },
+      tags,
+    );
+    expect(s.tag).toBe("arm");
   });
 });

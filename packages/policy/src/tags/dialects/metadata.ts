@@ -100,6 +100,7 @@ export class MemoryTagMetadataSource implements TagMetadataSource {
           created: createdText(tag.created, `${at}.created`),
           digest: tag.digest,
           platforms: tag.platforms === undefined ? undefined : [...tag.platforms],
+          ...(tag.platform === undefined ? {} : { platform: tag.platform }),
         });
       });
       this.#byRepository.set(name, table);
@@ -205,6 +206,9 @@ export async function collectTagInfo(
         digest: meta.digest,
         ...(meta.created !== undefined ? { created: meta.created } : {}),
         ...(meta.platforms !== undefined ? { platforms: meta.platforms } : {}),
+        ...(meta.platforms === undefined && meta.platform !== undefined
+          ? { platform: meta.platform }
+          : {}),
       };
     }
   };

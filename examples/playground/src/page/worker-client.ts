@@ -3,7 +3,7 @@
  * supersedes the one in flight, and a worker that runs past the budget is
  * terminated and replaced, so no paste can freeze the tab.
  */
-import { compute, type Job } from "./jobs.js";
+import { compute, type Job } from "../jobs.js";
 
 /** How long one answer may take before the worker is terminated and restarted. */
 const BUDGET_MS = 1500;

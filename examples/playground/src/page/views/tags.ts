@@ -1,5 +1,5 @@
 /** The tags view: the Flux selection table and the cross-dialect comparison. */
-import type { TagsResult } from "../compute.js";
+import type { TagsResult } from "../../compute.js";
 import { $, h, renderIssues, select } from "../dom.js";
 
 function markedTag(row: TagsResult["rows"][number]): HTMLElement {

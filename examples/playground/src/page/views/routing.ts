@@ -1,5 +1,5 @@
 /** The routing view: the kuik CRs' inputs and each container's ordered alternatives. */
-import type { RoutingInput, RoutingResult } from "../compute.js";
+import type { RoutingInput, RoutingResult } from "../../compute.js";
 import { $, area, boxText, field, h, renderIssues, select } from "../dom.js";
 
 export function readRouting(): RoutingInput {

@@ -1,5 +1,5 @@
 /** The page's DOM helpers: elements by id, element building, text boxes that hold large pastes, the status line and the lists of input problems. */
-import type { InputIssue } from "./compute.js";
+import type { InputIssue } from "../compute.js";
 
 export function $(id: string): HTMLElement {
   const el = document.getElementById(id);

@@ -1,5 +1,5 @@
 /** The references view: each line parsed and normalised as the kubelet reads it. */
-import type { ReferencesResult } from "../compute.js";
+import type { ReferencesResult } from "../../compute.js";
 import { $, h, renderIssues } from "../dom.js";
 
 export function renderReferences(r: ReferencesResult): void {

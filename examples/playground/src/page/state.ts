@@ -1,7 +1,7 @@
 /** The page's whole state, kept in the URL fragment (deflate-raw, base64url) so that a link reproduces a case. */
-import type { RoutingInput, TagsDialect } from "./compute.js";
+import type { RoutingInput, TagsDialect } from "../compute.js";
+import { encodeLink, MAX_LINK_STATE } from "../link-state.js";
 import { $, area, boxText, held, select } from "./dom.js";
-import { encodeLink, MAX_LINK_STATE } from "./link-state.js";
 import { readRouting, writeRouting } from "./views/routing.js";
 import { showDialect } from "./views/tags.js";
 
