@@ -34,7 +34,7 @@ const entryCalls = {
     m.dialectObjectKind({ apiVersion: "kargo.akuity.io/v1alpha1", kind: "Warehouse" }) ===
     "kargo-warehouse",
   "@kubeimg/policy/availability": (m) =>
-    typeof m.createMemoryAvailabilityState().peekProbe === "function",
+    typeof m.createMemoryAvailabilityState({ now: Date.now }).peekProbe === "function",
   "@kubeimg/policy/routing": (m) => m.parseKuikConfig({}).routing.activeCheck.timeout === "1s",
   "@kubeimg/policy/routing/yaml": (m) => Array.isArray(m.loadRoutingResources("")),
   "@kubeimg/policy/pull-credentials": (m) =>
