@@ -12,7 +12,7 @@ import {
   describeAvailabilityGateContract,
 } from "../../policy/src/routing/availability-gate.contract.test-support.js";
 import { imageKeys, registryKeys } from "./keys.js";
-import { type RunningRedis, startRedisServer } from "./redis-server.test-support.js";
+import { freePort, type RunningRedis, startRedisServer } from "./redis-server.test-support.js";
 import { createRedisAvailabilityState, type RedisAvailabilityState } from "./redis-state.js";
 
 let redis: RunningRedis;
@@ -212,6 +212,56 @@ describe("Redis state: Redis dies and comes back", () => {
     });
     for (const line of lines) expect(line).not.toContain(redis.url.replace("redis://", ""));
   });
+});
+
+describe("Redis state: Redis is down when the replica starts", () => {
+  it("sends no command whose caller gave up, however late Redis comes up", async () => {
+    const port = await freePort();
+    const prefix = `late:${randomUUID().slice(0, 8)}:`;
+    const state = createRedisAvailabilityState({
+      url: `redis://127.0.0.1:${port}`,
+      prefix,
+      timers: realClock,
+      budgetMs: 50,
+      retryMs: 20,
+    });
+    opened.push(state);
+    const key = (i: number) => ({
+      image: `a.example.com/x${i}:1`,
+      credentialSecret: undefined,
+      registry: "a.example.com",
+    });
+    const policy = { failureThreshold: 1, coolDownMs: 60_000 };
+    // Every call gives up within its budget and answers from local memory.
+    for (let i = 0; i < 10; i++) {
+      await state.setVerdict(key(i), { available: true }, 60_000);
+      expect(await state.claimProbe(key(i), 60_000)).toBeDefined();
+      await state.recordFailure(`r${i}.example.com`, policy);
+      expect(await state.claimTrial(`r${i}.example.com`, 60_000)).toBe(true);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(state.mode).toBe("local");
+    const late = await startRedisServer({ port });
+    try {
+      // Wait until this state shares again: anything it parked would have gone first.
+      const deadline = performance.now() + 20_000;
+      while (state.mode !== "shared" && performance.now() < deadline) {
+        await state.getVerdict(key(100));
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(state.mode).toBe("shared");
+      const client = createClient({ url: late.url });
+      client.on("error", () => {});
+      await client.connect();
+      try {
+        expect(await client.keys("*")).toEqual([]);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await late.stop();
+    }
+  }, 60_000);
 });
 
 describe("createRedisAvailabilityState options", () => {

@@ -26,7 +26,12 @@ import {
 import { RedisStateError } from "./errors.js";
 import { checkPrefix, imageKeys, registryKeys } from "./keys.js";
 import { CLAIM_SCRIPT, FAILURE_SCRIPT, RELEASE_SCRIPT } from "./scripts.js";
-import { createRedisSender, describeFailure, type RedisCommandSender } from "./sender.js";
+import {
+  createRedisSender,
+  describeFailure,
+  type RedisCommandSender,
+  RedisFailure,
+} from "./sender.js";
 import { decodeVerdict, encodeVerdict, isToken } from "./values.js";
 
 /** Options of {@link createRedisAvailabilityState}. */
@@ -141,10 +146,15 @@ function createWithTimers<Handle>(
   let retryAt = 0;
   const trials = new Map<string, string>();
 
-  /** One command under the budget; the command's own promise is always observed. */
+  /**
+   * One command under the budget; the command's own promise is always
+   * observed. When the budget runs out the command's signal is aborted, so a
+   * command still waiting for a connection is dropped, never sent late.
+   */
   const send = (firstKey: string, args: readonly string[]): Promise<unknown> =>
     new Promise<unknown>((resolve, reject) => {
       let done = false;
+      const giveUp = new AbortController();
       // When the budget's timer fires after a stall of the event loop, a reply
       // may already wait in the socket: give it one turn of the loop (timers
       // run before I/O in each turn) before calling the command late.
@@ -152,12 +162,13 @@ function createWithTimers<Handle>(
         timers.setTimeout(() => {
           if (done) return;
           done = true;
-          reject(new Error(`no answer within ${budgetMs} ms`));
+          giveUp.abort();
+          reject(new RedisFailure("timed-out", `no answer within budgetMs ${budgetMs} ms`));
         }, 0);
       }, budgetMs);
       let pending: Promise<unknown>;
       try {
-        pending = sender.send(firstKey, args, budgetMs);
+        pending = sender.send(firstKey, args, budgetMs, giveUp.signal);
       } catch (error) {
         pending = Promise.reject(error);
       }
