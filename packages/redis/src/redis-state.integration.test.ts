@@ -214,6 +214,37 @@ describe("Redis state: Redis dies and comes back", () => {
   });
 });
 
+describe("Redis state: clear()", () => {
+  it("deletes this prefix's keys only, not those of a longer prefix or of others", async () => {
+    const base = `cl${randomUUID().slice(0, 8)}:`;
+    const prefixes = [base, `${base}eu:`, `${base}e`, `${base.slice(0, -1)}x:`];
+    const states = prefixes.map((p) => redisState(p));
+    const key = {
+      image: "a.example.com/x:1",
+      credentialSecret: undefined,
+      registry: "a.example.com",
+    };
+    for (const state of states) {
+      await state.setVerdict(key, { available: true }, 60_000);
+      await state.recordFailure("a.example.com", { failureThreshold: 1, coolDownMs: 60_000 });
+    }
+    const client = await raw();
+    try {
+      // A key of this prefix that this layout did not write stays too.
+      await client.set(`${base}other`, "x", { PX: 60_000 });
+      await states[0]?.clear();
+      expect((await client.keys(`${base}{*`)).sort()).toEqual([]);
+      for (const p of prefixes.slice(1)) {
+        expect((await client.keys(`${p}{*}:v1:*`)).length).toBe(4);
+      }
+      expect(await client.get(`${base}other`)).toBe("x");
+      expect(await states[1]?.getVerdict(key)).toEqual({ available: true });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("Redis state: Redis is down when the replica starts", () => {
   it("sends no command whose caller gave up, however late Redis comes up", async () => {
     const port = await freePort();

@@ -24,7 +24,7 @@ import {
   type RoutingTimers,
 } from "@kubeimg/policy/routing";
 import { RedisStateError } from "./errors.js";
-import { checkPrefix, imageKeys, registryKeys } from "./keys.js";
+import { checkPrefix, imageKeys, isLayoutKey, registryKeys, scanPatternOf } from "./keys.js";
 import { CLAIM_SCRIPT, FAILURE_SCRIPT, RELEASE_SCRIPT } from "./scripts.js";
 import {
   createRedisSender,
@@ -378,14 +378,16 @@ function createWithTimers<Handle>(
               "SCAN",
               cursor,
               "MATCH",
-              `${prefix}*`,
+              scanPatternOf(prefix),
               "COUNT",
               "500",
             ]);
             const [next, keys] = Array.isArray(reply) ? reply : ["0", []];
             cursor = String(next);
             for (const key of Array.isArray(keys) ? keys : []) {
-              await send(String(key), ["DEL", String(key)]);
+              // The pattern already keeps to this prefix; the exact check keeps to this layout.
+              if (typeof key === "string" && isLayoutKey(prefix, key))
+                await send(key, ["DEL", key]);
             }
           } while (cursor !== "0");
         },
