@@ -162,6 +162,67 @@ describe("Redis state: values it did not write", () => {
   });
 });
 
+describe("Redis state: large values and values of another type under its keys", () => {
+  /** Bytes redis-server has written to all its clients so far. */
+  async function netOutputBytes(client: Awaited<ReturnType<typeof raw>>): Promise<number> {
+    const info = await client.info("stats");
+    return Number(/total_net_output_bytes:(\d+)/.exec(info)?.[1]);
+  }
+
+  it("reads at most a small bounded part of each, treats them as absent and stays shared", async () => {
+    const prefix = `h:${randomUUID().slice(0, 8)}:`;
+    const at = (name: string) => ({
+      image: `h.example.com/${name}:1`,
+      credentialSecret: undefined,
+      registry: "h.example.com",
+    });
+    const big = imageKeys(prefix, at("big"));
+    const typed = imageKeys(prefix, at("typed"));
+    const breaker = registryKeys(prefix, "h.example.com");
+    const huge = "x".repeat(4 * 1024 * 1024);
+    const client = await raw();
+    try {
+      await client.set(big.verdict, huge, { PX: 60_000 });
+      await client.set(big.probe, huge, { PX: 60_000 });
+      await client.rPush(typed.verdict, ["a", "b"]);
+      await client.hSet(typed.probe, "k", "v");
+      await client.sAdd(breaker.open, "v1:open");
+      await client.rPush(breaker.tripped, "v1:tripped");
+      await client.rPush(breaker.failures, "v1:3");
+      await client.rPush(breaker.trial, "x");
+      const lines: string[] = [];
+      const state = redisState(prefix, { log: (l) => lines.push(l) });
+      const before = await netOutputBytes(client);
+      for (let i = 0; i < 20; i++) {
+        expect(await state.getVerdict(at("big"))).toBeUndefined();
+        expect(await state.peekProbe(at("big"))).toEqual({ verdict: undefined, claimed: false });
+        expect(await state.getVerdict(at("typed"))).toBeUndefined();
+        expect(await state.peekProbe(at("typed"))).toEqual({ verdict: undefined, claimed: false });
+        expect(await state.circuitState("h.example.com")).toBe("closed");
+      }
+      // Each of the 100 reads above costs at most a small reply, never the 4 MiB value.
+      expect((await netOutputBytes(client)) - before).toBeLessThan(256 * 1024);
+      // Claims and counts treat them as absent and replace them with values of this layout.
+      await state.releaseProbe(at("typed"), "v1:00000000-0000-0000-0000-000000000000");
+      const token = await state.claimProbe(at("typed"), 60_000);
+      expect(token).toMatch(/^v1:/);
+      await state.releaseProbe(at("typed"), token as string);
+      expect(await client.exists(typed.probe)).toBe(0);
+      expect(await state.claimProbe(at("big"), 60_000)).toMatch(/^v1:/);
+      expect(await state.claimTrial("h.example.com", 60_000)).toBe(true);
+      await state.releaseTrial("h.example.com");
+      await state.recordFailure("h.example.com", { failureThreshold: 2, coolDownMs: 60_000 });
+      expect(await client.get(breaker.failures)).toBe("v1:1");
+      expect(state.mode).toBe("shared");
+      expect(state.stats()).toMatchObject({ failures: 0, localAnswers: 0 });
+      expect(state.stats().foreignValues).toBeGreaterThanOrEqual(100);
+      expect(lines).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("Redis state: Redis dies and comes back", () => {
   it("falls back to local memory within its budget, logs each transition once, and resumes sharing", async () => {
     const prefix = `k:${randomUUID().slice(0, 8)}:`;

@@ -25,7 +25,7 @@ import {
 } from "@kubeimg/policy/routing";
 import { RedisStateError } from "./errors.js";
 import { checkPrefix, imageKeys, isLayoutKey, registryKeys, scanPatternOf } from "./keys.js";
-import { CLAIM_SCRIPT, FAILURE_SCRIPT, RELEASE_SCRIPT } from "./scripts.js";
+import { CLAIM_SCRIPT, FAILURE_SCRIPT, READ_SCRIPT, RELEASE_SCRIPT } from "./scripts.js";
 import {
   createRedisSender,
   describeFailure,
@@ -216,8 +216,28 @@ function createWithTimers<Handle>(
     }
   };
 
-  const verdictOf = (raw: unknown): Availability | undefined => {
-    if (raw === null || raw === undefined) return undefined;
+  /**
+   * Reads `keys` (one hash tag) with {@link READ_SCRIPT}: each is its string,
+   * or undefined when absent or foreign (another type, or too long to be
+   * ours: never transferred), foreign ones counted.
+   */
+  const read = async (keys: readonly string[]): Promise<(string | undefined)[]> => {
+    const reply = await send(keys[0] as string, [
+      "EVAL",
+      READ_SCRIPT,
+      String(keys.length),
+      ...keys,
+    ]);
+    return keys.map((_, i) => {
+      const value = Array.isArray(reply) ? reply[i] : undefined;
+      if (typeof value === "string") return value;
+      if (value !== 0) counters.foreignValues++;
+      return undefined;
+    });
+  };
+
+  const verdictOf = (raw: string | undefined): Availability | undefined => {
+    if (raw === undefined) return undefined;
     const verdict = decodeVerdict(raw);
     if (!verdict) counters.foreignValues++;
     return verdict;
@@ -232,10 +252,7 @@ function createWithTimers<Handle>(
     stats: () => ({ ...counters }),
     getVerdict: (key) =>
       run(
-        async () =>
-          verdictOf(
-            await send(imageKeys(prefix, key).verdict, ["GET", imageKeys(prefix, key).verdict]),
-          ),
+        async () => verdictOf((await read([imageKeys(prefix, key).verdict]))[0]),
         () => local.getVerdict(key),
       ),
     async setVerdict(key, answer, ttlMs) {
@@ -281,9 +298,8 @@ function createWithTimers<Handle>(
       const keys = imageKeys(prefix, key);
       return run(
         async () => {
-          const reply = await send(keys.verdict, ["MGET", keys.verdict, keys.probe]);
-          const [verdict, marker] = Array.isArray(reply) ? reply : [];
-          if (marker !== null && marker !== undefined && !isToken(marker)) counters.foreignValues++;
+          const [verdict, marker] = await read([keys.verdict, keys.probe]);
+          if (marker !== undefined && !isToken(marker)) counters.foreignValues++;
           return { verdict: verdictOf(verdict), claimed: isToken(marker) };
         },
         () => local.peekProbe(key),
@@ -293,11 +309,10 @@ function createWithTimers<Handle>(
       const keys = registryKeys(prefix, registry);
       return run(
         async () => {
-          const reply = await send(keys.open, ["MGET", keys.open, keys.tripped]);
-          const [open, tripped] = Array.isArray(reply) ? reply : [];
+          const [open, tripped] = await read([keys.open, keys.tripped]);
           if (open === "v1:open") return "open";
           if (tripped === "v1:tripped") return "half-open";
-          if ((open ?? null) !== null || (tripped ?? null) !== null) counters.foreignValues++;
+          if (open !== undefined || tripped !== undefined) counters.foreignValues++;
           return "closed";
         },
         () => local.circuitState(registry),
