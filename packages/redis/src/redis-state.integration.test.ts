@@ -4,6 +4,7 @@
  * and Redis dying and coming back under a running gate.
  */
 import { randomUUID } from "node:crypto";
+import { createServer, type Socket } from "node:net";
 import { type AvailabilityState, createAvailabilityGate } from "@kubeimg/policy/routing";
 import { createClient } from "@redis/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -354,6 +355,116 @@ describe("Redis state: Redis is down when the replica starts", () => {
       await late.stop();
     }
   }, 60_000);
+});
+
+describe("Redis state: ready()", () => {
+  /** A state on `url` with the default budget, logging into `lines`. */
+  function stateOn(url: string, lines: string[]) {
+    const state = createRedisAvailabilityState({
+      url,
+      prefix: `r:${randomUUID().slice(0, 8)}:`,
+      timers: realClock,
+      log: (l) => lines.push(l),
+    });
+    opened.push(state);
+    return state;
+  }
+  async function failure(promise: Promise<unknown>): Promise<Record<string, unknown>> {
+    try {
+      await promise;
+    } catch (error) {
+      return error as Record<string, unknown>;
+    }
+    throw new Error("ready() resolved");
+  }
+
+  it("resolves once Redis answers; the state shares from then on", async () => {
+    const lines: string[] = [];
+    const state = stateOn(redis.url, lines);
+    expect(await state.ready()).toEqual({ mode: "shared", attempts: 1 });
+    expect(state.mode).toBe("shared");
+    expect(lines).toEqual([]);
+  });
+
+  it("a refused connection: REDIS_REFUSED naming the url, logged as refused", async () => {
+    const lines: string[] = [];
+    const port = await freePort();
+    const state = stateOn(`redis://webhook:hunter2@127.0.0.1:${port}`, lines);
+    const error = await failure(state.ready({ timeoutMs: 400 }));
+    expect(error).toMatchObject({
+      name: "RedisStateError",
+      code: "REDIS_REFUSED",
+      field: "url",
+      value: `redis://[redacted]@127.0.0.1:${port}`,
+    });
+    expect(error.message).toMatch(
+      /connection refused .*ECONNREFUSED.*check the host and port in the url/,
+    );
+    expect(state.mode).toBe("local");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/Redis unavailable \(connection refused/);
+    expect(`${error.message}${lines.join("")}`).not.toContain("hunter2");
+  });
+
+  it("wrong or missing credentials: REDIS_AUTH_FAILED at the first answer, logged as auth failed", async () => {
+    const guarded = await startRedisServer({ args: ["--requirepass", "hunter2"] });
+    try {
+      for (const [url, reply] of [
+        [`redis://:not-it@127.0.0.1:${guarded.port}`, "WRONGPASS"],
+        [`redis://127.0.0.1:${guarded.port}`, "NOAUTH"],
+      ] as const) {
+        const lines: string[] = [];
+        const state = stateOn(url, lines);
+        const error = await failure(state.ready({ timeoutMs: 20_000 }));
+        expect(error).toMatchObject({ code: "REDIS_AUTH_FAILED", field: "url" });
+        expect(error.message).toContain(reply);
+        expect(error.message).toMatch(
+          /authentication failed .*check the user and password in the url/,
+        );
+        expect(error.message).not.toContain("not-it");
+        expect(lines[0]).toMatch(/Redis unavailable \(authentication failed/);
+      }
+      const lines: string[] = [];
+      const good = stateOn(`redis://:hunter2@127.0.0.1:${guarded.port}`, lines);
+      expect(await good.ready()).toMatchObject({ mode: "shared" });
+    } finally {
+      await guarded.stop();
+    }
+  });
+
+  it("a server that never answers: REDIS_TIMEOUT naming timeoutMs, logged as timed out", async () => {
+    const sockets = new Set<Socket>();
+    const hole = createServer((socket) => {
+      sockets.add(socket);
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => hole.listen(0, "127.0.0.1", resolve));
+    const address = hole.address();
+    const port = typeof address === "object" && address ? address.port : 0;
+    try {
+      const lines: string[] = [];
+      const state = stateOn(`redis://127.0.0.1:${port}`, lines);
+      const error = await failure(state.ready({ timeoutMs: 300 }));
+      expect(error).toMatchObject({ code: "REDIS_TIMEOUT", field: "timeoutMs", value: 300 });
+      expect(error.message).toMatch(/timed out .*reachable.*raise timeoutMs/);
+      expect(lines[0]).toMatch(/Redis unavailable \(timed out/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => hole.close(() => resolve()));
+    }
+  });
+
+  it("stops waiting when its signal aborts, and refuses a bad timeoutMs", async () => {
+    const state = stateOn(`redis://127.0.0.1:${await freePort()}`, []);
+    const controller = new AbortController();
+    const waiting = failure(state.ready({ signal: controller.signal, timeoutMs: 60_000 }));
+    setTimeout(() => controller.abort(new Error("shutting down")), 50);
+    expect((await waiting).message).toBe("shutting down");
+    expect(await failure(state.ready({ timeoutMs: 0 }))).toMatchObject({
+      code: "INVALID_OPTION",
+      field: "timeoutMs",
+    });
+  });
 });
 
 describe("createRedisAvailabilityState options", () => {

@@ -29,8 +29,10 @@ import { CLAIM_SCRIPT, FAILURE_SCRIPT, READ_SCRIPT, RELEASE_SCRIPT } from "./scr
 import {
   createRedisSender,
   describeFailure,
+  failureKind,
   type RedisCommandSender,
   RedisFailure,
+  redactUrl,
 } from "./sender.js";
 import { decodeVerdict, encodeVerdict, isToken } from "./values.js";
 
@@ -72,10 +74,47 @@ export interface RedisAvailabilityStateStats {
   readonly foreignValues: number;
 }
 
+/** Options of {@link RedisAvailabilityState.ready}. */
+export interface RedisReadyOptions {
+  /** Stops waiting: `ready()` rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** Most time to wait for Redis to answer, in ms (default 5000). */
+  readonly timeoutMs?: number;
+}
+
+/** What {@link RedisAvailabilityState.ready} resolves to: the state shares through Redis. */
+export interface RedisReadiness {
+  readonly mode: "shared";
+  /** PINGs sent until one was answered (1 when Redis answered at once). */
+  readonly attempts: number;
+}
+
 /** The Redis-backed {@link AvailabilityState}. */
 export interface RedisAvailabilityState extends AvailabilityState {
   /** `shared` while Redis answers, `local` while this replica runs on its own memory. */
   readonly mode: "shared" | "local";
+  /**
+   * Resolves once Redis answers on this state's connection, so that what the
+   * replica learns from its first admission on is shared; await it before
+   * reporting ready. It keeps trying until `timeoutMs` (Redis may be starting
+   * too), except after an authentication failure, which waiting will not
+   * mend. Rejects with a {@link RedisStateError} saying why it cannot share:
+   * `REDIS_REFUSED`, `REDIS_AUTH_FAILED`, `REDIS_TIMEOUT` or
+   * `REDIS_UNAVAILABLE`, the setting to check in its message and `field`.
+   * The state still works after a rejection, from this replica's memory,
+   * trying Redis again every `retryMs`.
+   *
+   * @example
+   * ```ts
+   * try {
+   *   await state.ready({ timeoutMs: 10_000 });
+   * } catch (error) {
+   *   if (!isRedisStateError(error)) throw error;
+   *   console.error(`not sharing (${error.code}): ${error.message}`);
+   * }
+   * ```
+   */
+  ready(options?: RedisReadyOptions): Promise<RedisReadiness>;
   stats(): RedisAvailabilityStateStats;
   /** Closes the connection this state opened (not a `sender` passed in). */
   close(): Promise<void>;
@@ -245,10 +284,135 @@ function createWithTimers<Handle>(
 
   const newToken = () => `v1:${randomUUID()}`;
 
+  /** Waits `ms` on the state's timers, or less if `signal` aborts. */
+  const pause = (ms: number, signal: AbortSignal | undefined) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        timers.clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = timers.setTimeout(done, ms);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+
+  /** One PING with its own time limit, dropped unsent when that runs out or `signal` aborts. */
+  const ping = (timeoutMs: number, signal: AbortSignal | undefined) =>
+    new Promise<unknown>((resolve, reject) => {
+      const giveUp = new AbortController();
+      const stop = (error: unknown) => {
+        timers.clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        giveUp.abort();
+        reject(error);
+      };
+      const onAbort = () => stop(signal?.reason);
+      // A backstop only: the sender honours timeoutMs itself and, when it ran
+      // out waiting for a connection, says what the connection last reported.
+      const timer = timers.setTimeout(
+        () => stop(new RedisFailure("timed-out", `no answer within ${timeoutMs} ms`)),
+        timeoutMs + 50,
+      );
+      signal?.addEventListener("abort", onAbort, { once: true });
+      let pending: Promise<unknown>;
+      try {
+        pending = sender.send(prefix, ["PING"], timeoutMs, giveUp.signal);
+      } catch (error) {
+        pending = Promise.reject(error);
+      }
+      pending.then(
+        (value) => {
+          timers.clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (!giveUp.signal.aborted) stop(error);
+        },
+      );
+    });
+
+  async function ready(wait: RedisReadyOptions = {}): Promise<RedisReadiness> {
+    const timeoutMs = wait.timeoutMs ?? 5000;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      throw new RedisStateError("INVALID_OPTION", "timeoutMs must be a positive number of ms", {
+        field: "timeoutMs",
+        value: timeoutMs,
+      });
+    }
+    const { signal } = wait;
+    signal?.throwIfAborted();
+    const deadline = timers.now() + timeoutMs;
+    let attempts = 0;
+    let last: unknown;
+    for (;;) {
+      const remaining = Math.ceil(deadline - timers.now());
+      if (remaining <= 0) break;
+      attempts++;
+      try {
+        await ping(remaining, signal);
+        counters.commands++;
+        retryAt = 0;
+        if (mode === "local") {
+          mode = "shared";
+          log("kubeimg availability state: Redis answers again; sharing verdicts and breakers");
+        }
+        return { mode: "shared", attempts };
+      } catch (error) {
+        signal?.throwIfAborted();
+        counters.failures++;
+        last = error;
+        if (failureKind(error) === "auth-failed") break;
+        // A refused or dropped connection answers at once: do not spin on it.
+        await pause(Math.min(100, Math.max(0, deadline - timers.now())), signal);
+        signal?.throwIfAborted();
+      }
+    }
+    retryAt = timers.now() + retryMs;
+    if (mode === "shared") {
+      mode = "local";
+      log(
+        `kubeimg availability state: Redis unavailable (${describeFailure(last, "timeoutMs")}); using this replica's memory, retrying every ${retryMs} ms`,
+      );
+    }
+    throw readinessError(last, timeoutMs, wait.timeoutMs === undefined);
+  }
+
+  /** The typed reason `ready()` gives up with: the kind of failure and the setting to check. */
+  function readinessError(last: unknown, timeoutMs: number, defaulted: boolean): RedisStateError {
+    const kind = failureKind(last);
+    const message = `cannot share availability state through Redis within ${timeoutMs} ms: ${describeFailure(last, "timeoutMs")}`;
+    const url = options.url === undefined ? undefined : redactUrl(options.url);
+    if (kind === "refused")
+      return new RedisStateError("REDIS_REFUSED", message, {
+        field: "url",
+        value: url,
+        cause: last,
+      });
+    if (kind === "auth-failed")
+      return new RedisStateError("REDIS_AUTH_FAILED", message, {
+        field: "url",
+        value: url,
+        cause: last,
+      });
+    if (kind === "timed-out")
+      return new RedisStateError("REDIS_TIMEOUT", message, {
+        field: "timeoutMs",
+        value: defaulted ? `${timeoutMs} (default)` : timeoutMs,
+        cause: last,
+      });
+    return new RedisStateError("REDIS_UNAVAILABLE", message, {
+      field: "url",
+      value: url,
+      cause: last,
+    });
+  }
+
   return {
     get mode() {
       return mode;
     },
+    ready,
     stats: () => ({ ...counters }),
     getVerdict: (key) =>
       run(

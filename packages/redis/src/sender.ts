@@ -32,6 +32,11 @@ function redact(text: string): string {
   return text.replace(/\/\/[^/\s@]*@/g, "//[redacted]@");
 }
 
+/** Returns `url` without its `user:password@`, to put on an error. */
+export function redactUrl(url: string): string {
+  return redact(url);
+}
+
 /** Why Redis could not be used, in the terms a person can act on. */
 export type RedisFailureKind = "refused" | "auth-failed" | "timed-out" | "other";
 
@@ -72,7 +77,7 @@ const ADVICE: Record<RedisFailureKind, string> = {
   "auth-failed":
     "check the user and password in the url (redis://user:password@host:port) against the server's ACL users or requirepass",
   "timed-out":
-    "check that the url's host is reachable from here (network policy, firewall; rediss:// for a TLS port), or raise budgetMs if Redis is only slow",
+    "check that the url's host is reachable from here (network policy, firewall; rediss:// for a TLS port), or raise SETTING if Redis is only slow",
   other: "check the url and the server's log",
 };
 
@@ -100,11 +105,14 @@ function errorText(error: unknown): string {
 
 /**
  * Returns a one-line description of `error`: what kind of failure it is,
- * the client's own words, and what to check. Never carries the URL's password.
+ * the client's own words, and what to check (`setting` is the time limit
+ * that ran out). Never carries the URL's password.
  */
-export function describeFailure(error: unknown): string {
+export function describeFailure(error: unknown, setting = "budgetMs"): string {
   const kind = failureKind(error);
-  return redact(`${LABEL[kind]} (${errorText(error)}): ${ADVICE[kind]}`);
+  return redact(
+    `${LABEL[kind]} (${errorText(error)}): ${ADVICE[kind].replace("SETTING", setting)}`,
+  );
 }
 
 /**
@@ -142,23 +150,33 @@ export function createRedisSender(url: string): RedisCommandSender {
       reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 5), 1000),
     },
   });
-  // What the connection last reported (refused, wrong password, timeout), to
-  // say why a command could not be sent before the first connection.
-  let lastError: unknown;
-  // Failures reach the caller through the commands; an unheard 'error' event would kill the process.
-  client.on("error", (error: unknown) => {
-    lastError = error;
-  });
-  client.on("ready", () => {
-    lastError = undefined;
-  });
   // Commands sent before the first connection wait for it, each only as long
   // as its caller does: one whose time ran out or whose signal was aborted is
   // dropped, never sent late. After that, commands sent while reconnecting
   // fail at once (no offline queue).
   let connected = false;
   let closed = false;
+  // What the connection last reported (refused, wrong password, timeout), to
+  // say why a command could not be sent before the first connection.
+  let lastError: unknown;
   const waiters = new Set<{ resolve(): void; reject(error: unknown): void }>();
+  const notConnected = (timeoutMs: number) =>
+    new RedisFailure(
+      lastError === undefined ? "timed-out" : failureKind(lastError),
+      timeoutMs > 0 ? `not connected within ${timeoutMs} ms` : "not connected",
+      lastError,
+    );
+  // Failures reach the caller through the commands; an unheard 'error' event would kill the process.
+  client.on("error", (error: unknown) => {
+    lastError = error;
+    // Waiting will not mend credentials: say so to whoever waits now.
+    if (!connected && failureKind(error) === "auth-failed") {
+      for (const waiter of waiters) waiter.reject(notConnected(0));
+    }
+  });
+  client.on("ready", () => {
+    lastError = undefined;
+  });
   void client.connect().then(
     () => {
       connected = true;
@@ -171,12 +189,6 @@ export function createRedisSender(url: string): RedisCommandSender {
       waiters.clear();
     },
   );
-  const notConnected = (timeoutMs: number) =>
-    new RedisFailure(
-      lastError === undefined ? "timed-out" : failureKind(lastError),
-      `not connected within ${timeoutMs} ms`,
-      lastError,
-    );
   const firstConnection = (timeoutMs: number, signal: AbortSignal | undefined) =>
     new Promise<void>((resolve, reject) => {
       if (closed) return reject(new RedisFailure("other", "the connection is closed"));
@@ -205,9 +217,11 @@ export function createRedisSender(url: string): RedisCommandSender {
       if (signal?.aborted) throw new RedisFailure("timed-out", "given up before it was sent");
       if (!connected) await firstConnection(timeoutMs, signal);
       if (signal?.aborted) throw new RedisFailure("timed-out", "given up before it was sent");
+      // The client takes whole milliseconds only.
+      const timeout = Math.max(1, Math.ceil(timeoutMs));
       return client.sendCommand<unknown>(
         [...args],
-        signal ? { timeout: timeoutMs, abortSignal: signal } : { timeout: timeoutMs },
+        signal ? { timeout, abortSignal: signal } : { timeout },
       );
     },
     async close() {
