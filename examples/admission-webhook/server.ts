@@ -1,6 +1,7 @@
 /**
  * The HTTPS endpoint: `POST /mutate-pods` takes an AdmissionReview and
- * answers one; `GET /healthz` answers `ok`. Bodies are capped (the API
+ * answers one; `GET /healthz` answers `ok` while the process runs, `GET
+ * /readyz` once it is ready to decide (its shared state settled). Bodies are capped (the API
  * server sends at most a few MB) and must be JSON. A client that goes away
  * mid-request is an ordinary event, never a process-killing one: request and
  * response errors are logged, and an answer for a closed socket is dropped.
@@ -93,6 +94,8 @@ export async function startWebhookServer(options: {
   readonly kindOf?: (response: AdmissionResponse) => string | undefined;
   /** More `GET` endpoints answering JSON (for example `/stats`). */
   readonly get?: Readonly<Record<string, () => unknown>>;
+  /** Whether `GET /readyz` answers 200 `ok` rather than 503 (default: always ready). */
+  readonly ready?: () => boolean;
 }): Promise<WebhookServer> {
   const path = options.path ?? "/mutate-pods";
   const log = options.log ?? (() => {});
@@ -125,6 +128,9 @@ export async function startWebhookServer(options: {
       };
       const url = new URL(req.url ?? "/", "https://webhook.invalid");
       if (req.method === "GET" && url.pathname === "/healthz") return send(200, "ok");
+      if (req.method === "GET" && url.pathname === "/readyz") {
+        return (options.ready?.() ?? true) ? send(200, "ok") : send(503, "not ready");
+      }
       const extra = req.method === "GET" ? options.get?.[url.pathname] : undefined;
       if (extra && Object.hasOwn(options.get ?? {}, url.pathname)) return send(200, extra());
       if (req.method !== "POST" || url.pathname !== path) return send(404, "not found");

@@ -206,6 +206,8 @@ export interface Replica {
   readonly exited: Promise<string>;
   /** GET /stats. */
   stats(ca: string): Promise<ReplicaStats>;
+  /** Polls `GET /readyz` until it answers 200 (rejects after `timeoutMs`). */
+  ready(ca: string, timeoutMs?: number): Promise<void>;
   /** Peak resident memory so far (VmHWM), in bytes. */
   peakRss(): number;
   kill(signal?: NodeJS.Signals): Promise<void>;
@@ -234,6 +236,7 @@ export interface ReplicaOptions {
   readonly redisUrl?: string;
   readonly redisPrefix?: string;
   readonly redisBudgetMs?: number;
+  readonly redisReadyTimeoutMs?: number;
   /** Extra Node flags for the replica (`--cpu-prof`, `--max-old-space-size=…`). */
   readonly nodeArgs?: readonly string[];
   /** The script to run instead of `main.ts` (the load test's no-op floor). */
@@ -266,6 +269,9 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     ...(options.redisUrl ? ["--redis-url", options.redisUrl] : []),
     ...(options.redisPrefix ? ["--redis-prefix", options.redisPrefix] : []),
     ...(options.redisBudgetMs ? ["--redis-budget-ms", String(options.redisBudgetMs)] : []),
+    ...(options.redisReadyTimeoutMs
+      ? ["--redis-ready-timeout-ms", String(options.redisReadyTimeoutMs)]
+      : []),
   ];
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
@@ -309,6 +315,19 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     log,
     exited,
     stats: async (ca) => JSON.parse((await get(port, "/stats", ca)).body) as ReplicaStats,
+    ready: async (ca, timeoutMs = 60_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const { status } = await get(port, "/readyz", ca);
+        if (status === 200) return;
+        if (Date.now() > deadline) {
+          throw new Error(
+            `replica not ready (${status}) within ${timeoutMs} ms:\n${log.join("\n")}`,
+          );
+        }
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
     peakRss: () => {
       try {
         const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
