@@ -3,8 +3,8 @@
  *   -f routing.yaml [-f more.yaml] [--config kuik-config.yaml] [--secrets secrets.yaml]
  *   [--port 8443] [--host 0.0.0.0] [--insecure-registry HOST]... [--deadline-ms 8000]
  *   [--probe-timeout-ms MS] [--redis-url rediss://user:pass@redis:6380] [--redis-prefix P]
- *   [--redis-budget-ms 50] [--stats-port 9090] [--stats-host 127.0.0.1]
- *   [--max-connections 2048] [--max-buffered-body-mib 64]`
+ *   [--redis-budget-ms 50] [--redis-ready-timeout-ms 10000] [--stats-port 9090]
+ *   [--stats-host 127.0.0.1] [--max-connections 2048] [--max-buffered-body-mib 64]`
  *
  * Serves the mutating webhook of `manifests/mutating-webhook-configuration.yaml`.
  * Routing objects and pull Secrets are read from files at start (a real
@@ -12,9 +12,11 @@
  * `--redis-url` (or `REDIS_URL`), every replica shares registry verdicts,
  * circuit breakers and single-flight probing through Redis; without it each
  * replica keeps its own, in memory. TLS and credentials go in the URL
- * (`rediss://`, `user:password@`); the URL is never logged. The counters
- * (`GET /stats`) are served over plain HTTP on a listener of their own,
- * loopback by default, never on the webhook's port.
+ * (`rediss://`, `user:password@`); the URL is never logged. `GET /readyz`
+ * answers 503 until the shared state is ready (or has said, in the log, why
+ * it cannot share: this replica then answers from its own memory). The
+ * counters (`GET /stats`) are served over plain HTTP on a listener of their
+ * own, loopback by default, never on the webhook's port.
  */
 import { readFileSync } from "node:fs";
 import { parsePullSecret } from "@kubeimg/core/keyring";
@@ -22,7 +24,7 @@ import { exampleArgs, fail, userPath } from "@kubeimg/example-kit";
 import { createAvailabilityGate } from "@kubeimg/policy/availability";
 import { activeCheckTimeoutMs, compileRouting } from "@kubeimg/policy/routing";
 import { loadKuikConfig, loadRoutingResources } from "@kubeimg/policy/routing/yaml";
-import { createRedisAvailabilityState } from "@kubeimg/redis";
+import { createRedisAvailabilityState, isRedisStateError } from "@kubeimg/redis";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";
 import { parseAllDocuments } from "yaml";
@@ -40,8 +42,8 @@ const USAGE = `usage: main.ts --cert tls.crt --key tls.key -f routing.yaml [-f m
   [--config kuik-config.yaml] [--secrets secrets.yaml] [--port 8443] [--host 0.0.0.0]
   [--insecure-registry HOST]... [--deadline-ms 8000] [--probe-timeout-ms MS]
   [--redis-url URL] [--redis-prefix PREFIX] [--redis-budget-ms 50]
-  [--stats-port 9090] [--stats-host 127.0.0.1] [--max-connections 2048]
-  [--max-buffered-body-mib 64]
+  [--redis-ready-timeout-ms 10000] [--stats-port 9090] [--stats-host 127.0.0.1]
+  [--max-connections 2048] [--max-buffered-body-mib 64]
 GET /stats is served on --stats-host:--stats-port (plain HTTP; 0: any free port).
 Relative paths are read from the directory the command was started in.`;
 const { values } = exampleArgs(
@@ -67,6 +69,7 @@ const { values } = exampleArgs(
         type: "string",
         default: String(MAX_BUFFERED_BODY_BYTES / 2 ** 20),
       },
+      "redis-ready-timeout-ms": { type: "string", default: "10000" },
     },
   },
   USAGE,
@@ -145,6 +148,10 @@ const state = redisUrl
       log,
     })
   : undefined;
+const redisReadyTimeoutMs =
+  positiveMs("redis-ready-timeout-ms", values["redis-ready-timeout-ms"]) ?? 10_000;
+/** Set once the shared state is ready or has said why it cannot be: `/readyz` waits for it. */
+let ready = state === undefined;
 const client = createRegistryClient({
   registries: Object.fromEntries(
     (values["insecure-registry"] ?? []).map((h) => [
@@ -180,6 +187,7 @@ const server = await startWebhookServer({
   log,
   maxConnections,
   maxBufferedBodyBytes: maxBufferedBodyMib * 2 ** 20,
+  ready: () => ready,
 });
 // Counters for operators and the tests (the gate's, the shared state's, what
 // the server holds, memory and timing), apart from the webhook's port: anyone
@@ -204,8 +212,21 @@ const stats = await startStatsServer({
   ),
 );
 log(
-  `kubeimg admission webhook listening on :${server.port} (POST /mutate-pods, GET /healthz); statistics on http://${stats.host}:${stats.port}/stats; availability state: ${state ? "shared through Redis" : "this process"}`,
+  `kubeimg admission webhook listening on :${server.port} (POST /mutate-pods, GET /healthz, GET /readyz); statistics on http://${stats.host}:${stats.port}/stats; availability state: ${state ? "shared through Redis (connecting)" : "this process"}`,
 );
+if (state) {
+  try {
+    const { attempts } = await state.ready({ timeoutMs: redisReadyTimeoutMs });
+    log(`availability state: sharing through Redis (answered after ${attempts} attempt(s)); ready`);
+  } catch (error) {
+    if (!isRedisStateError(error)) throw error;
+    // Fail safe: a replica that cannot share still decides, from its own memory.
+    log(
+      `availability state: not sharing through Redis [${error.code}]: ${error.message}; answering from this replica's memory and retrying; ready`,
+    );
+  }
+  ready = true;
+}
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(
     signal,

@@ -12,6 +12,7 @@ import { createClient } from "@redis/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { imageKeys } from "../../packages/redis/src/keys.js";
 import {
+  freePort,
   type RunningRedis,
   startRedisServer,
 } from "../../packages/redis/src/redis-server.test-support.js";
@@ -210,5 +211,78 @@ describe("three webhook replicas sharing availability state through Redis", () =
     const counts = await registries.counts();
     // The dead holder's probe, then exactly one by a survivor.
     expect(counts.paths.slow[mirrorPath("slow", "orphan")]).toBe(2);
+  }, 120_000);
+});
+
+describe("replicas started together await the shared state before they report ready", () => {
+  const start = (prefix: string, extra: { redisUrl?: string; redisReadyTimeoutMs?: number } = {}) =>
+    startReplica({
+      certFile: tls.certFile,
+      keyFile: tls.keyFile,
+      routingFile: join(dir, "routing.yaml"),
+      insecureRegistries: [registries.hung, registries.slow, registries.origin],
+      deadlineMs: DEADLINE_MS,
+      probeTimeoutMs: PROBE_TIMEOUT_MS,
+      redisUrl: extra.redisUrl ?? redis.url,
+      redisPrefix: prefix,
+      // As above: a stalled event loop must not pass for a Redis failure.
+      redisBudgetMs: 250,
+      ...(extra.redisReadyTimeoutMs ? { redisReadyTimeoutMs: extra.redisReadyTimeoutMs } : {}),
+    });
+
+  it("three replicas started at the same moment probe the dead mirror once in all, 10 runs of 10", async () => {
+    const probes: number[] = [];
+    const odd: unknown[] = [];
+    for (let run = 0; run < 10; run++) {
+      const prefix = `it:ready:${run}:${Math.random().toString(36).slice(2, 8)}:`;
+      const fresh = await Promise.all([0, 1, 2].map(() => start(prefix)));
+      try {
+        await Promise.all(fresh.map((r) => r.ready(tls.cert)));
+        for (const r of fresh) expect(r.log.join("\n")).toContain("sharing through Redis");
+        const name = `ready${run}`;
+        const outcomes = await admit(
+          fresh.map((r) => r.port),
+          [[image(name)], [image(name)], [image(name)]],
+          3,
+        );
+        expectAllAnsweredInTime(outcomes);
+        probes.push((await registries.counts()).paths.hung[mirrorPath("hung", name)] ?? 0);
+        if (probes.at(-1) !== 1) {
+          // What each replica saw, to tell a Redis failure from a late holder.
+          const stats = await Promise.all(fresh.map((r) => r.stats()));
+          odd.push({
+            run,
+            replicas: stats.map((x) => ({
+              state: x.state,
+              gate: x.gate,
+              eventLoopMaxMs: x.eventLoopDelayMs.max,
+            })),
+          });
+        }
+      } finally {
+        await Promise.all(fresh.map((r) => r.kill("SIGKILL")));
+      }
+    }
+    expect(probes, JSON.stringify(odd)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+  }, 600_000);
+
+  it("a replica whose Redis refuses says so, then reports ready on its own memory", async () => {
+    const replica = await start("it:refused:", {
+      redisUrl: `redis://webhook:hunter2@127.0.0.1:${await freePort()}`,
+      redisReadyTimeoutMs: 500,
+    });
+    try {
+      await replica.ready(tls.cert);
+      const log = replica.log.join("\n");
+      expect(log).toMatch(/Redis unavailable \(connection refused/);
+      expect(log).toMatch(
+        /not sharing through Redis \[REDIS_REFUSED\].*check the host and port in the url/,
+      );
+      expect(log).not.toContain("hunter2");
+      const [outcome] = await admit([replica.port], [[image("refused")]], 1);
+      expect(outcome).toMatchObject({ status: 200, allowed: true });
+    } finally {
+      await replica.kill("SIGKILL");
+    }
   }, 120_000);
 });

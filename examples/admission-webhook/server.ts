@@ -1,12 +1,14 @@
 /**
  * The HTTPS endpoint: `POST /mutate-pods` takes an AdmissionReview and
- * answers one; `GET /healthz` answers `ok`. Bodies are capped one by one
- * (the API server sends at most a few MB) and together, connections are
- * capped, and bodies must be JSON. Nothing a client sends can stop the
- * process: a request target that is not a path is answered 400, an
- * exception in any request or connection handler is logged and answered
- * 500 (or the connection closed), a client that goes away mid-request is an
- * ordinary event, and an answer for a closed socket is dropped.
+ * answers one; `GET /healthz` answers `ok` while the process runs, `GET
+ * /readyz` once it is ready to decide (its shared state settled). Bodies are
+ * capped one by one (the API server sends at most a few MB) and together,
+ * connections are capped, and bodies must be JSON. Nothing a client sends
+ * can stop the process: a request target that is not a path is answered
+ * 400, an exception in any request or connection handler is logged and
+ * answered 500 (or the connection closed), a client that goes away
+ * mid-request is an ordinary event, and an answer for a closed socket is
+ * dropped.
  *
  * `startStatsServer` serves the operators' counters (`/stats`) on a listener
  * of its own, loopback by default, apart from the port the API server reaches.
@@ -169,6 +171,8 @@ export async function startWebhookServer(options: {
   readonly maxBufferedBodyBytes?: number;
   /** Most connections open at once (default {@link MAX_CONNECTIONS}); the rest are closed on arrival. */
   readonly maxConnections?: number;
+  /** Whether `GET /readyz` answers 200 `ok` rather than 503 (default: always ready). */
+  readonly ready?: () => boolean;
 }): Promise<WebhookServer> {
   const path = options.path ?? "/mutate-pods";
   const log = options.log ?? (() => {});
@@ -223,6 +227,9 @@ export async function startWebhookServer(options: {
       const pathname = requestPath(req.url);
       if (pathname === undefined) return send(400, "request target is not a path");
       if (req.method === "GET" && pathname === "/healthz") return send(200, "ok");
+      if (req.method === "GET" && pathname === "/readyz") {
+        return (options.ready?.() ?? true) ? send(200, "ok") : send(503, "not ready");
+      }
       if (req.method !== "POST" || pathname !== path) return send(404, "not found");
       // Turned away: the connection closes after the answer, the rest of the body unread.
       const refuse = (status: 413 | 503) => {

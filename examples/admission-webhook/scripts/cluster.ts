@@ -214,6 +214,8 @@ export interface Replica {
   readonly statsPort: number;
   /** GET /stats. */
   stats(): Promise<ReplicaStats>;
+  /** Polls `GET /readyz` until it answers 200 (rejects after `timeoutMs`). */
+  ready(ca: string, timeoutMs?: number): Promise<void>;
   /** Peak resident memory so far (VmHWM), in bytes. */
   peakRss(): number;
   kill(signal?: NodeJS.Signals): Promise<void>;
@@ -243,6 +245,7 @@ export interface ReplicaOptions {
   readonly redisUrl?: string;
   readonly redisPrefix?: string;
   readonly redisBudgetMs?: number;
+  readonly redisReadyTimeoutMs?: number;
   /** Extra Node flags for the replica (`--cpu-prof`, `--max-old-space-size=…`). */
   readonly nodeArgs?: readonly string[];
   /** The script to run instead of `main.ts` (the load test's no-op floor). */
@@ -277,6 +280,9 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     ...(options.redisUrl ? ["--redis-url", options.redisUrl] : []),
     ...(options.redisPrefix ? ["--redis-prefix", options.redisPrefix] : []),
     ...(options.redisBudgetMs ? ["--redis-budget-ms", String(options.redisBudgetMs)] : []),
+    ...(options.redisReadyTimeoutMs
+      ? ["--redis-ready-timeout-ms", String(options.redisReadyTimeoutMs)]
+      : []),
   ];
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
@@ -321,6 +327,19 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     log,
     exited,
     stats: async () => JSON.parse((await getStats(statsPort)).body) as ReplicaStats,
+    ready: async (ca, timeoutMs = 60_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const { status } = await get(port, "/readyz", ca);
+        if (status === 200) return;
+        if (Date.now() > deadline) {
+          throw new Error(
+            `replica not ready (${status}) within ${timeoutMs} ms:\n${log.join("\n")}`,
+          );
+        }
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
     peakRss: () => {
       try {
         const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -335,6 +354,23 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       await exited;
     },
   };
+}
+
+/** GET `path` from a replica's webhook port, over TLS trusting `ca`. */
+function get(port: number, path: string, ca: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path, method: "GET", ca }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => {
+        body += c;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
 }
 
 /** GET /stats from a replica's loopback statistics listener. */

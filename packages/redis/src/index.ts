@@ -14,6 +14,8 @@ export {
   type RedisAvailabilityState,
   type RedisAvailabilityStateOptions,
   type RedisAvailabilityStateStats,
+  type RedisReadiness,
+  type RedisReadyOptions,
 } from "./redis-state.js";
 export { createRedisSender, type RedisCommandSender } from "./sender.js";
 export { decodeVerdict, encodeVerdict, scrubReason } from "./values.js";

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { isRedisStateError } from "./errors.js";
-import { checkPrefix, hashTagOf, imageKeys, registryKeys } from "./keys.js";
+import {
+  checkPrefix,
+  hashTagOf,
+  imageKeys,
+  isLayoutKey,
+  registryKeys,
+  scanPatternOf,
+} from "./keys.js";
 
 /** CRC16/XMODEM, the hash Redis Cluster takes modulo 16384 to find a key's slot. */
 function crc16(text: string): number {
@@ -90,4 +97,29 @@ describe("key layout", () => {
       );
     },
   );
+});
+
+describe("the keys clear() deletes", () => {
+  it.each([
+    { prefix: "prod:", want: "prod:{*}:v1:*" },
+    // Not prefixes checkPrefix accepts, but the pattern never widens on them.
+    { prefix: "a*b?c[d]e\\f^", want: "a\\*b\\?c\\[d\\]e\\\\f\\^{*}:v1:*" },
+  ])("SCAN pattern of $prefix", ({ prefix, want }) => {
+    expect(scanPatternOf(prefix)).toBe(want);
+  });
+
+  const keys = imageKeys("prod:", { image: "a/b:1", credentialSecret: undefined, registry: "a" });
+  const breaker = registryKeys("prod:", "a");
+  it.each([
+    { key: keys.verdict, want: true },
+    { key: keys.probe, want: true },
+    { key: breaker.trial, want: true },
+    { key: keys.verdict.replace("prod:", "prod:eu:"), want: false },
+    { key: keys.verdict.replace(":v1:", ":v2:"), want: false },
+    { key: `${keys.verdict}x`, want: false },
+    { key: "prod:{x}:v1:verdict", want: false },
+    { key: "prod:other", want: false },
+  ])("$key is ours: $want", ({ key, want }) => {
+    expect(isLayoutKey("prod:", key)).toBe(want);
+  });
 });

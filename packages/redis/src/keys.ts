@@ -80,6 +80,26 @@ export function registryKeys(prefix: string, registry: string): RegistryKeys {
   };
 }
 
+/** Redis glob metacharacters, escaped with a backslash in a `MATCH` pattern. */
+const GLOB_META = /[*?[\]\\^]/g;
+
+/**
+ * Returns the `SCAN MATCH` pattern of this layout's keys under `prefix`:
+ * the prefix escaped for Redis's glob, then `{`. Keys of a longer prefix
+ * (`prod:eu:` under `prod:`) do not match, since a prefix holds no brace.
+ */
+export function scanPatternOf(prefix: string): string {
+  return `${prefix.replace(GLOB_META, "\\$&")}{*}:${LAYOUT_VERSION}:*`;
+}
+
+/** Returns true when `key` is a key this layout writes under `prefix` (what `clear()` may delete). */
+export function isLayoutKey(prefix: string, key: string): boolean {
+  if (!key.startsWith(prefix)) return false;
+  return /^\{[ir][0-9a-f]{32}\}:v1:(verdict|probe|failures|open|tripped|trial)$/.test(
+    key.slice(prefix.length),
+  );
+}
+
 /** The hash tag Redis Cluster hashes for `key`: the text between the first `{` and the next `}`, when not empty. */
 export function hashTagOf(key: string): string {
   const open = key.indexOf("{");

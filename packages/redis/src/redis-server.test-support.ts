@@ -50,14 +50,21 @@ async function answersPing(port: number): Promise<boolean> {
     socket.setTimeout(500, () => finish(false));
     socket.on("error", () => finish(false));
     socket.on("connect", () => socket.write("PING\r\n"));
-    socket.on("data", (data) => finish(data.toString().startsWith("+PONG")));
+    // A server with a password answers NOAUTH: it is up all the same.
+    socket.on("data", (data) => finish(/^(\+PONG|-NOAUTH)/.test(data.toString())));
   });
 }
 
-/** Starts redis-server on a free loopback port and waits until it answers PING. */
-export async function startRedisServer(): Promise<RunningRedis> {
+/**
+ * Starts redis-server on `options.port` (default: a free loopback port) and
+ * waits until it answers PING. Extra `args` go on its command line
+ * (`["--requirepass", "pw"]`).
+ */
+export async function startRedisServer(
+  options: { readonly port?: number; readonly args?: readonly string[] } = {},
+): Promise<RunningRedis> {
   requireRedisServer();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   let child: ChildProcess | undefined;
   const launch = async () => {
     child = spawn(
@@ -75,6 +82,7 @@ export async function startRedisServer(): Promise<RunningRedis> {
         "no",
         "--loglevel",
         "warning",
+        ...(options.args ?? []),
       ],
       { stdio: "ignore" },
     );

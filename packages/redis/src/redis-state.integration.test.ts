@@ -4,6 +4,7 @@
  * and Redis dying and coming back under a running gate.
  */
 import { randomUUID } from "node:crypto";
+import { createServer, type Socket } from "node:net";
 import { type AvailabilityState, createAvailabilityGate } from "@kubeimg/policy/availability";
 import { createClient } from "@redis/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +13,7 @@ import {
   describeAvailabilityGateContract,
 } from "../../policy/src/availability/gate.contract.test-support.js";
 import { imageKeys, registryKeys } from "./keys.js";
-import { type RunningRedis, startRedisServer } from "./redis-server.test-support.js";
+import { freePort, type RunningRedis, startRedisServer } from "./redis-server.test-support.js";
 import { createRedisAvailabilityState, type RedisAvailabilityState } from "./redis-state.js";
 
 let redis: RunningRedis;
@@ -162,6 +163,67 @@ describe("Redis state: values it did not write", () => {
   });
 });
 
+describe("Redis state: large values and values of another type under its keys", () => {
+  /** Bytes redis-server has written to all its clients so far. */
+  async function netOutputBytes(client: Awaited<ReturnType<typeof raw>>): Promise<number> {
+    const info = await client.info("stats");
+    return Number(/total_net_output_bytes:(\d+)/.exec(info)?.[1]);
+  }
+
+  it("reads at most a small bounded part of each, treats them as absent and stays shared", async () => {
+    const prefix = `h:${randomUUID().slice(0, 8)}:`;
+    const at = (name: string) => ({
+      image: `h.example.com/${name}:1`,
+      credentialSecret: undefined,
+      registry: "h.example.com",
+    });
+    const big = imageKeys(prefix, at("big"));
+    const typed = imageKeys(prefix, at("typed"));
+    const breaker = registryKeys(prefix, "h.example.com");
+    const huge = "x".repeat(4 * 1024 * 1024);
+    const client = await raw();
+    try {
+      await client.set(big.verdict, huge, { PX: 60_000 });
+      await client.set(big.probe, huge, { PX: 60_000 });
+      await client.rPush(typed.verdict, ["a", "b"]);
+      await client.hSet(typed.probe, "k", "v");
+      await client.sAdd(breaker.open, "v1:open");
+      await client.rPush(breaker.tripped, "v1:tripped");
+      await client.rPush(breaker.failures, "v1:3");
+      await client.rPush(breaker.trial, "x");
+      const lines: string[] = [];
+      const state = redisState(prefix, { log: (l) => lines.push(l) });
+      const before = await netOutputBytes(client);
+      for (let i = 0; i < 20; i++) {
+        expect(await state.getVerdict(at("big"))).toBeUndefined();
+        expect(await state.peekProbe(at("big"))).toEqual({ verdict: undefined, claimed: false });
+        expect(await state.getVerdict(at("typed"))).toBeUndefined();
+        expect(await state.peekProbe(at("typed"))).toEqual({ verdict: undefined, claimed: false });
+        expect(await state.circuitState("h.example.com")).toBe("closed");
+      }
+      // Each of the 100 reads above costs at most a small reply, never the 4 MiB value.
+      expect((await netOutputBytes(client)) - before).toBeLessThan(256 * 1024);
+      // Claims and counts treat them as absent and replace them with values of this layout.
+      await state.releaseProbe(at("typed"), "v1:00000000-0000-0000-0000-000000000000");
+      const token = await state.claimProbe(at("typed"), 60_000);
+      expect(token).toMatch(/^v1:/);
+      await state.releaseProbe(at("typed"), token as string);
+      expect(await client.exists(typed.probe)).toBe(0);
+      expect(await state.claimProbe(at("big"), 60_000)).toMatch(/^v1:/);
+      expect(await state.claimTrial("h.example.com", 60_000)).toBe(true);
+      await state.releaseTrial("h.example.com");
+      await state.recordFailure("h.example.com", { failureThreshold: 2, coolDownMs: 60_000 });
+      expect(await client.get(breaker.failures)).toBe("v1:1");
+      expect(state.mode).toBe("shared");
+      expect(state.stats()).toMatchObject({ failures: 0, localAnswers: 0 });
+      expect(state.stats().foreignValues).toBeGreaterThanOrEqual(100);
+      expect(lines).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("Redis state: Redis dies and comes back", () => {
   it("falls back to local memory within its budget, logs each transition once, and resumes sharing", async () => {
     const prefix = `k:${randomUUID().slice(0, 8)}:`;
@@ -211,6 +273,197 @@ describe("Redis state: Redis dies and comes back", () => {
       retryable: false,
     });
     for (const line of lines) expect(line).not.toContain(redis.url.replace("redis://", ""));
+  });
+});
+
+describe("Redis state: clear()", () => {
+  it("deletes this prefix's keys only, not those of a longer prefix or of others", async () => {
+    const base = `cl${randomUUID().slice(0, 8)}:`;
+    const prefixes = [base, `${base}eu:`, `${base}e`, `${base.slice(0, -1)}x:`];
+    const states = prefixes.map((p) => redisState(p));
+    const key = {
+      image: "a.example.com/x:1",
+      credentialSecret: undefined,
+      registry: "a.example.com",
+    };
+    for (const state of states) {
+      await state.setVerdict(key, { available: true }, 60_000);
+      await state.recordFailure("a.example.com", { failureThreshold: 1, coolDownMs: 60_000 });
+    }
+    const client = await raw();
+    try {
+      // A key of this prefix that this layout did not write stays too.
+      await client.set(`${base}other`, "x", { PX: 60_000 });
+      await states[0]?.clear();
+      expect((await client.keys(`${base}{*`)).sort()).toEqual([]);
+      for (const p of prefixes.slice(1)) {
+        expect((await client.keys(`${p}{*}:v1:*`)).length).toBe(4);
+      }
+      expect(await client.get(`${base}other`)).toBe("x");
+      expect(await states[1]?.getVerdict(key)).toEqual({ available: true });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("Redis state: Redis is down when the replica starts", () => {
+  it("sends no command whose caller gave up, however late Redis comes up", async () => {
+    const port = await freePort();
+    const prefix = `late:${randomUUID().slice(0, 8)}:`;
+    const state = createRedisAvailabilityState({
+      url: `redis://127.0.0.1:${port}`,
+      prefix,
+      timers: realClock,
+      budgetMs: 50,
+      retryMs: 20,
+    });
+    opened.push(state);
+    const key = (i: number) => ({
+      image: `a.example.com/x${i}:1`,
+      credentialSecret: undefined,
+      registry: "a.example.com",
+    });
+    const policy = { failureThreshold: 1, coolDownMs: 60_000 };
+    // Every call gives up within its budget and answers from local memory.
+    for (let i = 0; i < 10; i++) {
+      await state.setVerdict(key(i), { available: true }, 60_000);
+      expect(await state.claimProbe(key(i), 60_000)).toBeDefined();
+      await state.recordFailure(`r${i}.example.com`, policy);
+      expect(await state.claimTrial(`r${i}.example.com`, 60_000)).toBe(true);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(state.mode).toBe("local");
+    const late = await startRedisServer({ port });
+    try {
+      // Wait until this state shares again: anything it parked would have gone first.
+      const deadline = performance.now() + 20_000;
+      while (state.mode !== "shared" && performance.now() < deadline) {
+        await state.getVerdict(key(100));
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(state.mode).toBe("shared");
+      const client = createClient({ url: late.url });
+      client.on("error", () => {});
+      await client.connect();
+      try {
+        expect(await client.keys("*")).toEqual([]);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await late.stop();
+    }
+  }, 60_000);
+});
+
+describe("Redis state: ready()", () => {
+  /** A state on `url` with the default budget, logging into `lines`. */
+  function stateOn(url: string, lines: string[]) {
+    const state = createRedisAvailabilityState({
+      url,
+      prefix: `r:${randomUUID().slice(0, 8)}:`,
+      timers: realClock,
+      log: (l) => lines.push(l),
+    });
+    opened.push(state);
+    return state;
+  }
+  async function failure(promise: Promise<unknown>): Promise<Record<string, unknown>> {
+    try {
+      await promise;
+    } catch (error) {
+      return error as Record<string, unknown>;
+    }
+    throw new Error("ready() resolved");
+  }
+
+  it("resolves once Redis answers; the state shares from then on", async () => {
+    const lines: string[] = [];
+    const state = stateOn(redis.url, lines);
+    expect(await state.ready()).toEqual({ mode: "shared", attempts: 1 });
+    expect(state.mode).toBe("shared");
+    expect(lines).toEqual([]);
+  });
+
+  it("a refused connection: REDIS_REFUSED naming the url, logged as refused", async () => {
+    const lines: string[] = [];
+    const port = await freePort();
+    const state = stateOn(`redis://webhook:hunter2@127.0.0.1:${port}`, lines);
+    const error = await failure(state.ready({ timeoutMs: 400 }));
+    expect(error).toMatchObject({
+      name: "RedisStateError",
+      code: "REDIS_REFUSED",
+      field: "url",
+      value: `redis://[redacted]@127.0.0.1:${port}`,
+    });
+    expect(error.message).toMatch(
+      /connection refused .*ECONNREFUSED.*check the host and port in the url/,
+    );
+    expect(state.mode).toBe("local");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/Redis unavailable \(connection refused/);
+    expect(`${error.message}${lines.join("")}`).not.toContain("hunter2");
+  });
+
+  it("wrong or missing credentials: REDIS_AUTH_FAILED at the first answer, logged as auth failed", async () => {
+    const guarded = await startRedisServer({ args: ["--requirepass", "hunter2"] });
+    try {
+      for (const [url, reply] of [
+        [`redis://:not-it@127.0.0.1:${guarded.port}`, "WRONGPASS"],
+        [`redis://127.0.0.1:${guarded.port}`, "NOAUTH"],
+      ] as const) {
+        const lines: string[] = [];
+        const state = stateOn(url, lines);
+        const error = await failure(state.ready({ timeoutMs: 20_000 }));
+        expect(error).toMatchObject({ code: "REDIS_AUTH_FAILED", field: "url" });
+        expect(error.message).toContain(reply);
+        expect(error.message).toMatch(
+          /authentication failed .*check the user and password in the url/,
+        );
+        expect(error.message).not.toContain("not-it");
+        expect(lines[0]).toMatch(/Redis unavailable \(authentication failed/);
+      }
+      const lines: string[] = [];
+      const good = stateOn(`redis://:hunter2@127.0.0.1:${guarded.port}`, lines);
+      expect(await good.ready()).toMatchObject({ mode: "shared" });
+    } finally {
+      await guarded.stop();
+    }
+  });
+
+  it("a server that never answers: REDIS_TIMEOUT naming timeoutMs, logged as timed out", async () => {
+    const sockets = new Set<Socket>();
+    const hole = createServer((socket) => {
+      sockets.add(socket);
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => hole.listen(0, "127.0.0.1", resolve));
+    const address = hole.address();
+    const port = typeof address === "object" && address ? address.port : 0;
+    try {
+      const lines: string[] = [];
+      const state = stateOn(`redis://127.0.0.1:${port}`, lines);
+      const error = await failure(state.ready({ timeoutMs: 300 }));
+      expect(error).toMatchObject({ code: "REDIS_TIMEOUT", field: "timeoutMs", value: 300 });
+      expect(error.message).toMatch(/timed out .*reachable.*raise timeoutMs/);
+      expect(lines[0]).toMatch(/Redis unavailable \(timed out/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => hole.close(() => resolve()));
+    }
+  });
+
+  it("stops waiting when its signal aborts, and refuses a bad timeoutMs", async () => {
+    const state = stateOn(`redis://127.0.0.1:${await freePort()}`, []);
+    const controller = new AbortController();
+    const waiting = failure(state.ready({ signal: controller.signal, timeoutMs: 60_000 }));
+    setTimeout(() => controller.abort(new Error("shutting down")), 50);
+    expect((await waiting).message).toBe("shutting down");
+    expect(await failure(state.ready({ timeoutMs: 0 }))).toMatchObject({
+      code: "INVALID_OPTION",
+      field: "timeoutMs",
+    });
   });
 });
 

@@ -24,9 +24,16 @@ import {
   type RoutingTimers,
 } from "@kubeimg/policy/availability";
 import { RedisStateError } from "./errors.js";
-import { checkPrefix, imageKeys, registryKeys } from "./keys.js";
-import { CLAIM_SCRIPT, FAILURE_SCRIPT, RELEASE_SCRIPT } from "./scripts.js";
-import { createRedisSender, describeFailure, type RedisCommandSender } from "./sender.js";
+import { checkPrefix, imageKeys, isLayoutKey, registryKeys, scanPatternOf } from "./keys.js";
+import { CLAIM_SCRIPT, FAILURE_SCRIPT, READ_SCRIPT, RELEASE_SCRIPT } from "./scripts.js";
+import {
+  createRedisSender,
+  describeFailure,
+  failureKind,
+  type RedisCommandSender,
+  RedisFailure,
+  redactUrl,
+} from "./sender.js";
 import { decodeVerdict, encodeVerdict, isToken } from "./values.js";
 
 /** Options of {@link createRedisAvailabilityState}. */
@@ -67,10 +74,47 @@ export interface RedisAvailabilityStateStats {
   readonly foreignValues: number;
 }
 
+/** Options of {@link RedisAvailabilityState.ready}. */
+export interface RedisReadyOptions {
+  /** Stops waiting: `ready()` rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** Most time to wait for Redis to answer, in ms (default 5000). */
+  readonly timeoutMs?: number;
+}
+
+/** What {@link RedisAvailabilityState.ready} resolves to: the state shares through Redis. */
+export interface RedisReadiness {
+  readonly mode: "shared";
+  /** PINGs sent until one was answered (1 when Redis answered at once). */
+  readonly attempts: number;
+}
+
 /** The Redis-backed {@link AvailabilityState}. */
 export interface RedisAvailabilityState extends AvailabilityState {
   /** `shared` while Redis answers, `local` while this replica runs on its own memory. */
   readonly mode: "shared" | "local";
+  /**
+   * Resolves once Redis answers on this state's connection, so that what the
+   * replica learns from its first admission on is shared; await it before
+   * reporting ready. It keeps trying until `timeoutMs` (Redis may be starting
+   * too), except after an authentication failure, which waiting will not
+   * mend. Rejects with a {@link RedisStateError} saying why it cannot share:
+   * `REDIS_REFUSED`, `REDIS_AUTH_FAILED`, `REDIS_TIMEOUT` or
+   * `REDIS_UNAVAILABLE`, the setting to check in its message and `field`.
+   * The state still works after a rejection, from this replica's memory,
+   * trying Redis again every `retryMs`.
+   *
+   * @example
+   * ```ts
+   * try {
+   *   await state.ready({ timeoutMs: 10_000 });
+   * } catch (error) {
+   *   if (!isRedisStateError(error)) throw error;
+   *   console.error(`not sharing (${error.code}): ${error.message}`);
+   * }
+   * ```
+   */
+  ready(options?: RedisReadyOptions): Promise<RedisReadiness>;
   stats(): RedisAvailabilityStateStats;
   /** Closes the connection this state opened (not a `sender` passed in). */
   close(): Promise<void>;
@@ -141,10 +185,15 @@ function createWithTimers<Handle>(
   let retryAt = 0;
   const trials = new Map<string, string>();
 
-  /** One command under the budget; the command's own promise is always observed. */
+  /**
+   * One command under the budget; the command's own promise is always
+   * observed. When the budget runs out the command's signal is aborted, so a
+   * command still waiting for a connection is dropped, never sent late.
+   */
   const send = (firstKey: string, args: readonly string[]): Promise<unknown> =>
     new Promise<unknown>((resolve, reject) => {
       let done = false;
+      const giveUp = new AbortController();
       // When the budget's timer fires after a stall of the event loop, a reply
       // may already wait in the socket: give it one turn of the loop (timers
       // run before I/O in each turn) before calling the command late.
@@ -152,12 +201,13 @@ function createWithTimers<Handle>(
         timers.setTimeout(() => {
           if (done) return;
           done = true;
-          reject(new Error(`no answer within ${budgetMs} ms`));
+          giveUp.abort();
+          reject(new RedisFailure("timed-out", `no answer within budgetMs ${budgetMs} ms`));
         }, 0);
       }, budgetMs);
       let pending: Promise<unknown>;
       try {
-        pending = sender.send(firstKey, args, budgetMs);
+        pending = sender.send(firstKey, args, budgetMs, giveUp.signal);
       } catch (error) {
         pending = Promise.reject(error);
       }
@@ -205,8 +255,28 @@ function createWithTimers<Handle>(
     }
   };
 
-  const verdictOf = (raw: unknown): Availability | undefined => {
-    if (raw === null || raw === undefined) return undefined;
+  /**
+   * Reads `keys` (one hash tag) with {@link READ_SCRIPT}: each is its string,
+   * or undefined when absent or foreign (another type, or too long to be
+   * ours: never transferred), foreign ones counted.
+   */
+  const read = async (keys: readonly string[]): Promise<(string | undefined)[]> => {
+    const reply = await send(keys[0] as string, [
+      "EVAL",
+      READ_SCRIPT,
+      String(keys.length),
+      ...keys,
+    ]);
+    return keys.map((_, i) => {
+      const value = Array.isArray(reply) ? reply[i] : undefined;
+      if (typeof value === "string") return value;
+      if (value !== 0) counters.foreignValues++;
+      return undefined;
+    });
+  };
+
+  const verdictOf = (raw: string | undefined): Availability | undefined => {
+    if (raw === undefined) return undefined;
     const verdict = decodeVerdict(raw);
     if (!verdict) counters.foreignValues++;
     return verdict;
@@ -214,17 +284,139 @@ function createWithTimers<Handle>(
 
   const newToken = () => `v1:${randomUUID()}`;
 
+  /** Waits `ms` on the state's timers, or less if `signal` aborts. */
+  const pause = (ms: number, signal: AbortSignal | undefined) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        timers.clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = timers.setTimeout(done, ms);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+
+  /** One PING with its own time limit, dropped unsent when that runs out or `signal` aborts. */
+  const ping = (timeoutMs: number, signal: AbortSignal | undefined) =>
+    new Promise<unknown>((resolve, reject) => {
+      const giveUp = new AbortController();
+      const stop = (error: unknown) => {
+        timers.clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        giveUp.abort();
+        reject(error);
+      };
+      const onAbort = () => stop(signal?.reason);
+      // A backstop only: the sender honours timeoutMs itself and, when it ran
+      // out waiting for a connection, says what the connection last reported.
+      const timer = timers.setTimeout(
+        () => stop(new RedisFailure("timed-out", `no answer within ${timeoutMs} ms`)),
+        timeoutMs + 50,
+      );
+      signal?.addEventListener("abort", onAbort, { once: true });
+      let pending: Promise<unknown>;
+      try {
+        pending = sender.send(prefix, ["PING"], timeoutMs, giveUp.signal);
+      } catch (error) {
+        pending = Promise.reject(error);
+      }
+      pending.then(
+        (value) => {
+          timers.clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (!giveUp.signal.aborted) stop(error);
+        },
+      );
+    });
+
+  async function ready(wait: RedisReadyOptions = {}): Promise<RedisReadiness> {
+    const timeoutMs = wait.timeoutMs ?? 5000;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      throw new RedisStateError("INVALID_OPTION", "timeoutMs must be a positive number of ms", {
+        field: "timeoutMs",
+        value: timeoutMs,
+      });
+    }
+    const { signal } = wait;
+    signal?.throwIfAborted();
+    const deadline = timers.now() + timeoutMs;
+    let attempts = 0;
+    let last: unknown;
+    for (;;) {
+      const remaining = Math.ceil(deadline - timers.now());
+      if (remaining <= 0) break;
+      attempts++;
+      try {
+        await ping(remaining, signal);
+        counters.commands++;
+        retryAt = 0;
+        if (mode === "local") {
+          mode = "shared";
+          log("kubeimg availability state: Redis answers again; sharing verdicts and breakers");
+        }
+        return { mode: "shared", attempts };
+      } catch (error) {
+        signal?.throwIfAborted();
+        counters.failures++;
+        last = error;
+        if (failureKind(error) === "auth-failed") break;
+        // A refused or dropped connection answers at once: do not spin on it.
+        await pause(Math.min(100, Math.max(0, deadline - timers.now())), signal);
+        signal?.throwIfAborted();
+      }
+    }
+    retryAt = timers.now() + retryMs;
+    if (mode === "shared") {
+      mode = "local";
+      log(
+        `kubeimg availability state: Redis unavailable (${describeFailure(last, "timeoutMs")}); using this replica's memory, retrying every ${retryMs} ms`,
+      );
+    }
+    throw readinessError(last, timeoutMs, wait.timeoutMs === undefined);
+  }
+
+  /** The typed reason `ready()` gives up with: the kind of failure and the setting to check. */
+  function readinessError(last: unknown, timeoutMs: number, defaulted: boolean): RedisStateError {
+    const kind = failureKind(last);
+    const message = `cannot share availability state through Redis within ${timeoutMs} ms: ${describeFailure(last, "timeoutMs")}`;
+    const url = options.url === undefined ? undefined : redactUrl(options.url);
+    if (kind === "refused")
+      return new RedisStateError("REDIS_REFUSED", message, {
+        field: "url",
+        value: url,
+        cause: last,
+      });
+    if (kind === "auth-failed")
+      return new RedisStateError("REDIS_AUTH_FAILED", message, {
+        field: "url",
+        value: url,
+        cause: last,
+      });
+    if (kind === "timed-out")
+      return new RedisStateError("REDIS_TIMEOUT", message, {
+        field: "timeoutMs",
+        value: defaulted ? `${timeoutMs} (default)` : timeoutMs,
+        cause: last,
+      });
+    return new RedisStateError("REDIS_UNAVAILABLE", message, {
+      field: "url",
+      value: url,
+      cause: last,
+    });
+  }
+
   return {
     get mode() {
       return mode;
     },
+    ready,
     stats: () => ({ ...counters }),
     getVerdict: (key) =>
       run(
-        async () =>
-          verdictOf(
-            await send(imageKeys(prefix, key).verdict, ["GET", imageKeys(prefix, key).verdict]),
-          ),
+        async () => verdictOf((await read([imageKeys(prefix, key).verdict]))[0]),
         () => local.getVerdict(key),
       ),
     async setVerdict(key, answer, ttlMs) {
@@ -270,9 +462,8 @@ function createWithTimers<Handle>(
       const keys = imageKeys(prefix, key);
       return run(
         async () => {
-          const reply = await send(keys.verdict, ["MGET", keys.verdict, keys.probe]);
-          const [verdict, marker] = Array.isArray(reply) ? reply : [];
-          if (marker !== null && marker !== undefined && !isToken(marker)) counters.foreignValues++;
+          const [verdict, marker] = await read([keys.verdict, keys.probe]);
+          if (marker !== undefined && !isToken(marker)) counters.foreignValues++;
           return { verdict: verdictOf(verdict), claimed: isToken(marker) };
         },
         () => local.peekProbe(key),
@@ -282,11 +473,10 @@ function createWithTimers<Handle>(
       const keys = registryKeys(prefix, registry);
       return run(
         async () => {
-          const reply = await send(keys.open, ["MGET", keys.open, keys.tripped]);
-          const [open, tripped] = Array.isArray(reply) ? reply : [];
+          const [open, tripped] = await read([keys.open, keys.tripped]);
           if (open === "v1:open") return "open";
           if (tripped === "v1:tripped") return "half-open";
-          if ((open ?? null) !== null || (tripped ?? null) !== null) counters.foreignValues++;
+          if (open !== undefined || tripped !== undefined) counters.foreignValues++;
           return "closed";
         },
         () => local.circuitState(registry),
@@ -367,14 +557,16 @@ function createWithTimers<Handle>(
               "SCAN",
               cursor,
               "MATCH",
-              `${prefix}*`,
+              scanPatternOf(prefix),
               "COUNT",
               "500",
             ]);
             const [next, keys] = Array.isArray(reply) ? reply : ["0", []];
             cursor = String(next);
             for (const key of Array.isArray(keys) ? keys : []) {
-              await send(String(key), ["DEL", String(key)]);
+              // The pattern already keeps to this prefix; the exact check keeps to this layout.
+              if (typeof key === "string" && isLayoutKey(prefix, key))
+                await send(key, ["DEL", key]);
             }
           } while (cursor !== "0");
         },
