@@ -1,6 +1,7 @@
 import { open, readdir, stat } from "node:fs/promises";
 import { extname, isAbsolute, join } from "node:path";
 import { CliError } from "../errors/cli-error.js";
+import { readFailure } from "../errors/system-error.js";
 import type { CliIo } from "../io/io.js";
 
 /** A file named on the command line and its text. */
@@ -20,25 +21,6 @@ function pathOf(name: string, io: CliIo): string {
   return isAbsolute(name) ? name : join(io.cwd, name);
 }
 
-/** The causes a file read fails for, as the sentence the user reads. */
-const REASONS: Readonly<Record<string, string>> = {
-  EISDIR: "is a directory",
-  EACCES: "cannot be read: permission denied",
-  EPERM: "cannot be read: operation not permitted",
-  EIO: "cannot be read: input/output error",
-  ELOOP: "cannot be read: too many levels of symbolic links",
-  ENAMETOOLONG: "cannot be read: the file name is too long",
-  EMFILE: "cannot be read: too many open files",
-  ENFILE: "cannot be read: too many open files in the system",
-  ENXIO: "cannot be read: no such device or address (a socket?)",
-  ENODEV: "cannot be read: no such device",
-  EAGAIN: "cannot be read: the resource is temporarily unavailable",
-  EBUSY: "cannot be read: the device or resource is busy",
-  ENOMEM: "cannot be read: out of memory",
-  ERR_INVALID_ARG_VALUE: "is not a valid file name",
-  ERR_INVALID_ARG_TYPE: "is not a valid file name",
-};
-
 /**
  * Returns the error for a failed read of `name` (`what` prefixes it, e.g.
  * `--node-config`): one sentence naming the file and the cause, never the
@@ -50,12 +32,7 @@ export function fileError(name: string, error: unknown, what = ""): CliError {
   if (code === "ENOENT" || code === "ENOTDIR") {
     return new CliError("FILE_NOT_FOUND", `${label}: no such file`, name, { cause: error });
   }
-  const known = typeof code === "string" ? REASONS[code] : undefined;
-  const reason =
-    known ??
-    (typeof code === "string" && /^[A-Z][A-Z0-9_]{1,40}$/.test(code)
-      ? `cannot be read (system error ${code})`
-      : `cannot be read (${error instanceof Error ? error.name : "unknown failure"})`);
+  const reason = readFailure(error);
   return new CliError("FILE_UNREADABLE", `${label}: ${reason}`, name, { cause: error });
 }
 
