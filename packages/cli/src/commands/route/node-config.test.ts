@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -107,5 +107,14 @@ describe("kubeimg route --node-config", () => {
     const { code, err } = await route("nope");
     expect(code).not.toBe(0);
     expect(err).toContain("--node-config nope");
+  });
+
+  it("says why a node config cannot be read, in a sentence (not as missing)", async () => {
+    symlinkSync("loop.conf", join(dir, "loop.conf"));
+    const { code, err } = await route("loop.conf");
+    expect(code).not.toBe(0);
+    expect(err).toBe(
+      "kubeimg route: --node-config loop.conf: cannot be read: too many levels of symbolic links [FILE_UNREADABLE]\n",
+    );
   });
 });

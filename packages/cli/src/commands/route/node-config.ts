@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
+import { isKubeimgError } from "@kubeimg/core";
 import { makeDockerKeyring, type PullSecret } from "@kubeimg/core/keyring";
 import {
   loadRegistriesConf,
@@ -10,6 +11,7 @@ import {
 import { readContainerdHostDirs, readRegistriesConf } from "@kubeimg/policy/node-mirrors/fs";
 import type { CompiledRouting, RouteContainerInput } from "@kubeimg/policy/routing";
 import { CliError } from "../../errors/cli-error.js";
+import { fileError } from "../../files/read-file.js";
 import type { CliIo } from "../../io/io.js";
 import type { Colors } from "../../output/color.js";
 
@@ -23,16 +25,31 @@ export async function loadNodeConfig(name: string, io: CliIo): Promise<NodeRunti
   try {
     isDir = (await stat(path)).isDirectory();
   } catch (error) {
-    throw new CliError("FILE_NOT_FOUND", `--node-config ${name}: no such file or directory`, name, {
-      cause: error,
-    });
+    const code = (error as { code?: unknown }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new CliError(
+        "FILE_NOT_FOUND",
+        `--node-config ${name}: no such file or directory`,
+        name,
+        { cause: error },
+      );
+    }
+    throw fileError(name, error, "--node-config");
   }
-  if (isDir) {
-    const node = await readContainerdHostDirs(path);
-    return { runtime: "containerd", files: node.files, options: { configPath: path } };
+  try {
+    if (isDir) {
+      const node = await readContainerdHostDirs(path);
+      return { runtime: "containerd", files: node.files, options: { configPath: path } };
+    }
+    const input = await readRegistriesConf(path, `${path}.d`);
+    return { runtime: "containers-image", conf: loadRegistriesConf(input) };
+  } catch (error) {
+    if (isKubeimgError(error)) throw error;
+    // A system error from a file inside: name that file as the user would.
+    const inner = (error as { path?: unknown }).path;
+    const file = typeof inner === "string" && inner !== path ? relative(io.cwd, inner) : name;
+    throw fileError(file, error, "--node-config");
   }
-  const input = await readRegistriesConf(path, `${path}.d`);
-  return { runtime: "containers-image", conf: loadRegistriesConf(input) };
 }
 
 /** The pull plan for the container, each alternative's keyring holding its kuik credential secret. */
