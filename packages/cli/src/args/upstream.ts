@@ -92,12 +92,13 @@ export function upstreamChoice(
       );
     }
     if (!(names as readonly string[]).includes(name)) {
+      const reads = names.length === 0 ? "none" : names.join(", ");
       const known = (upstreamNames as readonly string[]).includes(name);
       throw new CliError(
         "USAGE",
         known
-          ? `--upstream ${name}: kubeimg ${command} does not depend on it (it reads ${names.join(", ")})`
-          : `--upstream ${JSON.stringify(name)}: unknown upstream; kubeimg ${command} reads ${names.join(", ")}`,
+          ? `--upstream ${name}: kubeimg ${command} does not depend on it (it reads ${reads})`
+          : `--upstream ${JSON.stringify(name)}: unknown upstream; kubeimg ${command} reads ${reads}`,
         pair,
       );
     }
