@@ -7,7 +7,7 @@
  * `containerd-hosts.ts`'s.
  */
 import { path as goPath, time as goTime } from "@kubeimg/core/internal";
-import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
+import { NodeMirrorsError, type NodeMirrorsWarning, tooDeep } from "./errors.js";
 import {
   DecodeError,
   expectBool,
@@ -18,7 +18,13 @@ import {
 } from "./go-decode.js";
 import { parseGoUrl } from "./go-net.js";
 import type { NodeFiles } from "./node-files.js";
-import { parseToml, type TomlPosition, TomlSyntaxError, type TomlValue } from "./toml.js";
+import {
+  parseToml,
+  TomlDepthError,
+  type TomlPosition,
+  TomlSyntaxError,
+  type TomlValue,
+} from "./toml.js";
 
 /** The operations a registry endpoint is used for, in containerd's bit order. */
 export type HostCapability = "pull" | "resolve" | "push" | "referrers";
@@ -399,6 +405,7 @@ export function loadHostDir(files: NodeFiles, dir: string, trace: Trace): HostCo
       trace.line(`${file} does not parse: ignored (containerd logs the error)`);
       return loadCertFiles(files, dir, trace);
     }
+    if (error instanceof TomlDepthError) throw tooDeep(error, file);
     throw error;
   }
 }

@@ -166,3 +166,46 @@ describe("registries.conf", () => {
     expect(thrown(() => resolveShortName(conf, "toString")).code).toBe("INVALID_INPUT");
   });
 });
+
+describe("deeply nested node files", () => {
+  const deep = {
+    arrays: `x = ${"[".repeat(20_000)}${"]".repeat(20_000)}\n`,
+    "inline tables": `x = ${"{a=".repeat(20_000)}1${"}".repeat(20_000)}\n`,
+  };
+
+  it.each(Object.entries(deep))(
+    "%s: resolveContainerdHosts answers LIMIT_EXCEEDED naming the file and the bound",
+    (_, text) => {
+      const file = `${certs}/docker.io/hosts.toml`;
+      const error = thrown(() => resolveContainerdHosts("docker.io", { [file]: text }));
+      expect(error.code).toBe("LIMIT_EXCEEDED");
+      expect(error.file).toBe(file);
+      expect(error.message).toContain(file);
+      expect(error.message).toContain("deeper than 1000 levels");
+    },
+  );
+
+  it.each(Object.entries(deep))(
+    "%s: loadRegistriesConf answers LIMIT_EXCEEDED naming the file and the bound",
+    (_, text) => {
+      const error = thrown(() =>
+        loadRegistriesConf({
+          conf: "",
+          dropIns: { "50-deep.conf": text },
+          dropInDir: "/etc/containers/registries.conf.d",
+        }),
+      );
+      expect(error.code).toBe("LIMIT_EXCEEDED");
+      expect(error.file).toBe("/etc/containers/registries.conf.d/50-deep.conf");
+      expect(error.message).toContain("deeper than 1000 levels");
+    },
+  );
+
+  it("reads a file at the bound through the decoders without a stack overflow", () => {
+    const atBound = `[host."https://m.example".header]\nx = ${"[".repeat(995)}${"]".repeat(995)}\n`;
+    const r = resolveContainerdHosts("docker.io", { [`${certs}/docker.io/hosts.toml`]: atBound });
+    expect(r.warnings.map((w) => w.code)).toContain("HOSTS_TOML_IGNORED");
+    const conf = loadRegistriesConf({ conf: `x = ${"{a=".repeat(999)}1${"}".repeat(999)}\n` });
+    expect(conf.registries).toEqual([]);
+  });
+});

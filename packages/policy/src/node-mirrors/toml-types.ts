@@ -84,6 +84,32 @@ export class TomlSyntaxError extends Error {
   }
 }
 
+/**
+ * The deepest nesting the reader follows: key parts (of headers, keys and
+ * keys inside inline tables) and arrays together, counted from the root. go-toml and BurntSushi
+ * set none (Go's stack grows to 1 GB, so any depth a file holds parses);
+ * a JavaScript stack does not grow, so kubeimg refuses deeper documents.
+ * Real node configs nest five levels at most (`host."…".header.NAME = […]`),
+ * and a thousand levels use a small part of a default engine stack.
+ */
+export const MAX_TOML_DEPTH = 1000;
+
+/** A document nested deeper than {@link MAX_TOML_DEPTH}: a kubeimg bound, not a TOML rule. */
+export class TomlDepthError extends Error {
+  override readonly name = "TomlDepthError";
+  readonly line: number;
+  readonly column: number;
+  readonly limit: number;
+  constructor(limit: number, at: TomlPosition) {
+    super(
+      `line ${at.line}, column ${at.column}: nested deeper than ${limit} levels (key parts and arrays), the most kubeimg reads`,
+    );
+    this.line = at.line;
+    this.column = at.column;
+    this.limit = limit;
+  }
+}
+
 /** Whose reading of TOML to follow: containerd's go-toml v2.3.0 or containers/image's BurntSushi/toml v1.5.0. */
 export type TomlFlavor = "go-toml" | "burntsushi";
 

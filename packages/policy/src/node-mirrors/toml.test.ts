@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { parseToml, type TomlFlavor, TomlSyntaxError } from "./toml.js";
+import {
+  MAX_TOML_DEPTH,
+  parseToml,
+  TomlDepthError,
+  type TomlFlavor,
+  TomlSyntaxError,
+} from "./toml.js";
 
 function accepts(text: string, flavor: TomlFlavor): boolean {
   try {
@@ -82,5 +88,43 @@ describe("parseToml", () => {
     expect(get("a")).toMatchObject({ kind: "string", value: "é\t" });
     expect(get("b")).toMatchObject({ kind: "string", value: "xy" });
     expect(get("c")).toMatchObject({ kind: "integer", value: 255n });
+  });
+});
+
+/** Documents nested `depth` levels deep, one per way of nesting. */
+const nestings: Record<string, (depth: number) => string> = {
+  arrays: (n) => `a = ${"[".repeat(n - 1)}${"]".repeat(n - 1)}\n`,
+  "inline tables": (n) => `${"a={".repeat(n - 1)}b=1${"}".repeat(n - 1)}\n`,
+  "dotted key": (n) => `${Array(n).fill("a").join(".")} = 1\n`,
+  header: (n) => `[${Array(n).fill("a").join(".")}]\nb = 1\n`.replace("b = 1", "").trimEnd(),
+  "header, then dotted key and inline table": (n) =>
+    `[${Array(n - 3)
+      .fill("a")
+      .join(".")}]\nb.c = {d = 1}\n`,
+};
+
+describe("parseToml nesting bound", () => {
+  const flavors: TomlFlavor[] = ["go-toml", "burntsushi"];
+  for (const [name, make] of Object.entries(nestings)) {
+    for (const flavor of flavors) {
+      it(`${name} (${flavor}): ${MAX_TOML_DEPTH} levels parse, one more is a TomlDepthError`, () => {
+        expect(() => parseToml(make(MAX_TOML_DEPTH), { flavor })).not.toThrow();
+        expect(() => parseToml(make(MAX_TOML_DEPTH + 1), { flavor })).toThrow(TomlDepthError);
+      });
+    }
+  }
+
+  it.each(flavors)("20,000 levels answer a TomlDepthError, not a stack overflow (%s)", (flavor) => {
+    for (const make of Object.values(nestings)) {
+      let error: unknown;
+      try {
+        parseToml(make(20_000), { flavor });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(TomlDepthError);
+      expect((error as TomlDepthError).limit).toBe(MAX_TOML_DEPTH);
+      expect((error as TomlDepthError).line).toBe(1);
+    }
   });
 });
