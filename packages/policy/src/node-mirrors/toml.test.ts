@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   MAX_TOML_DEPTH,
   parseToml,
@@ -126,5 +126,75 @@ describe("parseToml nesting bound", () => {
       expect((error as TomlDepthError).limit).toBe(MAX_TOML_DEPTH);
       expect((error as TomlDepthError).line).toBe(1);
     }
+  });
+});
+
+describe("BurntSushi table rules", () => {
+  it("stores an inline table's dotted keys as the library does (no table holds itself)", () => {
+    const doc = parseToml("y = [{a.b = 1}]\n", { flavor: "burntsushi" });
+    const y = doc.root.entries.get("y")?.value;
+    const first = y?.kind === "array" ? y.items[0] : undefined;
+    const a = first?.kind === "table" ? first.entries.get("a")?.value : undefined;
+    expect(a?.kind === "table" ? a.entries.get("b")?.value : undefined).toMatchObject({
+      kind: "integer",
+      value: 1n,
+    });
+    // BurntSushi/toml v1.5.0: `c.c` holds an array, so `c.c.a` has no table to go in.
+    expect(accepts("a = [{c.c = [], c.c.a = 1}]", "burntsushi")).toBe(false);
+  });
+
+  /**
+   * Steps the builder takes, counted as the Map operations it makes and the
+   * characters it serializes: the library's bookkeeping is by full key path,
+   * which must not cost a copy of the path per part.
+   */
+  function work(text: string): number {
+    let steps = 0;
+    const count = <T extends object, K extends keyof T>(target: T, name: K) => {
+      const original = target[name] as (...args: unknown[]) => unknown;
+      return vi.spyOn(target, name as never).mockImplementation(function (
+        this: unknown,
+        ...args: unknown[]
+      ) {
+        steps++;
+        return original.apply(this, args);
+      } as never);
+    };
+    const spies = [
+      count(Map.prototype, "get"),
+      count(Map.prototype, "has"),
+      count(Set.prototype, "has"),
+    ];
+    const stringify = JSON.stringify;
+    const json = vi
+      .spyOn(JSON, "stringify")
+      .mockImplementation((...args: Parameters<typeof JSON.stringify>) => {
+        const out = stringify(...args);
+        steps += out?.length ?? 0;
+        return out;
+      });
+    try {
+      parseToml(text, { flavor: "burntsushi" });
+    } finally {
+      for (const spy of [...spies, json]) spy.mockRestore();
+    }
+    return steps;
+  }
+
+  it("costs work linear in the key parts, however long each dotted key", () => {
+    // About 20 KB each: many short dotted keys, or a few of the longest the reader takes.
+    const keys = (parts: number, count: number) =>
+      Array.from(
+        { length: count },
+        (_, i) =>
+          `${Array(parts - 1)
+            .fill("a")
+            .join(".")}.k${i} = 1`,
+      ).join("\n");
+    const short = keys(10, 1_000);
+    const long = keys(MAX_TOML_DEPTH, 10);
+    const perByte = (text: string) => work(text) / text.length;
+    expect(perByte(short)).toBeLessThan(20);
+    expect(perByte(long)).toBeLessThan(20);
   });
 });
