@@ -22,6 +22,8 @@ export interface DirEntry {
 export class NodeFiles {
   private readonly files = new Map<string, string>();
   private readonly dirs = new Set<string>(["/"]);
+  /** Each directory's child names, built on the first listing: one pass over the map, not one per listing. */
+  private children: Map<string, Set<string>> | undefined;
 
   constructor(input: NodeFileMap) {
     const entries = input instanceof Map ? [...input.entries()] : Object.entries(input);
@@ -65,26 +67,31 @@ export class NodeFiles {
   /** Direct children of a directory, in Go's byte order of names (`os.ReadDir`). */
   readDir(rawPath: string): DirEntry[] {
     const path = goPath.Clean(rawPath);
+    const children = this.index().get(path);
+    if (children === undefined) return [];
     const prefix = path === "/" ? "/" : `${path}/`;
-    const names = new Map<string, boolean>();
-    for (const file of this.files.keys()) {
-      if (file.startsWith(prefix)) {
-        const rest = file.slice(prefix.length);
-        const slash = rest.indexOf("/");
-        if (slash < 0) names.set(rest, false);
-        else names.set(rest.slice(0, slash), true);
-      }
-    }
-    for (const dir of this.dirs) {
-      if (dir.startsWith(prefix) && dir !== path) {
-        const rest = dir.slice(prefix.length);
-        const slash = rest.indexOf("/");
-        names.set(slash < 0 ? rest : rest.slice(0, slash), true);
-      }
-    }
-    return [...names.entries()]
-      .map(([name, isDir]) => ({ name, isDir }))
+    return [...children]
+      .map((name) => ({ name, isDir: this.dirs.has(prefix + name) }))
       .sort((a, b) => goStrings.Compare(a.name, b.name));
+  }
+
+  private index(): Map<string, Set<string>> {
+    if (this.children !== undefined) return this.children;
+    const children = new Map<string, Set<string>>();
+    const add = (path: string) => {
+      const parent = parentOf(path);
+      if (parent === undefined) return;
+      let names = children.get(parent);
+      if (names === undefined) {
+        names = new Set();
+        children.set(parent, names);
+      }
+      names.add(path.slice(parent === "/" ? 1 : parent.length + 1));
+    };
+    for (const file of this.files.keys()) add(file);
+    for (const dir of this.dirs) add(dir);
+    this.children = children;
+    return children;
   }
 }
 

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { resolveContainerdHosts } from "./containerd-hosts.js";
+import { describe, expect, it, vi } from "vitest";
+import { createContainerdHostsResolver, resolveContainerdHosts } from "./containerd-hosts.js";
 import { isNodeMirrorsError, type NodeMirrorsError } from "./errors.js";
 import { findRegistry, loadRegistriesConf, pullSources } from "./registries-conf.js";
 import { resolveShortName } from "./short-names.js";
@@ -207,5 +207,48 @@ describe("deeply nested node files", () => {
     expect(r.warnings.map((w) => w.code)).toContain("HOSTS_TOML_IGNORED");
     const conf = loadRegistriesConf({ conf: `x = ${"{a=".repeat(999)}1${"}".repeat(999)}\n` });
     expect(conf.registries).toEqual([]);
+  });
+});
+
+describe("createContainerdHostsResolver with preload", () => {
+  /** Calls of the string and collection operations a directory listing is made of. */
+  function operations(fn: () => void): number {
+    let calls = 0;
+    const targets: [object, string][] = [
+      [String.prototype, "startsWith"],
+      [String.prototype, "slice"],
+      [String.prototype, "indexOf"],
+      [Map.prototype, "get"],
+      [Map.prototype, "set"],
+      [Set.prototype, "has"],
+      [Set.prototype, "add"],
+    ];
+    const spies = targets.map(([target, name]) => {
+      type Method = (...args: unknown[]) => unknown;
+      const methods = target as Record<string, Method>;
+      const original = methods[name] as Method;
+      return vi.spyOn(methods, name).mockImplementation(function (this: unknown, ...args) {
+        calls++;
+        return original.apply(this, args);
+      });
+    });
+    try {
+      fn();
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    return calls;
+  }
+
+  it("lists the host directories with work linear in their number", () => {
+    // Directories without hosts.toml: each is listed for its certificate files.
+    const perDirectory = (n: number) => {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < n; i++) files[`${certs}/registry-${i}.example/ca.crt`] = "";
+      return operations(() => createContainerdHostsResolver(files, { preload: true })) / n;
+    };
+    const small = perDirectory(100);
+    const large = perDirectory(1_000);
+    expect(large / small).toBeLessThan(2);
   });
 });
