@@ -107,7 +107,8 @@ export interface NodeMirrorsWarning extends NodeFileLocation {
     | "DIRECTORY_WITHOUT_HOSTS_TOML"
     | "TRANSFER_SERVICE_IGNORES_HOSTS"
     | "SERVER_HIDES_UPSTREAM"
-    | "IGNORED_FILE";
+    | "IGNORED_FILE"
+    | "UNREADABLE_PATH";
   readonly message: string;
 }
 

@@ -29,7 +29,11 @@ export async function loadNodeConfig(name: string, io: CliIo): Promise<NodeRunti
   }
   if (isDir) {
     const node = await readContainerdHostDirs(path);
-    return { runtime: "containerd", files: node.files, options: { configPath: path } };
+    return {
+      runtime: "containerd",
+      files: node.files,
+      options: { configPath: path, unreadable: node.unreadable },
+    };
   }
   const input = await readRegistriesConf(path, `${path}.d`);
   return { runtime: "containers-image", conf: loadRegistriesConf(input) };
