@@ -86,13 +86,15 @@ export class TomlSyntaxError extends Error {
 
 /**
  * The deepest nesting the reader follows: key parts (of headers, keys and
- * keys inside inline tables) and arrays together, counted from the root. go-toml and BurntSushi
- * set none (Go's stack grows to 1 GB, so any depth a file holds parses);
- * a JavaScript stack does not grow, so kubeimg refuses deeper documents.
- * Real node configs nest five levels at most (`host."…".header.NAME = […]`),
- * and a thousand levels use a small part of a default engine stack.
+ * keys inside inline tables) and arrays together, counted from the root.
+ * go-toml and BurntSushi set none (Go's stack grows to 1 GB, so any depth a
+ * file holds parses); a JavaScript stack does not grow, and the readers
+ * recurse per level (unbounded, nested inline tables overflowed a default
+ * V8 stack at about 1,400 levels), so kubeimg refuses deeper documents.
+ * 128 is 25 times the deepest real node config (`host."…".header.NAME =
+ * […]`, five levels) and ten times below that overflow.
  */
-export const MAX_TOML_DEPTH = 1000;
+export const MAX_TOML_DEPTH = 128;
 
 /** A document nested deeper than {@link MAX_TOML_DEPTH}: a kubeimg bound, not a TOML rule. */
 export class TomlDepthError extends Error {

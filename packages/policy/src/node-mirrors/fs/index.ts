@@ -3,7 +3,8 @@
  * plain maps the pure readers take, so the same resolution runs on a node,
  * in CI and in a browser. Read-only; only regular files are read (a FIFO or
  * device among the config files would otherwise block or stream forever),
- * each up to a size cap; directories are walked to the depth the runtimes
+ * each up to a size cap and all together up to a number of directory
+ * entries and of bytes; directories are walked to the depth the runtimes
  * look (containerd: `<root>/<host>/<file>`; containers/image: the `.conf`
  * files directly in `registries.conf.d`).
  */
