@@ -14,6 +14,7 @@ import { CliError } from "../../errors/cli-error.js";
 import { fileError } from "../../files/read-file.js";
 import type { CliIo } from "../../io/io.js";
 import type { Colors } from "../../output/color.js";
+import { sanitizeText } from "../../output/sanitize.js";
 
 /**
  * Reads `--node-config`: a directory is a containerd hosts root (CRI
@@ -39,7 +40,11 @@ export async function loadNodeConfig(name: string, io: CliIo): Promise<NodeRunti
   try {
     if (isDir) {
       const node = await readContainerdHostDirs(path);
-      return { runtime: "containerd", files: node.files, options: { configPath: path } };
+      return {
+        runtime: "containerd",
+        files: node.files,
+        options: { configPath: path, unreadable: node.unreadable },
+      };
     }
     const input = await readRegistriesConf(path, `${path}.d`);
     return { runtime: "containers-image", conf: loadRegistriesConf(input) };
@@ -73,27 +78,33 @@ export function nodePlan(
   });
 }
 
-/** The whole-path view as text: each alternative, then its endpoints in order with their explain lines. */
+/**
+ * The whole-path view as text: each alternative, then its endpoints in
+ * order with their explain lines. Everything but the labels comes from the
+ * node's files, the CRs or the registry (header names, server URLs, CA
+ * paths), so each piece goes through the sanitizer before it is styled.
+ */
 export function renderNodePlan(plan: PullPlan, c: Colors): string {
+  const t = sanitizeText;
   const out: string[] = ["", c.bold("on the node:")];
-  for (const line of plan.explain) out.push(`  ${line}`);
+  for (const line of plan.explain) out.push(`  ${t(line)}`);
   plan.alternatives.forEach((alt, i) => {
-    out.push(`${i + 1}. ${alt.image}  ${c.dim(alt.webhook)}`);
-    for (const line of alt.explain) out.push(`     ${c.dim(line)}`);
+    out.push(`${i + 1}. ${t(alt.image)}  ${c.dim(t(alt.webhook))}`);
+    for (const line of alt.explain) out.push(`     ${c.dim(t(line))}`);
     if (alt.error !== undefined)
-      out.push(`     ${c.red(`fails: ${alt.error.code}: ${alt.error.message}`)}`);
+      out.push(`     ${c.red(`fails: ${t(alt.error.code)}: ${t(alt.error.message)}`)}`);
     alt.endpoints.forEach((e, j) => {
       const blocked = e.blocked ? ` ${c.red("(blocked)")}` : "";
       const creds =
         e.credentials.source === "none"
           ? "anonymous"
-          : `credential for ${e.credentials.matchedKey}`;
+          : `credential for ${t(e.credentials.matchedKey)}`;
       out.push(
-        `   ${String.fromCharCode(97 + (j % 26))}. ${e.endpoint} -> ${e.reference}${blocked}; ${creds}`,
+        `   ${String.fromCharCode(97 + (j % 26))}. ${t(e.endpoint)} -> ${t(e.reference)}${blocked}; ${creds}`,
       );
-      for (const line of e.explain) out.push(`      ${c.dim(line)}`);
+      for (const line of e.explain) out.push(`      ${c.dim(t(line))}`);
     });
-    for (const w of alt.warnings) out.push(`     ${c.yellow(`warning: ${w.message}`)}`);
+    for (const w of alt.warnings) out.push(`     ${c.yellow(`warning: ${t(w.message)}`)}`);
   });
   return out.join("\n");
 }
