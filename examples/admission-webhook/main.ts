@@ -22,12 +22,12 @@ import { readFileSync } from "node:fs";
 import { parsePullSecret } from "@kubeimg/core/keyring";
 import { exampleArgs, fail, userPath } from "@kubeimg/example-kit";
 import { createAvailabilityGate } from "@kubeimg/policy/availability";
+import { describeYamlProblem, readYamlDocuments } from "@kubeimg/policy/objects";
 import { activeCheckTimeoutMs, compileRouting } from "@kubeimg/policy/routing";
 import { loadKuikConfig, loadRoutingResources } from "@kubeimg/policy/routing/yaml";
 import { createRedisAvailabilityState, isRedisStateError } from "@kubeimg/redis";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";
-import { parseAllDocuments } from "yaml";
 import { answerKindOf, createPodMutator } from "./mutator.js";
 import {
   MAX_BODY_BYTES,
@@ -122,13 +122,14 @@ try {
 const routing = compileRouting(resources, { config });
 const secrets = new Map<string, unknown>();
 if (values.secrets) {
-  for (const [index, doc] of parseAllDocuments(readArg(values.secrets)).entries()) {
+  // Policy's bounded reader, as for the routing files; its problems never
+  // quote the text, which holds credentials.
+  const read = readYamlDocuments(readArg(values.secrets));
+  if (!read.ok) fail(`${values.secrets}: ${describeYamlProblem(read.problem)}`);
+  for (const [index, value] of read.values.entries()) {
     try {
-      const secret = parsePullSecret(doc.toJS(), index);
-      secrets.set(
-        `${secret.metadata?.namespace ?? "default"}/${secret.metadata?.name}`,
-        doc.toJS(),
-      );
+      const secret = parsePullSecret(value, index);
+      secrets.set(`${secret.metadata?.namespace ?? "default"}/${secret.metadata?.name}`, value);
     } catch (error) {
       fail(`${values.secrets}: ${(error as Error).message}`);
     }

@@ -3,8 +3,8 @@
  * (only the fields this example needs) and every `ImagePolicy` (validated by
  * `@kubeimg/policy/tags` with Flux's CRD rules and defaults).
  */
+import { describeYamlProblem, readYamlDocuments } from "@kubeimg/policy/objects";
 import { type ImagePolicy, parseImagePolicy } from "@kubeimg/policy/tags";
-import { parseAllDocuments } from "yaml";
 
 /** The fields of a Flux `ImageRepository` the updater uses. */
 export interface ImageRepository {
@@ -35,10 +35,19 @@ function record(value: unknown): Record<string, unknown> | undefined {
 export function readFluxObjects(text: string): FluxObjects {
   const repositories: ImageRepository[] = [];
   const policies: ImagePolicy[] = [];
-  parseAllDocuments(text).forEach((document, index) => {
-    const [problem] = document.errors;
-    if (problem) throw new Error(`document ${index}: invalid YAML: ${problem.message}`);
-    const object = record(document.toJS());
+  // Policy's bounded reader: a document whose aliases expand past its bound
+  // is refused before any value is built.
+  const read = readYamlDocuments(text);
+  if (!read.ok) {
+    const { problem } = read;
+    throw new Error(
+      problem.kind === "syntax"
+        ? `document ${problem.document}: invalid YAML: ${problem.message}`
+        : describeYamlProblem(problem),
+    );
+  }
+  read.values.forEach((value, index) => {
+    const object = record(value);
     const apiVersion = object?.apiVersion;
     if (typeof apiVersion !== "string" || !apiVersion.startsWith("image.toolkit.fluxcd.io/"))
       return;

@@ -1,6 +1,7 @@
 /**
  * `@kubeimg/core`: the error base every kubeimg package throws from
- * (`KubeimgError`, `isKubeimgError`, `errorGuard`). It loads nothing else, so
+ * (`KubeimgError`, `isKubeimgError`, `errorGuard`, and the choice of an
+ * upstream release that every port's options share). It loads nothing else, so
  * a package that only needs to throw or recognise kubeimg errors pays for
  * nothing more. Everything else lives in a subpath of its own:
  * `@kubeimg/core/reference`, `/digest`, `/platform`, `/keyring`, `/regexp`,
@@ -8,4 +9,4 @@
  *
  * @packageDocumentation
  */
-export { errorGuard, isKubeimgError, KubeimgError } from "./errors/index.js";
+export * from "./errors/index.js";

@@ -127,7 +127,12 @@ function canonicalDecision(d: PullDecision) {
 
 async function runScenario(vector: Vector, stack: Stack): Promise<VectorOutcome> {
   const config = (vector.config ?? {}) as Config;
-  const policy = createVerificationPolicy({ policy: config.policy, allowlist: config.allowlist });
+  const policy = createVerificationPolicy({
+    policy: config.policy,
+    allowlist: config.allowlist,
+    // The release FORMAT.md names: the vectors keep testing v1.35.
+    kubelet: "1.35",
+  });
   let now = new Date(config.time ?? "2025-01-01T00:00:00Z");
   const clock = { now: () => now.getTime() };
   const checks = new Map<string, number>();
@@ -316,7 +321,12 @@ async function runConfigError(vector: Vector): Promise<VectorOutcome> {
   const config = (vector.config ?? {}) as Config;
   let got: Json;
   try {
-    createVerificationPolicy({ policy: config.policy, allowlist: config.allowlist });
+    createVerificationPolicy({
+      policy: config.policy,
+      allowlist: config.allowlist,
+      // The release FORMAT.md names: the vectors keep testing v1.35.
+      kubelet: "1.35",
+    });
     got = { built: true };
   } catch (error) {
     got = { error: (error as { code?: string }).code ?? String(error) };

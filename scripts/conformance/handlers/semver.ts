@@ -1,7 +1,8 @@
 /**
  * The `semver` suite: Masterminds/semver v3 `NewVersion`, `NewConstraint` +
  * `Check`, `Compare`, and Flux's `version.ParseVersion`, through
- * `@kubeimg/policy/semver`.
+ * `@kubeimg/policy/semver`, as the Masterminds release FORMAT.md names
+ * (v3.5.0, which Flux pins) whatever the library's default.
  */
 import {
   isSemverError,
@@ -12,6 +13,8 @@ import {
 } from "@kubeimg/policy/semver";
 import { expectOrError } from "../compare.js";
 import type { SuiteHandler, Vector } from "../types.js";
+
+const release = { semver: "v3.5.0" } as const;
 
 interface SemverVector extends Vector {
   readonly op: "parseVersion" | "parseTagVersion" | "check" | "compare";
@@ -37,7 +40,7 @@ function describe(v: Version) {
 /** Parses a version where any failure is reported as `VERSION_INVALID`. */
 function versionOperand(text: string): Version {
   try {
-    return parseVersion(text);
+    return parseVersion(text, release);
   } catch (error) {
     if (isSemverError(error))
       throw Object.assign(new Error(error.message), { code: "VERSION_INVALID" });
@@ -51,11 +54,11 @@ const handler: SuiteHandler = {
     return expectOrError(v, () => {
       switch (v.op) {
         case "parseVersion":
-          return describe(parseVersion(v.input ?? ""));
+          return describe(parseVersion(v.input ?? "", release));
         case "parseTagVersion":
-          return describe(parseTagVersion(v.input ?? ""));
+          return describe(parseTagVersion(v.input ?? "", release));
         case "check": {
-          const constraints = parseConstraints(v.constraint ?? "");
+          const constraints = parseConstraints(v.constraint ?? "", release);
           return constraints.check(versionOperand(v.version ?? ""));
         }
         case "compare":

@@ -1,7 +1,9 @@
 /**
  * The `tagdialects` suite: Argo CD Image Updater v1.3.0 and Kargo v1.11.2 tag
  * selection through `@kubeimg/policy/tags`. The outcome code must match;
- * Go's message is informational (FORMAT.md), so it is not compared.
+ * Go's message is informational (FORMAT.md), so it is not compared. Both
+ * engines follow Masterminds v3.4.0, the release FORMAT.md names, which is
+ * what both tools pin (`dialectSemverReleases`).
  */
 import { type ArgoConfig, selectArgoTag } from "@kubeimg/policy/tags/argocd";
 import type { DialectSelection, TagInfo } from "@kubeimg/policy/tags/dialects";

@@ -21,6 +21,8 @@ const handler: SuiteHandler = {
     const select = () =>
       selectLatestTag(v.tags, {
         policy: v.policy,
+        // The Masterminds release FORMAT.md names for Flux (v3.5.0).
+        semver: "v3.5.0",
         ...(v.filterTags === undefined ? {} : { filterTags: v.filterTags }),
       });
     const oneOf = v.expect?.tagOneOf;

@@ -4,10 +4,19 @@
  * errors placed on their line).
  */
 
+import { describeYamlProblem, readYamlDocuments } from "@kubeimg/policy/objects";
 import { LineCounter, parseAllDocuments } from "yaml";
 
 /** The largest paste the worker reads; past it the answer is an input error, not a slow parse. */
 export const MAX_INPUT_CHARS = 2_000_000;
+
+/**
+ * The most nodes one pasted document may hold once its aliases are expanded.
+ * Lower than the library's default, which is sized for files: what is pasted
+ * here is a policy, a few objects, CRs or a Pod, and the page must stay
+ * responsive (an alias bomb of half a million nodes is refused).
+ */
+export const MAX_EXPANDED_NODES = 100_000;
 
 /** One problem with the pasted text, placed on the line it is about. */
 export interface InputIssue {
@@ -34,8 +43,9 @@ export interface ParsedYaml {
 }
 
 /**
- * Parses one or more YAML documents. Aliases are capped (an alias bomb is an
- * error, not an explosion), and a syntax error becomes an issue on its line.
+ * Parses one or more YAML documents. What aliases expand to is bounded (an
+ * alias bomb is an error, not an explosion), and a syntax error becomes an
+ * issue on its line.
  */
 export function readYaml(text: string, input: string): ParsedYaml | InputIssue {
   if (text.length > MAX_INPUT_CHARS) {
@@ -56,23 +66,26 @@ export function readYaml(text: string, input: string): ParsedYaml | InputIssue {
       };
     }
   }
+  // The values come from policy's bounded reader, which refuses a document
+  // whose aliases expand past its bound before building anything; the
+  // documents parsed above serve only to place lines.
+  const read = readYamlDocuments(text, { maxExpandedNodes: MAX_EXPANDED_NODES });
+  if (!read.ok) {
+    const { problem } = read;
+    return {
+      input,
+      line: problem.kind === "too-large" ? undefined : problem.position?.line,
+      path: "",
+      value: "",
+      message: `YAML: ${problem.kind === "syntax" ? problem.message : describeYamlProblem(problem)}`,
+    };
+  }
   const values: unknown[] = [];
   const documents: { index: number; value: unknown }[] = [];
-  for (const [index, doc] of list.entries()) {
-    try {
-      const value = doc.toJS({ maxAliasCount: 100 });
-      if (value !== null && value !== undefined) {
-        values.push(value);
-        documents.push({ index, value });
-      }
-    } catch (error) {
-      return {
-        input,
-        line: undefined,
-        path: "",
-        value: "",
-        message: `YAML: ${error instanceof Error ? error.message : String(error)}`,
-      };
+  for (const [index, value] of read.values.entries()) {
+    if (value !== null && value !== undefined) {
+      values.push(value);
+      documents.push({ index, value });
     }
   }
   return {

@@ -1,11 +1,13 @@
 import { isKubeimgError } from "@kubeimg/core";
 import { sanitizeText } from "../output/sanitize.js";
+import { systemErrorSentence } from "./system-error.js";
 
 /**
  * Returns one line describing `error` for stderr: the message with line
  * breaks folded, followed by the error's stable code in brackets when it has
- * one. Never a stack trace, and never a control character: the message may
- * quote a file or a registry.
+ * one; a Node system error (`EACCES`, `EIO`) as a sentence naming its path
+ * and cause. Never a stack trace, and never a control character: the
+ * message may quote a file or a registry.
  *
  * @example
  * ```ts
@@ -14,6 +16,9 @@ import { sanitizeText } from "../output/sanitize.js";
  * ```
  */
 export function describeError(error: unknown): string {
+  // A system error that escaped a reader: a sentence, not Node's text.
+  const system = systemErrorSentence(error);
+  if (system !== undefined) return sanitizeText(system);
   const message = error instanceof Error ? error.message : String(error);
   const oneLine = message
     .split(/\r?\n/)

@@ -63,7 +63,7 @@ export function yamlDocuments(file: InputFile, options: YamlDocumentsOptions = {
     case "unresolved-alias":
       throw new CliError(
         "INVALID_YAML",
-        `${file.name}${where(problem.position)}: invalid YAML: an alias with no anchor before it`,
+        `${file.name}${where(problem.position)}: invalid YAML: ${problem.recursive === true ? "an alias inside the node its anchor names" : "an alias with no anchor before it"}`,
         file.name,
       );
     case "too-large":

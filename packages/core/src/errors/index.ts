@@ -1,1 +1,6 @@
 export { errorGuard, isKubeimgError, KubeimgError } from "./kubeimg-error.js";
+export {
+  chooseRelease,
+  isUpstreamReleaseError,
+  UpstreamReleaseError,
+} from "./upstream-release.js";

@@ -73,3 +73,35 @@ describe("errorGuard", () => {
     expect(new Renamed("x").name).toBe("SampleError");
   });
 });
+
+describe("KubeimgError messages", () => {
+  // Foreign text (a registry's answer, a file's line) often ends up in a
+  // message; printed or logged raw, its controls drive the terminal.
+  it.each([
+    { what: "ESC (a CSI sequence)", raw: "a\u001b[2Jb", want: "a\\x1b[2Jb" },
+    { what: "BEL (ends an OSC title)", raw: "\u001b]0;pwned\u0007", want: "\\x1b]0;pwned\\a" },
+    { what: "CR (overwrites the line)", raw: "ok\rforged", want: "ok\\rforged" },
+    { what: "C1 CSI", raw: "a\u009b31mb", want: "a\\u009b31mb" },
+    { what: "DEL", raw: "a\u007fb", want: "a\\x7fb" },
+    { what: "NUL, BS, VT, FF", raw: "\u0000\b\v\f", want: "\\x00\\b\\v\\f" },
+    { what: "newline and tab stay", raw: "line 1\n\tline 2", want: "line 1\n\tline 2" },
+    // Not controls: Go's messages quote them raw, and ours copy Go's.
+    {
+      what: "line separators, bidi overrides stay",
+      raw: "a\u2028b\u202ec",
+      want: "a\u2028b\u202ec",
+    },
+    { what: "other text stays", raw: "é 日本 \u00a0 \\x1b", want: "é 日本 \u00a0 \\x1b" },
+  ])("escape $what", ({ raw, want }) => {
+    const error = new SampleError(raw);
+    expect(error.message).toBe(want);
+    expect(error.rawMessage).toBe(raw === want ? undefined : raw);
+    expect(error.stack?.split("\n")[0]).toBe(`SampleError: ${want.split("\n")[0]}`);
+    // No control character but newline and tab is left in message or stack.
+    for (const c of `${error.message}${error.stack}`) {
+      const code = c.codePointAt(0) ?? 0;
+      if (c !== "\n" && c !== "\t")
+        expect(code < 0x20 || (code >= 0x7f && code < 0xa0)).toBe(false);
+    }
+  });
+});

@@ -23,6 +23,41 @@ const kubeimgErrorBrand: unique symbol = /*#__PURE__*/ Symbol.for(
   "@kubeimg/core.KubeimgError",
 ) as never;
 
+// C0 controls but tab and newline, DEL, and the C1 controls (0x9b is a
+// one-byte CSI on some terminals). Other invisible characters (U+2028, the
+// bidirectional overrides) stay: they set no terminal state, and Go's messages,
+// which ours copy byte for byte, quote patterns raw.
+const unsafeCharacters =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping them is the point.
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Go's short escapes (`strconv.Quote`) for the controls that have one. */
+const shortEscapes: Readonly<Record<string, string>> = {
+  "\u0007": "\\a",
+  "\b": "\\b",
+  "\f": "\\f",
+  "\r": "\\r",
+  "\v": "\\v",
+};
+
+/**
+ * Returns `text` with each of those characters written as Go's
+ * `strconv.Quote` writes it: `\a \b \f \r \v`, `\xNN` below U+0080,
+ * `\u00NN` for the C1 controls; newline and tab are kept. A message
+ * copied from Go stays byte for byte Go's unless it quoted such a character
+ * raw (a pattern or value holding one; the error's own field keeps it).
+ */
+function escapeUnsafeCharacters(text: string): string {
+  return text.replace(unsafeCharacters, (c) => {
+    const short = shortEscapes[c];
+    if (short !== undefined) return short;
+    const code = c.charCodeAt(0);
+    return code < 0x80
+      ? `\\x${code.toString(16).padStart(2, "0")}`
+      : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}
+
 export abstract class KubeimgError extends Error {
   /**
    * The class's name, written out in each subclass (a minifier renames
@@ -31,10 +66,29 @@ export abstract class KubeimgError extends Error {
   abstract override readonly name: string;
   /** A stable, machine-readable identifier of what went wrong. */
   abstract readonly code: string;
+  /**
+   * The message as it was built, control characters and all; present only
+   * when {@link KubeimgError.message} escaped some. Where kubeimg mirrors a
+   * Go message that quotes its input raw, this is Go's text byte for byte.
+   * Never print it to a terminal or a log without escaping it.
+   */
+  declare readonly rawMessage?: string;
 
+  /**
+   * Builds the error with `message` made safe to print: every control
+   * character but newline and tab is written as its Go escape (`\x1b`,
+   * `\r`, `\u009b`), so a registry's answer or a file's text quoted in a
+   * message cannot drive the terminal or forge a log line of whoever prints
+   * `err.message` or `err.stack`. Fields that carry the foreign text
+   * (`registryMessage`, `input`) keep it as it was.
+   */
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    const escaped = escapeUnsafeCharacters(message);
+    super(escaped, options);
     Object.defineProperty(this, kubeimgErrorBrand, { value: true });
+    // Not enumerable, like `message`: a log that serialises the error's
+    // fields does not carry the raw text twice.
+    if (escaped !== message) Object.defineProperty(this, "rawMessage", { value: message });
   }
 }
 

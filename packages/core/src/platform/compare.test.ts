@@ -44,10 +44,16 @@ describe("newMatcher", () => {
     // Between the two LTSC builds a host accepts 2022 images up to its own build.
     const host23h2 = newMatcher(p("windows/amd64", { osVersion: "10.0.25398.1" }));
     expect(host23h2.match(p("windows/amd64", { osVersion: "10.0.20348.1" }))).toBe(true);
-    // Past 26100 the floor moves to 2025.
-    const host2025 = newMatcher(p("windows/amd64", { osVersion: "10.0.26200.1" }));
+    // rc.4: past 26100 the floor moves to 2025.
+    const host2025 = newMatcher(p("windows/amd64", { osVersion: "10.0.26200.1" }), {
+      platforms: "rc.4",
+    });
     expect(host2025.match(p("windows/amd64", { osVersion: "10.0.20348.1" }))).toBe(false);
     expect(host2025.match(p("windows/amd64", { osVersion: "10.0.26100.1" }))).toBe(true);
+    // rc.5 (the default, containerd/platforms#34): the 2025 generation keeps 2022 images.
+    const host2025rc5 = newMatcher(p("windows/amd64", { osVersion: "10.0.26200.1" }));
+    expect(host2025rc5.match(p("windows/amd64", { osVersion: "10.0.20348.1" }))).toBe(true);
+    expect(host2025rc5.match(p("windows/amd64", { osVersion: "10.0.26100.1" }))).toBe(true);
     // Before 2022, builds must be equal.
     const host2019 = newMatcher(p("windows/amd64", { osVersion: "10.0.17763.1" }));
     expect(host2019.match(p("windows/amd64", { osVersion: "10.0.17763.999" }))).toBe(true);

@@ -15,7 +15,7 @@
 import { Compare } from "../internal/strings.js";
 import { compileExact, osFeaturesMatch, type PlatformMatcher } from "./matcher.js";
 import { normalizePlatform } from "./normalize.js";
-import type { PlatformInput, PlatformOptions } from "./platform.js";
+import { type PlatformInput, type PlatformOptions, platformsRelease } from "./platform.js";
 import { compareDecimalText, type Preference, platformPreferences } from "./platform-vector.js";
 import { windowsVersionMatcher } from "./windows-version.js";
 
@@ -246,7 +246,10 @@ export function onlyOS(
   options: PlatformOptions = {},
 ): PlatformMatchComparer {
   const own = normalizePlatform(platform, options);
-  const versionOk = own.os === "windows" ? windowsVersionMatcher(own.osVersion) : undefined;
+  const versionOk =
+    own.os === "windows"
+      ? windowsVersionMatcher(own.osVersion, platformsRelease(options))
+      : undefined;
   const archOrder: Preference[] = [{ kind: "exact", matcher: compileExact(own, options) }];
   const matchOS = (candidate: PlatformInput): boolean => {
     if (normalizePlatform(candidate, options).os !== own.os) return false;

@@ -4,9 +4,12 @@
  * form (`aarch64` is `arm64`, `x86_64` is `amd64`), and the matchers and
  * orderings a runtime uses to pick the manifest of an image index for a node.
  *
- * This is a port of `github.com/containerd/platforms` **v1.0.0-rc.4**
- * (commit 09756f5), pinned: the shared conformance vectors were produced by
- * that release, and earlier ones answer differently. v1.0.0-rc.3 printed
+ * This is a port of `github.com/containerd/platforms` **v1.0.0-rc.5**
+ * (the default) and **v1.0.0-rc.4** (commit 09756f5, which the shared
+ * conformance vectors were produced by), chosen with the `platforms`
+ * option. The two differ only in which Windows builds a host past the newest
+ * long-term-servicing build accepts (see {@link PlatformsRelease}). Earlier
+ * releases answer differently. v1.0.0-rc.3 printed
  * empty and repeated features and did not ignore `win32k`; rc.2 and rc.1
  * know no OS features at all and order Windows builds differently; v0.2.1,
  * which Kargo still pins next to containerd 1.7, refuses `.` in a specifier
@@ -62,4 +65,6 @@ export {
   type Platform,
   type PlatformInput,
   type PlatformOptions,
+  type PlatformsRelease,
+  platformsReleases,
 } from "./platform.js";

@@ -15,7 +15,12 @@
 import { Compare } from "../internal/strings.js";
 import { normalizeArch, normalizeOS } from "./database.js";
 import { normalizeOSFeatures, normalizePlatform } from "./normalize.js";
-import type { Platform, PlatformInput, PlatformOptions } from "./platform.js";
+import {
+  type Platform,
+  type PlatformInput,
+  type PlatformOptions,
+  platformsRelease,
+} from "./platform.js";
 import { windowsVersionMatcher } from "./windows-version.js";
 
 /**
@@ -79,10 +84,11 @@ function withoutWin32k(features: readonly string[] | undefined): readonly string
 
 /** Builds the exact matcher; `os` is checked against the raw `windows` spelling as upstream does. */
 export function compileExact(platform: PlatformInput, options: PlatformOptions): ExactMatcher {
+  const release = platformsRelease(options);
   const own = normalizePlatform(platform, options);
   const hostOS = options.host?.os;
   const windows = platform.os === "windows";
-  const versionOk = windows ? windowsVersionMatcher(platform.osVersion ?? "") : undefined;
+  const versionOk = windows ? windowsVersionMatcher(platform.osVersion ?? "", release) : undefined;
   const matchIgnoringVariant = (candidate: PlatformInput): string | undefined => {
     if (normalizeOS(candidate.os, hostOS) !== own.os) return undefined;
     const [architecture, variant] = normalizeArch(candidate.architecture, candidate.variant ?? "");

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { chooseRelease } from "../errors/upstream-release.js";
 
 /**
  * A platform as a caller writes it: `os` and `architecture` are required,
@@ -83,6 +84,32 @@ export interface PlatformOptions {
    * `os` empty (an unknown OS) instead of filling in a guess.
    */
   readonly host?: HostPlatform | undefined;
+  /**
+   * The containerd/platforms release whose behaviour to reproduce; the newest,
+   * `"rc.5"`, unless asked otherwise. See {@link PlatformsRelease}.
+   */
+  readonly platforms?: PlatformsRelease | undefined;
+}
+
+/**
+ * The containerd/platforms releases kubeimg reproduces. They differ in one
+ * place only: which older Windows builds a Windows host past the newest
+ * long-term-servicing release accepts (`"rc.5"` keeps Windows Server 2022
+ * images compatible there, containerd/platforms#34; `"rc.4"` does not).
+ *
+ * @example
+ * ```ts
+ * const r: PlatformsRelease = "rc.4";
+ * ```
+ */
+export type PlatformsRelease = "rc.4" | "rc.5";
+
+/** Every {@link PlatformsRelease}, oldest first; the last is the default (frozen: shared). */
+export const platformsReleases: readonly PlatformsRelease[] = Object.freeze(["rc.4", "rc.5"]);
+
+/** The release `options` asks for, the newest when none; throws `UNKNOWN_RELEASE` for another. */
+export function platformsRelease(options: PlatformOptions): PlatformsRelease {
+  return chooseRelease("platforms", options.platforms, platformsReleases, "rc.5");
 }
 
 const NO_FEATURES: readonly string[] = [];

@@ -2,14 +2,19 @@
  * Which Windows container images a Windows host can run. Windows process
  * isolation needs the container's OS build to fit the host's: before
  * Windows Server 2022 the builds must be equal; from 2022 on, a host runs
- * images from the latest long-term-servicing release at or below its own
- * build up to its own build (a 2025 host, build 26100 and later, no longer
- * runs 2022 images once it is past 26100).
+ * images from a floor long-term-servicing release up to its own build.
+ * Which floor is where the releases differ: rc.4 takes the newest LTSC
+ * strictly below the host's build (so a host past 26100 stops running 2022
+ * images); rc.5 takes the LTSC before the newest one at or below the host's
+ * build, so every host of the 2025 generation keeps running 2022 images
+ * (containerd/platforms#34, "Fix WS2022 compat on hosts past the latest LTSC").
  *
- * Mirrors platform_windows_compat.go of containerd/platforms v1.0.0-rc.4.
+ * Mirrors platform_windows_compat.go of containerd/platforms v1.0.0-rc.4 and
+ * v1.0.0-rc.5.
  *
  * @module
  */
+import type { PlatformsRelease } from "./platform.js";
 
 /** A Windows version read as `major.minor.build`; all zero when unreadable. */
 interface WindowsOSVersion {
@@ -22,8 +27,8 @@ const ZERO: WindowsOSVersion = { major: 0, minor: 0, build: 0 };
 
 /** Windows Server 2022 (21H2): the first build from which newer hosts accept older images. */
 const LTSC_2022 = 20348;
-/** Windows Server 2025 (24H2). */
-const LTSC_2025 = 26100;
+/** The long-term-servicing builds, oldest first: Windows Server 2022 and 2025 (24H2). */
+const COMPAT_LTSC_RELEASES: readonly number[] = [LTSC_2022, 26100];
 
 /** Go's `strconv.ParseUint(s, 10, bits)` limited to what Windows versions need; `undefined` on error. */
 function parseUintBits(s: string, max: number): number | undefined {
@@ -49,12 +54,29 @@ export function getWindowsOSVersion(osVersion: string): WindowsOSVersion {
   return { major, minor, build };
 }
 
+/** The oldest container build a host of build `build` (at least 2022's) accepts. */
+function compatFloor(build: number, release: PlatformsRelease): number {
+  for (let i = COMPAT_LTSC_RELEASES.length - 1; i >= 0; i--) {
+    const ltsc = COMPAT_LTSC_RELEASES[i] as number;
+    if (release === "rc.4") {
+      if (build > ltsc) return ltsc;
+    } else if (build >= ltsc) {
+      // rc.5 (containerd/platforms#34): one LTSC back from the host's generation.
+      return COMPAT_LTSC_RELEASES[i === 0 ? 0 : i - 1] as number;
+    }
+  }
+  return LTSC_2022;
+}
+
 /** Mirrors checkWindowsHostAndContainerCompat. */
-function compatible(host: WindowsOSVersion, ctr: WindowsOSVersion): boolean {
+function compatible(
+  host: WindowsOSVersion,
+  ctr: WindowsOSVersion,
+  release: PlatformsRelease,
+): boolean {
   if (host.major !== ctr.major || host.minor !== ctr.minor) return false;
   if (host.build < LTSC_2022) return host.build === ctr.build;
-  const floor = host.build > LTSC_2025 ? LTSC_2025 : LTSC_2022;
-  return floor <= ctr.build && ctr.build <= host.build;
+  return compatFloor(host.build, release) <= ctr.build && ctr.build <= host.build;
 }
 
 /**
@@ -64,8 +86,9 @@ function compatible(host: WindowsOSVersion, ctr: WindowsOSVersion): boolean {
  */
 export function windowsVersionMatcher(
   matcherVersion: string,
+  release: PlatformsRelease,
 ): (candidateVersion: string) => boolean {
   const host = getWindowsOSVersion(matcherVersion);
   if (host.major === 0 && host.minor === 0 && host.build === 0) return () => true;
-  return (v) => v === "" || compatible(host, getWindowsOSVersion(v));
+  return (v) => v === "" || compatible(host, getWindowsOSVersion(v), release);
 }

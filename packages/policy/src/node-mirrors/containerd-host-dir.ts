@@ -8,9 +8,15 @@
  */
 import { path as goPath, time as goTime } from "@kubeimg/core/internal";
 import { parseGoUrl } from "./containerd-localhost.js";
-import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
-import type { NodeFiles } from "./node-files.js";
-import { parseToml, type TomlPosition, TomlSyntaxError, type TomlValue } from "./toml/parse.js";
+import { NodeMirrorsError, type NodeMirrorsWarning, tooDeep } from "./errors.js";
+import type { NodeFiles, NodePathProblem } from "./node-files.js";
+import {
+  parseToml,
+  TomlDepthError,
+  type TomlPosition,
+  TomlSyntaxError,
+  type TomlValue,
+} from "./toml/parse.js";
 import {
   DecodeError,
   expectBool,
@@ -350,6 +356,8 @@ function loadCertFiles(files: NodeFiles, dir: string, trace: Trace): HostConfig[
     if (entry.name.endsWith(".crt")) caCerts.push(goPath.Join(dir, entry.name));
     if (entry.name.endsWith(".cert")) {
       const keyFile = goPath.Join(dir, `${entry.name.slice(0, -5)}.key`);
+      const problem = files.problem(keyFile);
+      if (problem !== undefined) throw problemError(problem, "stat", keyFile, "LOAD_ERROR");
       const stat = files.stat(keyFile);
       clientPairs.push([
         goPath.Join(dir, entry.name),
@@ -367,6 +375,17 @@ function loadCertFiles(files: NodeFiles, dir: string, trace: Trace): HostConfig[
 
 export function loadHostDir(files: NodeFiles, dir: string, trace: Trace): HostConfig[] {
   const file = goPath.Join(dir, "hosts.toml");
+  const problem = files.problem(file);
+  if (problem?.code === "TOML_ERROR") {
+    trace.warn({
+      code: "HOSTS_TOML_IGNORED",
+      file,
+      message: `containerd logs "failed to decode ${file}" (${problem.message}) and ignores the whole file, using the directory's certificate files instead`,
+    });
+    trace.line(`${file} does not parse: ignored (containerd logs the error)`);
+    return loadCertFiles(files, dir, trace);
+  }
+  if (problem !== undefined) throw problemError(problem, "open", file, "LOAD_ERROR");
   const read = files.read(file);
   let text = "";
   if ("error" in read) {
@@ -406,6 +425,7 @@ export function loadHostDir(files: NodeFiles, dir: string, trace: Trace): HostCo
       trace.line(`${file} does not parse: ignored (containerd logs the error)`);
       return loadCertFiles(files, dir, trace);
     }
+    if (error instanceof TomlDepthError) throw tooDeep(error, file);
     throw error;
   }
 }
@@ -416,6 +436,15 @@ export function checkReadable(
   what: string,
   mode: "check" | "assume-present",
 ): void {
+  const problem = files.problem(path);
+  if (problem !== undefined) {
+    const cause = problemError(problem, "open", path, "LOAD_ERROR");
+    throw new NodeMirrorsError(
+      cause.code,
+      `unable to read ${what} ${JSON.stringify(path)}: ${cause.message}`,
+      { file: path },
+    );
+  }
   const stat = files.stat(path);
   if (stat === "file") return;
   if (stat === "missing" && mode === "assume-present") return;
@@ -437,4 +466,20 @@ export function checkReadable(
 /** Exposed for tests and the emitter: the names of hosts.toml host tables, in containerd's order. */
 export function hostsTomlOrder(text: string): string[] {
   return sortedHostNames(parseToml(text).headers);
+}
+
+/**
+ * The error for a path the reader could not read: containerd's own failure
+ * (`stat …: too many levels of symbolic links`) for a read error, kubeimg's
+ * bound for a file over its cap.
+ */
+export function problemError(
+  problem: NodePathProblem,
+  op: "stat" | "open",
+  path: string,
+  code: "HOST_DIR_ERROR" | "LOAD_ERROR",
+): NodeMirrorsError {
+  if (problem.code === "LIMIT_EXCEEDED")
+    return new NodeMirrorsError("LIMIT_EXCEEDED", `${path}: ${problem.message}`, { file: path });
+  return new NodeMirrorsError(code, `${op} ${path}: ${problem.message}`, { file: path });
 }

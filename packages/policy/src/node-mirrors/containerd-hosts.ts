@@ -21,11 +21,12 @@ import {
   type HostCapability,
   type HostConfig,
   loadHostDir,
+  problemError,
   Trace,
 } from "./containerd-host-dir.js";
 import { isLocalhost, portOf } from "./containerd-localhost.js";
 import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
-import { type NodeFileMap, NodeFiles } from "./node-files.js";
+import { type NodeFileMap, NodeFiles, type NodePathProblem } from "./node-files.js";
 
 export type { HostCapability } from "./containerd-host-dir.js";
 
@@ -78,6 +79,14 @@ export interface ContainerdHostsOptions {
    * directories fail (for file maps that list hosts.toml files only).
    */
   readonly certificateFiles?: "check" | "assume-present";
+  /**
+   * Paths that exist on the node but could not be read, with why (what
+   * `readContainerdHostDirs` returns as `unreadable`): a resolution that
+   * reaches one fails as containerd's does, other hosts are unaffected.
+   * Ignored when the files are given as a {@link NodeFiles}, which holds
+   * its own.
+   */
+  readonly unreadable?: Readonly<Record<string, NodePathProblem>>;
 }
 
 export interface ContainerdHostsResult {
@@ -118,6 +127,8 @@ function findHostDir(
 ): string | null {
   for (const root of roots) {
     for (const candidate of hostPaths(root, host)) {
+      const problem = files.problem(candidate);
+      if (problem !== undefined) throw problemError(problem, "stat", candidate, "HOST_DIR_ERROR");
       const stat = files.stat(candidate);
       if (stat === "file" || stat === "dir") {
         trace.line(
@@ -155,11 +166,14 @@ export function resolveContainerdHosts(
   fileMap: NodeFileMap | NodeFiles,
   options: ContainerdHostsOptions = {},
 ): ContainerdHostsResult {
-  return resolveWith(
-    fileMap instanceof NodeFiles ? fileMap : new NodeFiles(fileMap),
-    options,
-    undefined,
-    host,
+  return resolveWith(nodeFiles(fileMap, options), options, undefined, host);
+}
+
+function nodeFiles(fileMap: NodeFileMap | NodeFiles, options: ContainerdHostsOptions): NodeFiles {
+  if (fileMap instanceof NodeFiles) return fileMap;
+  return new NodeFiles(
+    fileMap,
+    options.unreadable === undefined ? {} : { unreadable: options.unreadable },
   );
 }
 
@@ -189,7 +203,7 @@ export function createContainerdHostsResolver(
   fileMap: NodeFileMap | NodeFiles,
   options: ContainerdHostsOptions & { readonly preload?: boolean } = {},
 ): ContainerdHostsResolver {
-  const files = fileMap instanceof NodeFiles ? fileMap : new NodeFiles(fileMap);
+  const files = nodeFiles(fileMap, options);
   const cache = new Map<string, LoadedDir>();
   if (options.preload === true) {
     const configPath = options.configPath ?? CONTAINERD_CERTS_DIR;

@@ -1,4 +1,5 @@
 import { errorGuard, KubeimgError } from "@kubeimg/core";
+import type { TomlDepthError } from "./toml/types.js";
 
 /** The stable codes a {@link NodeMirrorsError} carries. */
 export type NodeMirrorsErrorCode =
@@ -33,7 +34,13 @@ export type NodeMirrorsErrorCode =
   /** A node file could not be read (Node-only reader). */
   | "READ_ERROR"
   /** An argument to a kubeimg function (not a node file) is malformed. */
-  | "INVALID_ARGUMENT";
+  | "INVALID_ARGUMENT"
+  /**
+   * Input beyond one of kubeimg's own bounds (nesting depth, files or bytes
+   * read in total), which the runtime does not have; the message names the
+   * bound and, where there is one, the option that raises it.
+   */
+  | "LIMIT_EXCEEDED";
 
 /** Where in which file an error or warning points. */
 export interface NodeFileLocation {
@@ -100,6 +107,19 @@ export interface NodeMirrorsWarning extends NodeFileLocation {
     | "DIRECTORY_WITHOUT_HOSTS_TOML"
     | "TRANSFER_SERVICE_IGNORES_HOSTS"
     | "SERVER_HIDES_UPSTREAM"
-    | "IGNORED_FILE";
+    | "IGNORED_FILE"
+    | "UNREADABLE_PATH";
   readonly message: string;
+}
+
+/**
+ * The runtime would read a file nested this deep (its TOML library sets no
+ * bound), so kubeimg cannot say what the node does with it and refuses.
+ */
+export function tooDeep(error: TomlDepthError, file: string): NodeMirrorsError {
+  return new NodeMirrorsError("LIMIT_EXCEEDED", `${file}: ${error.message}`, {
+    file,
+    line: error.line,
+    column: error.column,
+  });
 }

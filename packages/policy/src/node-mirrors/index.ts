@@ -20,7 +20,13 @@ export {
   type NodeMirrorsErrorCode,
   type NodeMirrorsWarning,
 } from "./errors.js";
-export { type DirEntry, type NodeFileMap, NodeFiles, type StatResult } from "./node-files.js";
+export {
+  type DirEntry,
+  type NodeFileMap,
+  NodeFiles,
+  type NodePathProblem,
+  type StatResult,
+} from "./node-files.js";
 export {
   type EndpointCredentials,
   type NodeRuntimeConfig,

@@ -13,6 +13,24 @@ export type NodeFileMap = Readonly<Record<string, string>> | ReadonlyMap<string,
 
 export type StatResult = "file" | "dir" | "missing" | "not-a-directory";
 
+/**
+ * A node path that exists but whose contents the reader could not hand
+ * over. A resolution that reaches it (or a path below it) fails as the
+ * runtime would, or says which of kubeimg's bounds stopped it.
+ */
+export interface NodePathProblem {
+  /**
+   * `READ_ERROR`: a stat, open or listing failed (a symlink loop, a
+   * permission), which fails the runtime's own call the same way.
+   * `TOML_ERROR`: the file is not valid UTF-8, which the TOML library
+   * rejects as it would a syntax error. `LIMIT_EXCEEDED`: the file is over
+   * kubeimg's size cap, so what the runtime makes of it is unknown.
+   */
+  readonly code: "READ_ERROR" | "TOML_ERROR" | "LIMIT_EXCEEDED";
+  /** Why, as the runtime's error would say it (`too many levels of symbolic links`). */
+  readonly message: string;
+}
+
 export interface DirEntry {
   readonly name: string;
   readonly isDir: boolean;
@@ -22,8 +40,24 @@ export interface DirEntry {
 export class NodeFiles {
   private readonly files = new Map<string, string>();
   private readonly dirs = new Set<string>(["/"]);
+  /** Each directory's child names, built on the first listing: one pass over the map, not one per listing. */
+  private children: Map<string, Set<string>> | undefined;
+  private readonly problems = new Map<string, NodePathProblem>();
 
-  constructor(input: NodeFileMap) {
+  /**
+   * @param options.unreadable Paths that exist but could not be read, each
+   * with its problem (what `readContainerdHostDirs` returns as `unreadable`).
+   */
+  constructor(
+    input: NodeFileMap,
+    options: { readonly unreadable?: Readonly<Record<string, NodePathProblem>> } = {},
+  ) {
+    for (const [rawPath, problem] of Object.entries(options.unreadable ?? {})) {
+      if (!rawPath.startsWith("/")) {
+        throw new TypeError(`node file path ${JSON.stringify(rawPath)} is not absolute`);
+      }
+      this.problems.set(goPath.Clean(rawPath), problem);
+    }
     const entries = input instanceof Map ? [...input.entries()] : Object.entries(input);
     for (const [rawPath, text] of entries) {
       if (!rawPath.startsWith("/")) {
@@ -33,12 +67,30 @@ export class NodeFiles {
       const path = goPath.Clean(rawPath);
       if (isDir) this.dirs.add(path);
       else this.files.set(path, text);
-      let parent = parentOf(path);
-      while (parent !== undefined) {
-        this.dirs.add(parent);
-        parent = parentOf(parent);
-      }
+      this.addParents(path);
     }
+    for (const path of this.problems.keys()) this.addParents(path);
+  }
+
+  private addParents(path: string): void {
+    for (let parent = parentOf(path); parent !== undefined; parent = parentOf(parent)) {
+      if (this.dirs.has(parent)) break;
+      this.dirs.add(parent);
+    }
+  }
+
+  /** The problem of this path or of the nearest directory above it that has one. */
+  problem(rawPath: string): NodePathProblem | undefined {
+    if (this.problems.size === 0) return undefined;
+    for (
+      let path: string | undefined = goPath.Clean(rawPath);
+      path !== undefined;
+      path = parentOf(path)
+    ) {
+      const problem = this.problems.get(path);
+      if (problem !== undefined) return problem;
+    }
+    return undefined;
   }
 
   /** What `os.Stat` would find: a file, a directory, nothing, or a path through a file (`ENOTDIR`). */
@@ -65,26 +117,32 @@ export class NodeFiles {
   /** Direct children of a directory, in Go's byte order of names (`os.ReadDir`). */
   readDir(rawPath: string): DirEntry[] {
     const path = goPath.Clean(rawPath);
+    const children = this.index().get(path);
+    if (children === undefined) return [];
     const prefix = path === "/" ? "/" : `${path}/`;
-    const names = new Map<string, boolean>();
-    for (const file of this.files.keys()) {
-      if (file.startsWith(prefix)) {
-        const rest = file.slice(prefix.length);
-        const slash = rest.indexOf("/");
-        if (slash < 0) names.set(rest, false);
-        else names.set(rest.slice(0, slash), true);
-      }
-    }
-    for (const dir of this.dirs) {
-      if (dir.startsWith(prefix) && dir !== path) {
-        const rest = dir.slice(prefix.length);
-        const slash = rest.indexOf("/");
-        names.set(slash < 0 ? rest : rest.slice(0, slash), true);
-      }
-    }
-    return [...names.entries()]
-      .map(([name, isDir]) => ({ name, isDir }))
+    return [...children]
+      .map((name) => ({ name, isDir: this.dirs.has(prefix + name) }))
       .sort((a, b) => goStrings.Compare(a.name, b.name));
+  }
+
+  private index(): Map<string, Set<string>> {
+    if (this.children !== undefined) return this.children;
+    const children = new Map<string, Set<string>>();
+    const add = (path: string) => {
+      const parent = parentOf(path);
+      if (parent === undefined) return;
+      let names = children.get(parent);
+      if (names === undefined) {
+        names = new Set();
+        children.set(parent, names);
+      }
+      names.add(path.slice(parent === "/" ? 1 : parent.length + 1));
+    };
+    for (const file of this.files.keys()) add(file);
+    for (const dir of this.dirs) add(dir);
+    for (const path of this.problems.keys()) add(path);
+    this.children = children;
+    return children;
   }
 }
 

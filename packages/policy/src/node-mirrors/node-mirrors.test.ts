@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { resolveContainerdHosts } from "./containerd-hosts.js";
+import { describe, expect, it, vi } from "vitest";
+import { createContainerdHostsResolver, resolveContainerdHosts } from "./containerd-hosts.js";
 import { isNodeMirrorsError, type NodeMirrorsError } from "./errors.js";
 import { findRegistry, loadRegistriesConf, pullSources } from "./registries-conf.js";
 import { resolveShortName } from "./short-names.js";
@@ -164,5 +164,91 @@ describe("registries.conf", () => {
       "docker.io/library/hasownproperty:latest",
     ]);
     expect(thrown(() => resolveShortName(conf, "toString")).code).toBe("INVALID_INPUT");
+  });
+});
+
+describe("deeply nested node files", () => {
+  const deep = {
+    arrays: `x = ${"[".repeat(20_000)}${"]".repeat(20_000)}\n`,
+    "inline tables": `x = ${"{a=".repeat(20_000)}1${"}".repeat(20_000)}\n`,
+  };
+
+  it.each(Object.entries(deep))(
+    "%s: resolveContainerdHosts answers LIMIT_EXCEEDED naming the file and the bound",
+    (_, text) => {
+      const file = `${certs}/docker.io/hosts.toml`;
+      const error = thrown(() => resolveContainerdHosts("docker.io", { [file]: text }));
+      expect(error.code).toBe("LIMIT_EXCEEDED");
+      expect(error.file).toBe(file);
+      expect(error.message).toContain(file);
+      expect(error.message).toContain("deeper than 128 levels");
+    },
+  );
+
+  it.each(Object.entries(deep))(
+    "%s: loadRegistriesConf answers LIMIT_EXCEEDED naming the file and the bound",
+    (_, text) => {
+      const error = thrown(() =>
+        loadRegistriesConf({
+          conf: "",
+          dropIns: { "50-deep.conf": text },
+          dropInDir: "/etc/containers/registries.conf.d",
+        }),
+      );
+      expect(error.code).toBe("LIMIT_EXCEEDED");
+      expect(error.file).toBe("/etc/containers/registries.conf.d/50-deep.conf");
+      expect(error.message).toContain("deeper than 128 levels");
+    },
+  );
+
+  it("reads a file at the bound through the decoders without a stack overflow", () => {
+    const atBound = `[host."https://m.example".header]\nx = ${"[".repeat(123)}${"]".repeat(123)}\n`;
+    const r = resolveContainerdHosts("docker.io", { [`${certs}/docker.io/hosts.toml`]: atBound });
+    expect(r.warnings.map((w) => w.code)).toContain("HOSTS_TOML_IGNORED");
+    const conf = loadRegistriesConf({ conf: `x = ${"{a=".repeat(127)}1${"}".repeat(127)}\n` });
+    expect(conf.registries).toEqual([]);
+  });
+});
+
+describe("createContainerdHostsResolver with preload", () => {
+  /** Calls of the string and collection operations a directory listing is made of. */
+  function operations(fn: () => void): number {
+    let calls = 0;
+    const targets: [object, string][] = [
+      [String.prototype, "startsWith"],
+      [String.prototype, "slice"],
+      [String.prototype, "indexOf"],
+      [Map.prototype, "get"],
+      [Map.prototype, "set"],
+      [Set.prototype, "has"],
+      [Set.prototype, "add"],
+    ];
+    const spies = targets.map(([target, name]) => {
+      type Method = (...args: unknown[]) => unknown;
+      const methods = target as Record<string, Method>;
+      const original = methods[name] as Method;
+      return vi.spyOn(methods, name).mockImplementation(function (this: unknown, ...args) {
+        calls++;
+        return original.apply(this, args);
+      });
+    });
+    try {
+      fn();
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    return calls;
+  }
+
+  it("lists the host directories with work linear in their number", () => {
+    // Directories without hosts.toml: each is listed for its certificate files.
+    const perDirectory = (n: number) => {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < n; i++) files[`${certs}/registry-${i}.example/ca.crt`] = "";
+      return operations(() => createContainerdHostsResolver(files, { preload: true })) / n;
+    };
+    const small = perDirectory(100);
+    const large = perDirectory(1_000);
+    expect(large / small).toBeLessThan(2);
   });
 });

@@ -12,7 +12,7 @@
  * skipped for tags.
  */
 import { strings as goStrings } from "@kubeimg/core/internal";
-import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
+import { NodeMirrorsError, type NodeMirrorsWarning, tooDeep } from "./errors.js";
 import {
   convertV1,
   type DecodedFile,
@@ -31,7 +31,7 @@ import type {
   ShortNameAlias,
   ShortNameMode,
 } from "./registries-types.js";
-import { parseToml, TomlSyntaxError } from "./toml/parse.js";
+import { parseToml, TomlDepthError, TomlSyntaxError } from "./toml/parse.js";
 import { DecodeError } from "./toml/struct-view.js";
 
 export {
@@ -98,6 +98,7 @@ function loadFile(
         key: error.key,
       });
     }
+    if (error instanceof TomlDepthError) throw tooDeep(error, file);
     throw error;
   }
   const v1 = decoded.v1;

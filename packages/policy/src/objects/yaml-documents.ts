@@ -59,6 +59,11 @@ export type YamlReadProblem =
       readonly kind: "unresolved-alias";
       readonly document: number;
       readonly position: YamlPosition | undefined;
+      /**
+       * The alias stands inside the node its anchor names (`&a [*a]`): its
+       * value would contain itself, which Go's YAML libraries refuse too.
+       */
+      readonly recursive?: boolean;
     }
   | {
       readonly kind: "too-large";
@@ -81,7 +86,7 @@ export type YamlReadResult =
 function expandedSize(
   document: Document.Parsed,
   limit: number,
-): { size: number } | { unresolvedAt: number | undefined } {
+): { size: number } | { unresolvedAt: number | undefined; recursive: boolean } {
   // Each alias's anchored node, found in one pass in document order (an
   // alias refers to the latest anchor of its name before it); the library's
   // own `resolve` searches the whole document once per alias.
@@ -100,6 +105,7 @@ function expandedSize(
   const inProgress = new Set<Node>();
   let unresolvedAt: number | undefined;
   let unresolved = false;
+  let recursive = false;
   // Iterative post-order walk: no recursion, so a deeply nested text cannot
   // overflow the stack here.
   const sizeOf = (root: Node): number => {
@@ -119,8 +125,12 @@ function expandedSize(
         if (isAlias(node)) {
           const target = targets.get(node);
           if (target === undefined || inProgress.has(target)) {
-            unresolved ||= target === undefined;
-            if (target === undefined) unresolvedAt ??= node.range?.[0];
+            // Both are refused: no anchor, or an anchor whose node holds this
+            // alias (its value would contain itself, and every copy of it
+            // downstream would never end).
+            unresolved = true;
+            recursive = target !== undefined;
+            unresolvedAt = node.range?.[0];
           } else children.push(target);
         } else if (isMap(node) || isSeq(node)) {
           for (const item of node.items as unknown[]) {
@@ -155,7 +165,7 @@ function expandedSize(
     return { size: 0 };
   }
   const size = sizeOf(contents as Node);
-  if (unresolved) return { unresolvedAt };
+  if (unresolved) return { unresolvedAt, recursive };
   return { size };
 }
 
@@ -179,9 +189,34 @@ export function readYamlDocuments(text: string, limits: YamlReadLimits = {}): Ya
     lineCounter,
     prettyErrors: false,
   });
-  const list = Array.isArray(documents) ? documents : [documents];
+  return boundedValues(Array.isArray(documents) ? documents : [documents], {
+    lineCounter,
+    maxExpandedNodes: limits.maxExpandedNodes ?? DEFAULT_MAX_EXPANDED_NODES,
+  });
+}
+
+/**
+ * Returns the values of documents already parsed (with `lineCounter`
+ * attached, if any), or the first problem, as {@link readYamlDocuments}
+ * does. Internal to the package: every reader of YAML text in policy parses
+ * with its own options (the pulled-record decoder reads one document with
+ * Kubernetes' YAML rules) and then goes through this one step, so no reader
+ * builds a value before its expanded size is known to be within the bound.
+ *
+ * @internal
+ */
+export function boundedValues(
+  list: readonly Document.Parsed[],
+  options: {
+    readonly lineCounter?: LineCounter;
+    readonly maxExpandedNodes: number;
+    /** Passed to `toJS` (`mapAsMap` for readers that keep key order and types). */
+    readonly mapAsMap?: boolean;
+  },
+): YamlReadResult {
+  const { lineCounter } = options;
   const at = (offset: number | undefined): YamlPosition | undefined =>
-    offset === undefined ? undefined : lineCounter.linePos(offset);
+    offset === undefined || lineCounter === undefined ? undefined : lineCounter.linePos(offset);
   for (let index = 0; index < list.length; index++) {
     const [error] = (list[index] as Document.Parsed).errors;
     if (error !== undefined) {
@@ -197,7 +232,7 @@ export function readYamlDocuments(text: string, limits: YamlReadLimits = {}): Ya
       };
     }
   }
-  const limit = limits.maxExpandedNodes ?? DEFAULT_MAX_EXPANDED_NODES;
+  const limit = options.maxExpandedNodes;
   const values: unknown[] = [];
   for (let index = 0; index < list.length; index++) {
     const document = list[index] as Document.Parsed;
@@ -205,7 +240,12 @@ export function readYamlDocuments(text: string, limits: YamlReadLimits = {}): Ya
     if (!("size" in size)) {
       return {
         ok: false,
-        problem: { kind: "unresolved-alias", document: index, position: at(size.unresolvedAt) },
+        problem: {
+          kind: "unresolved-alias",
+          document: index,
+          position: at(size.unresolvedAt),
+          ...(size.recursive ? { recursive: true } : {}),
+        },
       };
     }
     if (size.size > limit) {
@@ -215,7 +255,7 @@ export function readYamlDocuments(text: string, limits: YamlReadLimits = {}): Ya
       };
     }
     // The size is bounded above; the alias count needs no second limit.
-    values.push(document.toJS({ maxAliasCount: -1 }));
+    values.push(document.toJS({ maxAliasCount: -1, mapAsMap: options.mapAsMap === true }));
   }
   return { ok: true, values };
 }
@@ -239,7 +279,9 @@ export function describeYamlProblem(problem: YamlReadProblem): string {
     case "syntax":
       return `${where(problem.position)}: invalid YAML (${problem.code})`;
     case "unresolved-alias":
-      return `${where(problem.position)}: an alias with no anchor before it`;
+      return problem.recursive === true
+        ? `${where(problem.position)}: an alias inside the node its anchor names`
+        : `${where(problem.position)}: an alias with no anchor before it`;
     case "too-large":
       return `document ${problem.document}: more than ${problem.limit} nodes once its aliases are expanded`;
   }

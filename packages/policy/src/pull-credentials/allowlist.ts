@@ -5,6 +5,7 @@
  * form (normalized name, kubernetes/kubernetes#137629).
  */
 
+import { chooseRelease } from "@kubeimg/core";
 import { strings } from "@kubeimg/core/internal";
 import { parseNormalizedNamed } from "@kubeimg/core/reference";
 import { PullCredentialsConfigError } from "./errors.js";
@@ -117,6 +118,37 @@ export function validateAllowlistPatterns(patterns: readonly string[]): void {
  * ```
  */
 export type AllowlistMatching = "v1.35" | "v1.36";
+
+/**
+ * The kubelet releases whose pull-credential verification kubeimg
+ * reproduces (KEP-2535, beta and on by default since 1.35). They differ in
+ * allowlist matching only: 1.35 compares the raw pod image; 1.36 and 1.37
+ * normalize it first (kubernetes/kubernetes#137629, released in
+ * v1.36.0-beta.0 and v1.36.0; not backported to 1.35).
+ *
+ * @example
+ * ```ts
+ * createVerificationPolicy({ policy: "NeverVerifyAllowlistedImages", allowlist, kubelet: "1.35" });
+ * ```
+ */
+export type KubeletRelease = "1.35" | "1.36" | "1.37";
+
+/** Every {@link KubeletRelease}, oldest first; the last is the default (frozen: shared). */
+export const kubeletReleases: readonly KubeletRelease[] = Object.freeze(["1.35", "1.36", "1.37"]);
+
+/**
+ * Returns the allowlist matching of a kubelet release (the newest when
+ * `undefined`); throws `UNKNOWN_RELEASE` for a release kubeimg does not reproduce.
+ *
+ * @example
+ * ```ts
+ * allowlistMatchingOf("1.35"); // "v1.35"
+ * allowlistMatchingOf(undefined); // "v1.36": 1.37 matches as 1.36 does
+ * ```
+ */
+export function allowlistMatchingOf(kubelet: unknown): AllowlistMatching {
+  return chooseRelease("kubelet", kubelet, kubeletReleases, "1.37") === "1.35" ? "v1.35" : "v1.36";
+}
 
 /**
  * A compiled allowlist.

@@ -2,7 +2,10 @@ export {
   type Allowlist,
   type AllowlistMatching,
   type AllowlistPattern,
+  allowlistMatchingOf,
   compileAllowlist,
+  type KubeletRelease,
+  kubeletReleases,
   parseAllowlistPattern,
   validateAllowlistPatterns,
 } from "./allowlist.js";

@@ -2,7 +2,13 @@
  * The four credential verification policies of KEP-2535 and the kubelet's
  * validation of the two configuration fields that select them.
  */
-import { type AllowlistMatching, allowlistField, compileAllowlist } from "./allowlist.js";
+import {
+  type AllowlistMatching,
+  allowlistField,
+  allowlistMatchingOf,
+  compileAllowlist,
+  type KubeletRelease,
+} from "./allowlist.js";
 import { PullCredentialsConfigError } from "./errors.js";
 
 /**
@@ -79,7 +85,12 @@ export interface VerificationPolicyOptions {
   readonly policy?: string | undefined;
   /** `preloadedImagesVerificationAllowlist`. */
   readonly allowlist?: readonly string[] | undefined;
-  /** Allowlist matching; `"v1.35"` (raw string) unless asked otherwise. */
+  /**
+   * The kubelet release to reproduce; the newest (`"1.37"`) unless asked
+   * otherwise. It decides allowlist matching (see {@link KubeletRelease}).
+   */
+  readonly kubelet?: KubeletRelease | undefined;
+  /** Allowlist matching, when given, wins over what `kubelet` implies. */
   readonly allowlistMatching?: AllowlistMatching | undefined;
 }
 
@@ -156,6 +167,7 @@ export function createVerificationPolicy(
   options: VerificationPolicyOptions = {},
 ): VerificationPolicy {
   const { policy, allowlist } = validateVerificationConfig(options);
+  const matching = options.allowlistMatching ?? allowlistMatchingOf(options.kubelet);
   switch (policy) {
     case "NeverVerify":
       return Object.freeze({ name: policy, requiresVerification: () => false });
@@ -167,7 +179,7 @@ export function createVerificationPolicy(
     case "AlwaysVerify":
       return Object.freeze({ name: policy, requiresVerification: () => true });
     case "NeverVerifyAllowlistedImages": {
-      const list = compileAllowlist(allowlist, { matching: options.allowlistMatching ?? "v1.35" });
+      const list = compileAllowlist(allowlist, { matching });
       return Object.freeze({
         name: policy,
         requiresVerification: (image: string) => !list.matches(image),

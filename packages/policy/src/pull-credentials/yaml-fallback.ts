@@ -9,6 +9,11 @@
 
 import type { json } from "@kubeimg/core/internal";
 import { parseDocument } from "yaml";
+import {
+  boundedValues,
+  DEFAULT_MAX_EXPANDED_NODES,
+  describeYamlProblem,
+} from "../objects/yaml-documents.js";
 
 /** Thrown when the content is not YAML the kubelet's converter accepts. */
 export class YamlConversionError extends Error {
@@ -67,16 +72,17 @@ export function parseYamlLikeKubernetes(text: string): json.StrictValue {
           (t.tag !== "tag:yaml.org,2002:timestamp" && !String(t.format ?? "").includes("TIME")),
       ),
   });
-  const first = doc.errors[0];
-  if (first) throw new YamlConversionError(first.message);
-  let value: unknown;
-  try {
-    value = doc.toJS({ mapAsMap: true, maxAliasCount: 100 });
-  } catch (error) {
-    // Some faults surface only while the document is built: an alias whose
-    // anchor was never set (`*a`) throws a ReferenceError, alias bombs past
-    // the limit another error. Go's YAML library refuses these documents too.
-    throw new YamlConversionError(error instanceof Error ? error.message : String(error));
+  // The one bounded step every YAML reader of the package shares: a record
+  // whose aliases expand past the bound is refused before any value is built.
+  const read = boundedValues([doc], {
+    maxExpandedNodes: DEFAULT_MAX_EXPANDED_NODES,
+    mapAsMap: true,
+  });
+  if (!read.ok) {
+    const { problem } = read;
+    throw new YamlConversionError(
+      problem.kind === "syntax" ? problem.message : describeYamlProblem(problem),
+    );
   }
-  return toJsonValue(value);
+  return toJsonValue(read.values[0] ?? null);
 }

@@ -22,6 +22,13 @@ import { strconv } from "@kubeimg/core/internal";
 import { SemverError } from "./errors.js";
 import { constraintGrammar } from "./grammar.js";
 import { type Constraint, comparators, describeMiss, type Operator } from "./operators.js";
+import {
+  exceedsBytes,
+  maxConstraintBytes,
+  maxConstraintGroups,
+  type SemverRelease,
+  semverRelease,
+} from "./release.js";
 import { parseVersion, Version } from "./version.js";
 
 /** A parsed constraint expression: OR of AND groups. */
@@ -34,6 +41,8 @@ export interface Constraints {
   readonly containsPrerelease: readonly boolean[];
   /** When true, every group admits pre-releases (Masterminds `IncludePrerelease`). */
   readonly includePrerelease: boolean;
+  /** The Masterminds release whose messages `validate` writes. */
+  readonly release: SemverRelease;
   /** Returns true when `version` satisfies some AND group (Masterminds `Check`). */
   check(version: Version): boolean;
   /**
@@ -55,17 +64,17 @@ function isWildcard(s: string): boolean {
   return s === "x" || s === "X" || s === "*";
 }
 
-/** Masterminds' parse error, the text quoted as Go's `%q` does (since v3.5.0, which Flux pins). */
-function improper(input: string, text: string): SemverError {
+/** Masterminds' parse error: the text quoted as Go's `%q` does in v3.5.0 (#278), bare in v3.4.0. */
+function improper(input: string, text: string, release: SemverRelease): SemverError {
   return new SemverError(
     "CONSTRAINT_INVALID",
     input,
-    `improper constraint: ${strconv.Quote(text)}`,
+    `improper constraint: ${release === "v3.4.0" ? text : strconv.Quote(text)}`,
   );
 }
 
 /** Mirrors `parseConstraint` in Masterminds' constraints.go. */
-function parseSingleConstraint(input: string, text: string): Constraint {
+function parseSingleConstraint(input: string, text: string, release: SemverRelease): Constraint {
   if (text === "") {
     // Unreachable through parseConstraints (a group always holds a version);
     // Masterminds treats it as "any version".
@@ -79,7 +88,7 @@ function parseSingleConstraint(input: string, text: string): Constraint {
     };
   }
   const m = constraintGrammar().singleConstraint.findStringSubmatch(text);
-  if (m === null) throw improper(input, text);
+  if (m === null) throw improper(input, text, release);
   const operator = m[1] as Operator;
   const original = m[2] as string;
   const major = m[3] as string;
@@ -104,7 +113,8 @@ function parseSingleConstraint(input: string, text: string): Constraint {
   }
   let version: Version;
   try {
-    version = parseVersion(text2);
+    // v3.5.0's version length limit lands here too, as Masterminds' parser error.
+    version = parseVersion(text2, { semver: release });
   } catch {
     throw new SemverError("CONSTRAINT_INVALID", input, "constraint parser error");
   }
@@ -147,17 +157,34 @@ function rewriteRanges(input: string): string {
  */
 export function parseConstraints(
   input: string,
-  options: { includePrerelease?: boolean } = {},
+  options: { includePrerelease?: boolean; semver?: SemverRelease | undefined } = {},
 ): Constraints {
+  const release = semverRelease(options.semver);
+  const limited = release === "v3.5.0";
+  if (limited && exceedsBytes(input, maxConstraintBytes)) {
+    throw new SemverError(
+      "CONSTRAINT_INVALID",
+      input,
+      `constraint string is too long (max ${maxConstraintBytes} bytes)`,
+    );
+  }
   const grammar = constraintGrammar();
   const rewritten = rewriteRanges(input);
+  const split = rewritten.split("||");
+  if (limited && split.length > maxConstraintGroups) {
+    throw new SemverError(
+      "CONSTRAINT_INVALID",
+      input,
+      `too many constraint groups (max ${maxConstraintGroups})`,
+    );
+  }
   const groups: Constraint[][] = [];
   const containsPrerelease: boolean[] = [];
-  for (const group of rewritten.split("||")) {
-    if (!grammar.andGroup.matchString(group)) throw improper(input, group);
+  for (const group of split) {
+    if (!grammar.andGroup.matchString(group)) throw improper(input, group, release);
     const found = grammar.constraintInGroup.findAllStringSubmatchIndex(group);
     const texts = found === null ? [group] : found.map((m) => group.slice(m[0], m[1]));
-    const parsed = texts.map((text) => parseSingleConstraint(input, text));
+    const parsed = texts.map((text) => parseSingleConstraint(input, text, release));
     groups.push(parsed);
     containsPrerelease.push(parsed.some((c) => c.version.prerelease !== ""));
   }
@@ -166,6 +193,7 @@ export function parseConstraints(
     groups,
     containsPrerelease,
     options.includePrerelease ?? false,
+    release,
   );
 }
 
@@ -174,17 +202,20 @@ class ParsedConstraints implements Constraints {
   readonly groups: readonly (readonly Constraint[])[];
   readonly containsPrerelease: readonly boolean[];
   readonly includePrerelease: boolean;
+  readonly release: SemverRelease;
 
   constructor(
     source: string,
     groups: readonly (readonly Constraint[])[],
     containsPrerelease: readonly boolean[],
     includePrerelease: boolean,
+    release: SemverRelease,
   ) {
     this.source = source;
     this.groups = groups;
     this.containsPrerelease = containsPrerelease;
     this.includePrerelease = includePrerelease;
+    this.release = release;
   }
 
   check(version: Version): boolean {
@@ -223,7 +254,7 @@ class ParsedConstraints implements Constraints {
       for (const c of group) {
         if (!includePre && version.prerelease !== "") {
           if (!reportedPrerelease) {
-            push(() => describeMiss("PRERELEASE", version, c.original));
+            push(() => describeMiss("PRERELEASE", version, c.original, this.release));
             reportedPrerelease = true;
           }
           ok = false;
@@ -231,7 +262,7 @@ class ParsedConstraints implements Constraints {
         }
         const miss = comparators[c.operator](version, c, includePre);
         if (miss !== undefined) {
-          push(() => describeMiss(miss, version, c.original));
+          push(() => describeMiss(miss, version, c.original, this.release));
           ok = false;
         }
       }

@@ -3,8 +3,8 @@ import { errorGuard, KubeimgError } from "@kubeimg/core";
 /**
  * The codes a {@link SemverError} can carry. The version codes mirror the
  * error values of Masterminds/semver v3 (`ErrInvalidSemVer`,
- * `ErrSegmentStartsZero`, …); `CONSTRAINT_INVALID` covers every error of
- * `NewConstraint`.
+ * `ErrSegmentStartsZero`, `ErrVersionTooLong` of v3.5.0, …);
+ * `CONSTRAINT_INVALID` covers every error of `NewConstraint`.
  */
 export type SemverErrorCode =
   | "INVALID_SEMVER"
@@ -14,6 +14,7 @@ export type SemverErrorCode =
   | "SEGMENT_OUT_OF_RANGE"
   | "INVALID_PRERELEASE"
   | "INVALID_METADATA"
+  | "VERSION_TOO_LONG"
   | "CONSTRAINT_INVALID";
 
 /**
@@ -48,6 +49,7 @@ const codes: ReadonlySet<string> = new Set<SemverErrorCode>([
   "SEGMENT_OUT_OF_RANGE",
   "INVALID_PRERELEASE",
   "INVALID_METADATA",
+  "VERSION_TOO_LONG",
   "CONSTRAINT_INVALID",
 ]);
 

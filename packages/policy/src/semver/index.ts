@@ -8,12 +8,14 @@ export {
   describeMiss,
   type Operator,
 } from "./operators.js";
+export { type SemverRelease, semverReleases } from "./release.js";
 export {
   comparePrerelease,
   compareVersions,
   parseStrictVersion,
   parseTagVersion,
   parseVersion,
+  type SemverOptions,
   tryParseTagVersion,
   tryParseVersion,
   Version,

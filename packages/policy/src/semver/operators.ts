@@ -13,6 +13,7 @@
  * (Masterminds' `containsPre`, unlike npm's same-tuple rule).
  */
 import { strconv } from "@kubeimg/core/internal";
+import { type SemverRelease, semverRelease } from "./release.js";
 import { compareDigits, comparePrerelease, compareVersions, type Version } from "./version.js";
 
 /** The operators a constraint may start with (`""` is no operator). */
@@ -197,9 +198,8 @@ export const comparators: Readonly<Record<Operator, Comparator>> = Object.freeze
 });
 
 /**
- * Masterminds' `Validate` message templates, by miss. Both texts are quoted
- * as Go's `%q` quotes them, as Masterminds does since v3.5.0 (the version
- * Flux v1.2.0 pins; v3.4.0 printed them bare).
+ * Masterminds' `Validate` message templates, by miss; {@link describeMiss}
+ * passes both texts quoted (v3.5.0) or bare (v3.4.0).
  */
 const missMessages: Readonly<Record<ConstraintMiss, (v: string, c: string) => string>> = {
   PRERELEASE: (v) =>
@@ -220,13 +220,23 @@ const missMessages: Readonly<Record<ConstraintMiss, (v: string, c: string) => st
 };
 
 /**
- * Returns Masterminds' message for a miss, such as `"1.0.0" is less than "2.0"`.
+ * Returns Masterminds' message for a miss, such as `"1.0.0" is less than "2.0"`:
+ * v3.5.0 (the default) quotes both texts as Go's `%q` does
+ * (Masterminds/semver#278), v3.4.0 prints them as they are (`%s`).
  *
  * @example
  * ```ts
  * describeMiss("LESS", parseVersion("1.0.0"), "2.0"); // '"1.0.0" is less than "2.0"'
+ * describeMiss("LESS", parseVersion("1.0.0"), "2.0", "v3.4.0"); // "1.0.0 is less than 2.0"
  * ```
  */
-export function describeMiss(miss: ConstraintMiss, v: Version, constraintText: string): string {
-  return missMessages[miss](strconv.Quote(v.toString()), strconv.Quote(constraintText));
+export function describeMiss(
+  miss: ConstraintMiss,
+  v: Version,
+  constraintText: string,
+  release: SemverRelease = "v3.5.0",
+): string {
+  return semverRelease(release) === "v3.4.0"
+    ? missMessages[miss](v.toString(), constraintText)
+    : missMessages[miss](strconv.Quote(v.toString()), strconv.Quote(constraintText));
 }

@@ -26,6 +26,7 @@
  */
 import { strings } from "@kubeimg/core/internal";
 import { SemverError } from "./errors.js";
+import { exceedsBytes, maxVersionBytes, type SemverRelease, semverRelease } from "./release.js";
 
 /** The largest uint64, the bound of Go's `strconv.ParseUint(s, 10, 64)`. */
 const maxUint64 = "18446744073709551615";
@@ -39,6 +40,32 @@ const messages = {
   INVALID_PRERELEASE: "invalid prerelease string",
   INVALID_METADATA: "invalid metadata string",
 } as const;
+
+/**
+ * Options of the version parsers: which Masterminds release to follow
+ * (v3.5.0, the default, refuses versions over 256 bytes; v3.4.0 has no limit).
+ *
+ * @example
+ * ```ts
+ * parseVersion("1.2.3", { semver: "v3.4.0" });
+ * ```
+ */
+export interface SemverOptions {
+  readonly semver?: SemverRelease | undefined;
+}
+
+/** v3.5.0's `MaxVersionLen` check, the first one `NewVersion` makes. */
+function tooLong(input: string, options: SemverOptions): boolean {
+  return semverRelease(options.semver) === "v3.5.0" && exceedsBytes(input, maxVersionBytes);
+}
+
+function failTooLong(input: string): never {
+  throw new SemverError(
+    "VERSION_TOO_LONG",
+    input,
+    `version string is too long (max ${maxVersionBytes} bytes)`,
+  );
+}
 
 function fail(code: keyof typeof messages, input: string): never {
   throw new SemverError(code, input, messages[code]);
@@ -298,7 +325,8 @@ function validateMetadata(input: string, meta: string): void {
  * parseVersion("1-rc.1.2").prerelease;    // "rc.1.2"
  * ```
  */
-export function parseVersion(input: string): Version {
+export function parseVersion(input: string, options: SemverOptions = {}): Version {
+  if (tooLong(input, options)) failTooLong(input);
   const version = scanVersion(input);
   if (version === undefined) fail("INVALID_SEMVER", input);
   return version;
@@ -367,8 +395,9 @@ function scanVersion(input: string): Version | undefined {
  * parseStrictVersion("v1.2.3");                  // throws INVALID_CHARACTERS
  * ```
  */
-export function parseStrictVersion(input: string): Version {
+export function parseStrictVersion(input: string, options: SemverOptions = {}): Version {
   if (input === "") fail("EMPTY_STRING", input);
+  if (tooLong(input, options)) failTooLong(input);
   const first = input.indexOf(".");
   const second = first < 0 ? -1 : input.indexOf(".", first + 1);
   if (second < 0) fail("INVALID_SEMVER", input);
@@ -436,10 +465,10 @@ export function parseStrictVersion(input: string): Version {
  * parseTagVersion("1.2");               // throws INVALID_SEMVER
  * ```
  */
-export function parseTagVersion(tag: string): Version {
+export function parseTagVersion(tag: string, options: SemverOptions = {}): Version {
   const first = tag.indexOf(".");
   if (first < 0 || tag.indexOf(".", first + 1) < 0) fail("INVALID_SEMVER", tag);
-  return parseVersion(tag);
+  return parseVersion(tag, options);
 }
 
 /**
@@ -454,7 +483,8 @@ export function parseTagVersion(tag: string): Version {
  * tryParseVersion("latest");          // undefined
  * ```
  */
-export function tryParseVersion(input: string): Version | undefined {
+export function tryParseVersion(input: string, options: SemverOptions = {}): Version | undefined {
+  if (tooLong(input, options)) return undefined;
   try {
     return scanVersion(input);
   } catch {
@@ -472,9 +502,10 @@ export function tryParseVersion(input: string): Version | undefined {
  * tryParseTagVersion("latest"); // undefined
  * ```
  */
-export function tryParseTagVersion(tag: string): Version | undefined {
+export function tryParseTagVersion(tag: string, options: SemverOptions = {}): Version | undefined {
   const first = tag.indexOf(".");
   if (first < 0 || tag.indexOf(".", first + 1) < 0) return undefined;
+  if (tooLong(tag, options)) return undefined;
   try {
     return scanVersion(tag);
   } catch {

@@ -72,3 +72,21 @@ describe("one retryable-status set for the transport and the errors", () => {
     },
   );
 });
+
+describe("a registry's text in error messages", () => {
+  it("is escaped in the message and kept raw in registryMessage", async () => {
+    const said = "gone\u001b]52;c;cGF5bG9hZA==\u0007\r\u009b2K\u007f";
+    const error = await errorFromResponse(
+      new Response(JSON.stringify({ errors: [{ code: "MANIFEST_UNKNOWN", message: said }] }), {
+        status: 404,
+      }),
+      "https://r.io/v2/",
+      "r.io/a",
+      at,
+    );
+    expect(error.message).toBe(
+      "r.io/a: registry answered 404 MANIFEST_UNKNOWN (gone\\x1b]52;c;cGF5bG9hZA==\\a\\r\\u009b2K\\x7f)",
+    );
+    expect(error.registryMessage).toBe(said);
+  });
+});

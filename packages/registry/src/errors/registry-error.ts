@@ -44,7 +44,8 @@ export type RegistryErrorCode =
   | "TOO_MANY_PAGES"
   // platform resolution (see ../platform)
   | "NO_MATCHING_PLATFORM"
-  | "INDEX_TOO_DEEP";
+  | "INDEX_TOO_DEEP"
+  | "INDEX_TOO_LARGE";
 
 /** The distribution-spec codes, as data, to recognise them in a registry's error body. */
 export const DISTRIBUTION_ERROR_CODES: ReadonlySet<string> = /*#__PURE__*/ new Set([

@@ -5,6 +5,8 @@ export {
   type IndexEntry,
 } from "./documents.js";
 export {
+  DEFAULT_MAX_INDEX_DOCUMENTS,
+  DEFAULT_MAX_LISTED_ENTRIES,
   type ImagePlatforms,
   type ListedEntry,
   type ListPlatformsOptions,

@@ -5,6 +5,7 @@ import {
   normalizePlatform,
   orderIndexEntries,
   type Platform,
+  type PlatformsRelease,
 } from "@kubeimg/core/platform";
 import { parseNormalizedNamed } from "@kubeimg/core/reference";
 import { isRegistryError, keyringCredentials } from "@kubeimg/registry/client";
@@ -14,6 +15,7 @@ import {
   type PlatformResolution,
   resolveImagePlatform,
 } from "@kubeimg/registry/platform";
+import { upstreamChoice, upstreamOption } from "../../args/upstream.js";
 import { CliError } from "../../errors/cli-error.js";
 import { EXIT_CODES } from "../../errors/exit-codes.js";
 import type { Colors } from "../../output/color.js";
@@ -37,17 +39,22 @@ interface EntryRow {
   readonly nested?: readonly EntryRow[];
 }
 
+/** What a node of `platform` runs, as the chosen containerd/platforms release decides. */
+function nodeMatcher(platform: Platform, release: PlatformsRelease) {
+  const options = { host: platform, platforms: release };
+  return defaultMatcher(normalizePlatform(platform, options), options);
+}
+
 const shortDigest = (digest: string) => (digest.length > 19 ? `${digest.slice(0, 19)}…` : digest);
 
 function rows(
   entries: readonly ListedEntry[],
   platform: Platform,
+  release: PlatformsRelease,
   chosenPath: readonly number[],
   depth = 0,
 ): EntryRow[] {
-  const comparer = defaultMatcher(normalizePlatform(platform, { host: platform }), {
-    host: platform,
-  });
+  const comparer = nodeMatcher(platform, release);
   const usable = entries.filter((e) => !e.attestation);
   const order = orderIndexEntries(comparer, usable).map((i) => (usable[i] as ListedEntry).position);
   const tried = (e: ListedEntry) => order.indexOf(e.position);
@@ -71,7 +78,7 @@ function rows(
       attestation: e.attestation,
       chosen,
       ...(e.children
-        ? { nested: rows(e.children, platform, chosen ? chosenPath : [], depth + 1) }
+        ? { nested: rows(e.children, platform, release, chosen ? chosenPath : [], depth + 1) }
         : {}),
     };
   });
@@ -122,6 +129,7 @@ export const inspectCommand: Command = {
       value: "P",
       help: "the node's platform (default: linux/<this CPU>)",
     },
+    upstream: upstreamOption(["platforms"]),
     ...REGISTRY_OPTIONS,
   },
   positionals: true,
@@ -142,6 +150,7 @@ export const inspectCommand: Command = {
       );
     }
     const image = positionals[0] as string;
+    const upstream = upstreamChoice(values, "inspect", ["platforms"]);
     const named = parseNormalizedNamed(image);
     const flag = stringOption(values, "platform");
     const platform =
@@ -162,19 +171,22 @@ export const inspectCommand: Command = {
     try {
       resolution = await resolveImagePlatform(access.client, named, {
         ...call,
-        platform,
-        host: platform,
+        matcher: nodeMatcher(platform, upstream.platforms),
       });
     } catch (error) {
       if (!isRegistryError(error) || error.code !== "NO_MATCHING_PLATFORM") throw error;
       noMatch = error.message;
     }
     const chosenPath = resolution?.indexes.map((i) => i.chosen) ?? [];
-    const entries = listing.kind === "index" ? rows(listing.entries, platform, chosenPath) : [];
+    const entries =
+      listing.kind === "index"
+        ? rows(listing.entries, platform, upstream.platforms, chosenPath)
+        : [];
     const platformName = formatAllPlatform(platform);
     const data = {
       image,
       platform: platformName,
+      platforms: upstream.platforms,
       digest: listing.digest,
       mediaType: listing.mediaType,
       kind: listing.kind,
@@ -208,6 +220,7 @@ export const inspectCommand: Command = {
             ["digest", listing.digest],
             ["media type", listing.mediaType],
             ["node platform", platformName],
+            ["containerd/platforms", upstream.platforms],
           ],
           c,
         );

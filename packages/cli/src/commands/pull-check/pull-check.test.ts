@@ -200,7 +200,20 @@ describe("kubeimg pull-check (built program)", () => {
     { allowlist: ["registry.k8s.io/*"], mustPull: false, reason: "credentialPolicyAllowed" },
     { allowlist: ["registry.k8s.io/coredns/*"], mustPull: true, reason: "mustAuthenticate" },
     // v1.35 compares the raw image string: an absolute entry never matches a tagged image.
-    { allowlist: ["registry.k8s.io/pause"], mustPull: true, reason: "mustAuthenticate" },
+    {
+      allowlist: ["registry.k8s.io/pause"],
+      matching: ["--upstream", "kubelet=1.35"],
+      mustPull: true,
+      reason: "mustAuthenticate",
+    },
+    {
+      allowlist: ["registry.k8s.io/pause"],
+      matching: ["--allowlist-matching", "v1.35"],
+      mustPull: true,
+      reason: "mustAuthenticate",
+    },
+    // The default kubelet (1.37) normalizes first (kubernetes/kubernetes#137629, 1.36 on).
+    { allowlist: ["registry.k8s.io/pause"], mustPull: false, reason: "credentialPolicyAllowed" },
     {
       allowlist: ["registry.k8s.io/pause"],
       matching: ["--allowlist-matching", "v1.36"],
@@ -223,6 +236,42 @@ describe("kubeimg pull-check (built program)", () => {
       expect(json).toMatchObject({ mustPull, reason });
     },
   );
+
+  it.each([
+    {
+      upstream: "kubelet=1.34",
+      message:
+        "--upstream kubelet=1.34: not a release kubeimg reproduces; use one of 1.35, 1.36, 1.37",
+    },
+    { upstream: "kubelet", message: '--upstream "kubelet": expected NAME=VERSION' },
+    {
+      upstream: "platforms=rc.5",
+      message: "--upstream platforms: kubeimg pull-check does not depend on it (it reads kubelet)",
+    },
+    {
+      upstream: "nope=1",
+      message: '--upstream "nope": unknown upstream; kubeimg pull-check reads kubelet',
+    },
+  ])("--upstream $upstream is a usage error", async ({ upstream, message }) => {
+    const { run } = await check([
+      "--image",
+      PRELOADED.image,
+      "--image-ref",
+      PRELOADED.ref,
+      "--upstream",
+      upstream,
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+
+  it("names the kubelet release it reproduced", async () => {
+    const args = ["--image", PRELOADED.image, "--image-ref", PRELOADED.ref];
+    expect((await check(args)).json).toMatchObject({ kubelet: "1.37" });
+    expect((await check([...args, "--upstream", "kubelet=1.36"])).json).toMatchObject({
+      kubelet: "1.36",
+    });
+  });
 
   it.each([
     { file: "team-a.yaml", mustPull: false, reason: "credentialRecordFound" },

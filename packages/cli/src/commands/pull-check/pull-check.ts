@@ -12,6 +12,7 @@ import {
 } from "@kubeimg/policy/pull-credentials";
 import { FileSystemPullRecordStore } from "@kubeimg/policy/pull-credentials/fs";
 import { requireOption } from "../../args/parse-command-args.js";
+import { upstreamChoice, upstreamOption } from "../../args/upstream.js";
 import { CliError } from "../../errors/cli-error.js";
 import { describeError } from "../../errors/describe.js";
 import { EXIT_CODES } from "../../errors/exit-codes.js";
@@ -178,8 +179,9 @@ export const pullCheckCommand: Command = {
     "allowlist-matching": {
       type: "string",
       value: "VERSION",
-      help: "v1.35 (default: the raw image string, as released) | v1.36 (the normalized name)",
+      help: "v1.35 (the raw image string) | v1.36 (the normalized name); default: as --upstream kubelet matches",
     },
+    upstream: upstreamOption(["kubelet"]),
   },
   positionals: false,
   examples: [
@@ -215,8 +217,9 @@ export const pullCheckCommand: Command = {
     const saFlag = stringOption(values, "service-account");
     const serviceAccount = saFlag === undefined ? undefined : parseServiceAccountFlag(saFlag);
     const policyName = stringOption(values, "policy");
-    const matching = stringOption(values, "allowlist-matching") ?? "v1.35";
-    if (matching !== "v1.35" && matching !== "v1.36") {
+    const upstream = upstreamChoice(values, "pull-check", ["kubelet"]);
+    const matching = stringOption(values, "allowlist-matching");
+    if (matching !== undefined && matching !== "v1.35" && matching !== "v1.36") {
       throw new CliError(
         "USAGE",
         `--allowlist-matching must be v1.35 or v1.36, not "${matching}"`,
@@ -226,7 +229,8 @@ export const pullCheckCommand: Command = {
     const policy = createVerificationPolicy({
       policy: policyName,
       allowlist: stringOptions(values, "allowlist"),
-      allowlistMatching: matching,
+      kubelet: upstream.kubelet,
+      ...(matching === undefined ? {} : { allowlistMatching: matching }),
     });
     // Read-only: no directory is created, no file migrated or written; what the
     // manager would write while deciding is refused and does not change the answer.
@@ -288,6 +292,7 @@ export const pullCheckCommand: Command = {
       image,
       imageRef,
       policy: policy.name,
+      kubelet: upstream.kubelet,
       mustPull: decision.mustPull,
       reason: decision.reason ?? null,
       explanation: reasonText,
@@ -313,6 +318,7 @@ export const pullCheckCommand: Command = {
             ["image", image],
             ["image ref", imageRef === "" ? "(none)" : imageRef],
             ["policy", policy.name],
+            ["kubelet", upstream.kubelet],
             ["record", recordText],
             ["pull intent", intent ? "yes (a pull was in flight)" : "no"],
             [`granted to`, entryText],

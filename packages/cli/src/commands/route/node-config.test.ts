@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryIo } from "../../io/memory-io.test-support.js";
+import { unsafeCharacters } from "../../output/unsafe-chars.test-support.js";
 import { runCli } from "../../run.js";
 
 const MIRROR = `
@@ -47,13 +48,13 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function route(nodeConfig: string) {
+async function route(nodeConfig: string, output = "json") {
   const { io, out, err } = memoryIo({ tty: false, cwd: dir });
   const code = await runCli(
     [
       "route",
       "-o",
-      "json",
+      output,
       "-f",
       "mirrors.yaml",
       "-n",
@@ -67,7 +68,13 @@ async function route(nodeConfig: string) {
     ],
     io,
   );
-  return { code, err: err(), json: out() === "" ? undefined : JSON.parse(out()) };
+  const text = out();
+  return {
+    code,
+    err: err(),
+    text,
+    json: output !== "json" || text === "" ? undefined : JSON.parse(text),
+  };
 }
 
 describe("kubeimg route --node-config", () => {
@@ -103,9 +110,62 @@ describe("kubeimg route --node-config", () => {
     });
   });
 
+  it("fails only the alternative whose host directory is a symlink loop", async () => {
+    mkdirSync(join(dir, "looped.d/harbor.example.com"), { recursive: true });
+    symlinkSync("docker.io", join(dir, "looped.d/docker.io"));
+    const { code, json } = await route("looped.d");
+    expect(code).toBe(0);
+    const [original, mirror] = json.node.alternatives;
+    expect(original.error).toMatchObject({ code: "HOST_DIR_ERROR" });
+    expect(original.error.message).toContain("too many levels of symbolic links");
+    expect(mirror.endpoints.map((e: { endpoint: string }) => e.endpoint)).toEqual([
+      "https://harbor.example.com/v2",
+    ]);
+  });
+
   it("names a missing node config", async () => {
     const { code, err } = await route("nope");
     expect(code).not.toBe(0);
     expect(err).toContain("--node-config nope");
+  });
+
+  it("says why a node config cannot be read, in a sentence (not as missing)", async () => {
+    symlinkSync("loop.conf", join(dir, "loop.conf"));
+    const { code, err } = await route("loop.conf");
+    expect(code).not.toBe(0);
+    expect(err).toBe(
+      "kubeimg route: --node-config loop.conf: cannot be read: too many levels of symbolic links [FILE_UNREADABLE]\n",
+    );
+  });
+});
+
+describe("kubeimg route --node-config text output", () => {
+  // OSC retitle and clipboard, CSI erase and conceal, a C1 CSI and DEL, as TOML escapes.
+  const hostile =
+    "\\u001b]0;pwned\\u0007\\u001b]52;c;Zm9v\\u0007\\u001b[2K\\u001b[8m\\u009b1;31m\\u007f";
+  const raw = "\u001b]0;pwned\u0007\u001b]52;c;Zm9v\u0007\u001b[2K\u001b[8m\u009b1;31m\u007f";
+  let hostileDir: string;
+  beforeAll(() => {
+    hostileDir = join(dir, "hostile.d");
+    mkdirSync(join(hostileDir, "docker.io"), { recursive: true });
+    mkdirSync(join(hostileDir, "harbor.example.com"), { recursive: true });
+    writeFileSync(join(hostileDir, "docker.io", `ca${raw}.crt`), "");
+    writeFileSync(
+      join(hostileDir, "docker.io/hosts.toml"),
+      `[host."https://cache.internal"]\nca = "ca${hostile}.crt"\n[host."https://cache.internal".header]\n"X-${hostile}" = "v"\n`,
+    );
+    writeFileSync(
+      join(hostileDir, "harbor.example.com/hosts.toml"),
+      `server = "https://harbor.example.com/${hostile}"\n`,
+    );
+  });
+
+  it("passes header names, unparsable server URLs and CA paths through the sanitizer", async () => {
+    const { code, text } = await route("hostile.d", "table");
+    expect(code).toBe(0);
+    expect(text).toContain("extra headers: X-?]0;pwned??]52;c;Zm9v??[2K?[8m?1;31m?");
+    expect(text).toContain("ca?]0;pwned??]52;c;Zm9v??[2K?[8m?1;31m?.crt");
+    expect(text).toContain("unable to parse server https://harbor.example.com/?]0;pwned?");
+    expect(unsafeCharacters(text, { newlines: true })).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
+import { isKubeimgError } from "@kubeimg/core";
 import { makeDockerKeyring, type PullSecret } from "@kubeimg/core/keyring";
 import {
   loadRegistriesConf,
@@ -10,8 +11,10 @@ import {
 import { readContainerdHostDirs, readRegistriesConf } from "@kubeimg/policy/node-mirrors/fs";
 import type { CompiledRouting, RouteContainerInput } from "@kubeimg/policy/routing";
 import { CliError } from "../../errors/cli-error.js";
+import { fileError } from "../../files/read-file.js";
 import type { CliIo } from "../../io/io.js";
 import type { Colors } from "../../output/color.js";
+import { sanitizeText } from "../../output/sanitize.js";
 
 /**
  * Reads `--node-config`: a directory is a containerd hosts root (CRI
@@ -23,16 +26,35 @@ export async function loadNodeConfig(name: string, io: CliIo): Promise<NodeRunti
   try {
     isDir = (await stat(path)).isDirectory();
   } catch (error) {
-    throw new CliError("FILE_NOT_FOUND", `--node-config ${name}: no such file or directory`, name, {
-      cause: error,
-    });
+    const code = (error as { code?: unknown }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new CliError(
+        "FILE_NOT_FOUND",
+        `--node-config ${name}: no such file or directory`,
+        name,
+        { cause: error },
+      );
+    }
+    throw fileError(name, error, "--node-config");
   }
-  if (isDir) {
-    const node = await readContainerdHostDirs(path);
-    return { runtime: "containerd", files: node.files, options: { configPath: path } };
+  try {
+    if (isDir) {
+      const node = await readContainerdHostDirs(path);
+      return {
+        runtime: "containerd",
+        files: node.files,
+        options: { configPath: path, unreadable: node.unreadable },
+      };
+    }
+    const input = await readRegistriesConf(path, `${path}.d`);
+    return { runtime: "containers-image", conf: loadRegistriesConf(input) };
+  } catch (error) {
+    if (isKubeimgError(error)) throw error;
+    // A system error from a file inside: name that file as the user would.
+    const inner = (error as { path?: unknown }).path;
+    const file = typeof inner === "string" && inner !== path ? relative(io.cwd, inner) : name;
+    throw fileError(file, error, "--node-config");
   }
-  const input = await readRegistriesConf(path, `${path}.d`);
-  return { runtime: "containers-image", conf: loadRegistriesConf(input) };
 }
 
 /** The pull plan for the container, each alternative's keyring holding its kuik credential secret. */
@@ -56,27 +78,33 @@ export function nodePlan(
   });
 }
 
-/** The whole-path view as text: each alternative, then its endpoints in order with their explain lines. */
+/**
+ * The whole-path view as text: each alternative, then its endpoints in
+ * order with their explain lines. Everything but the labels comes from the
+ * node's files, the CRs or the registry (header names, server URLs, CA
+ * paths), so each piece goes through the sanitizer before it is styled.
+ */
 export function renderNodePlan(plan: PullPlan, c: Colors): string {
+  const t = sanitizeText;
   const out: string[] = ["", c.bold("on the node:")];
-  for (const line of plan.explain) out.push(`  ${line}`);
+  for (const line of plan.explain) out.push(`  ${t(line)}`);
   plan.alternatives.forEach((alt, i) => {
-    out.push(`${i + 1}. ${alt.image}  ${c.dim(alt.webhook)}`);
-    for (const line of alt.explain) out.push(`     ${c.dim(line)}`);
+    out.push(`${i + 1}. ${t(alt.image)}  ${c.dim(t(alt.webhook))}`);
+    for (const line of alt.explain) out.push(`     ${c.dim(t(line))}`);
     if (alt.error !== undefined)
-      out.push(`     ${c.red(`fails: ${alt.error.code}: ${alt.error.message}`)}`);
+      out.push(`     ${c.red(`fails: ${t(alt.error.code)}: ${t(alt.error.message)}`)}`);
     alt.endpoints.forEach((e, j) => {
       const blocked = e.blocked ? ` ${c.red("(blocked)")}` : "";
       const creds =
         e.credentials.source === "none"
           ? "anonymous"
-          : `credential for ${e.credentials.matchedKey}`;
+          : `credential for ${t(e.credentials.matchedKey)}`;
       out.push(
-        `   ${String.fromCharCode(97 + (j % 26))}. ${e.endpoint} -> ${e.reference}${blocked}; ${creds}`,
+        `   ${String.fromCharCode(97 + (j % 26))}. ${t(e.endpoint)} -> ${t(e.reference)}${blocked}; ${creds}`,
       );
-      for (const line of e.explain) out.push(`      ${c.dim(line)}`);
+      for (const line of e.explain) out.push(`      ${c.dim(t(line))}`);
     });
-    for (const w of alt.warnings) out.push(`     ${c.yellow(`warning: ${w.message}`)}`);
+    for (const w of alt.warnings) out.push(`     ${c.yellow(`warning: ${t(w.message)}`)}`);
   });
   return out.join("\n");
 }

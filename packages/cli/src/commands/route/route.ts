@@ -10,6 +10,7 @@ import {
 } from "@kubeimg/policy/routing";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { requireOption } from "../../args/parse-command-args.js";
+import { upstreamChoice, upstreamOption } from "../../args/upstream.js";
 import { unknownFieldPolicy, VALIDATE_OPTION } from "../../args/validate-option.js";
 import { CliError } from "../../errors/cli-error.js";
 import { EXIT_CODES } from "../../errors/exit-codes.js";
@@ -129,6 +130,7 @@ export const routeCommand: Command = {
       value: "DIR|FILE",
       help: "a node's containerd hosts root or registries.conf: show the endpoints each alternative uses",
     },
+    upstream: upstreamOption(["containerd", "containers-image"]),
     ...REGISTRY_OPTIONS,
   },
   positionals: false,
@@ -152,6 +154,8 @@ export const routeCommand: Command = {
   ],
   async run(context) {
     const { io, values, format, colors } = context;
+    // Only the pinned releases are reproduced yet; the flag refuses any other.
+    upstreamChoice(values, "route", ["containerd", "containers-image"]);
     const files = requireFileOptions(values, "route");
     const namespace = requireOption(stringOption(values, "namespace"), "--namespace", "route");
     const image = requireOption(stringOption(values, "image"), "--image", "route");

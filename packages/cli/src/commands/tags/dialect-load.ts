@@ -20,7 +20,6 @@ import {
   type TagInfo,
 } from "@kubeimg/policy/tags/dialects";
 import { type KargoSubscriptionObject, readKargoWarehouse } from "@kubeimg/policy/tags/kargo";
-import { parse as parseYaml } from "yaml";
 import { CliError } from "../../errors/cli-error.js";
 import { readInputFile, readInputFiles } from "../../files/read-file.js";
 import { yamlDocuments } from "../../files/yaml-documents.js";
@@ -175,8 +174,12 @@ export async function readTagInfoFile(name: string, io: CliIo): Promise<TagInfo[
       .filter((l) => l !== "")
       .map((tag) => ({ name: tag }));
   }
-  yamlDocuments(file);
-  const value: unknown = parseYaml(file.text);
+  // Read through the one bounded YAML reader, as every other file.
+  const documents = yamlDocuments(file);
+  if (documents.length > 1) {
+    fail(name, "(top)", `expected one YAML document, found ${documents.length}`);
+  }
+  const value: unknown = documents[0];
   const list = Array.isArray(value) ? value : asRecord(value)?.tags;
   if (!Array.isArray(list)) {
     fail(name, "(top)", 'expected a list of tags, or an object whose "tags" is a list');

@@ -93,6 +93,17 @@ describe("kubeimg tags (built program)", () => {
     expect(json).toMatchObject({ tag, error: null });
   });
 
+  it("--upstream semver chooses Flux's Masterminds release and the output names it", async () => {
+    const args = ["-f", "none.yaml", "--tags-file", "semver.tags", "--explain"];
+    const v350 = await tagsJson(args);
+    const v340 = await tagsJson([...args, "--upstream", "semver=v3.4.0"]);
+    expect(v350.json).toMatchObject({ semver: "v3.5.0" });
+    expect(v340.json).toMatchObject({ semver: "v3.4.0" });
+    // v3.5.0 quotes Validate's reasons with %q, v3.4.0 prints them bare.
+    expect(v350.run.stdout).toContain('\\"5.1.10\\" is less than \\"9.0.0\\"');
+    expect(v340.run.stdout).toContain("5.1.10 is less than 9.0.0");
+  });
+
   it("--explain gives every tag a verdict", async () => {
     const { json } = await tagsJson(["-f", "rc.yaml", "--tags-file", "rc.tags", "--explain"]);
     expect(json?.tags?.map((t) => [t.tag, t.verdict])).toEqual([

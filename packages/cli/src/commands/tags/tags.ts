@@ -10,6 +10,7 @@ import {
   type TagVerdict,
 } from "@kubeimg/policy/tags";
 import { createTagLister } from "@kubeimg/registry/adapters";
+import { upstreamChoice, upstreamOption } from "../../args/upstream.js";
 import { unknownFieldPolicy, VALIDATE_OPTION } from "../../args/validate-option.js";
 import { CliError } from "../../errors/cli-error.js";
 import { EXIT_CODES } from "../../errors/exit-codes.js";
@@ -172,6 +173,7 @@ export const tagsCommand: Command = {
     "means plain HTTP to its registry, as Flux does.",
   ].join("\n"),
   options: {
+    upstream: upstreamOption(["semver"]),
     file: {
       type: "string",
       short: "f",
@@ -235,6 +237,12 @@ export const tagsCommand: Command = {
       );
     }
     const dialect = dialectOption(context);
+    // Argo CD Image Updater and Kargo build with one Masterminds release each (pinned).
+    const upstream = upstreamChoice(
+      context.values,
+      dialect === "flux" ? "tags" : `tags --dialect ${dialect}`,
+      dialect === "flux" ? ["semver"] : [],
+    );
     if (dialect !== "flux") return runDialectTags(context, dialect);
     const { io, values, format, colors } = context;
     const files = requireFileOptions(values, "tags");
@@ -281,6 +289,7 @@ export const tagsCommand: Command = {
         repository?.insecure === true,
       );
     }
+    const spec = { ...policy.spec, semver: upstream.semver };
     // The explain trace (a verdict per tag) is built only when asked: the
     // selection alone is a single pass over the tags.
     const explain = values.explain === true;
@@ -288,7 +297,7 @@ export const tagsCommand: Command = {
       tag: string | undefined;
       error: TagPolicyError | undefined;
       tags: readonly TagExplanation[];
-    } = explain ? explainTagSelection(tags, policy.spec) : selectOnly(tags, policy.spec);
+    } = explain ? explainTagSelection(tags, spec) : selectOnly(tags, spec);
     const policyName = `${policy.metadata.namespace ?? "default"}/${policy.metadata.name}`;
     const readyMessage =
       result.tag !== undefined && image !== undefined
@@ -296,6 +305,7 @@ export const tagsCommand: Command = {
         : undefined;
     const data = {
       policy: policyName,
+      semver: upstream.semver,
       image: image ?? null,
       tag: result.tag ?? null,
       error: result.error ? { code: result.error.code, message: result.error.message } : null,
@@ -311,6 +321,7 @@ export const tagsCommand: Command = {
         const fields = renderFields(
           [
             ["policy", policyName],
+            ["Masterminds/semver", upstream.semver],
             ["image", image ?? "-"],
             ["tags", String(tags.length)],
             result.tag !== undefined

@@ -11,7 +11,15 @@ import {
   type RawValue,
   TomlScanner,
 } from "./scanner.js";
-import type { TomlDocument, TomlFlavor, TomlHeader, TomlPosition, TomlTable } from "./types.js";
+import {
+  MAX_TOML_DEPTH,
+  TomlDepthError,
+  type TomlDocument,
+  type TomlFlavor,
+  type TomlHeader,
+  type TomlPosition,
+  type TomlTable,
+} from "./types.js";
 
 /** Turns the parser's expressions into tables, by one library's definition rules. */
 export interface TableBuilder {
@@ -24,6 +32,10 @@ export interface TableBuilder {
 export class TomlParser extends TomlScanner {
   private readonly headers: TomlHeader[] = [];
   private skipping = false;
+  /** Key parts of the current `[table]` header: where its key/value lines start nesting. */
+  private sectionDepth = 0;
+  /** Nesting of what is being read now; never above {@link MAX_TOML_DEPTH}. */
+  private depth = 0;
 
   constructor(
     src: string,
@@ -47,6 +59,7 @@ export class TomlParser extends TomlScanner {
       } else if (c === "[") {
         this.header();
       } else {
+        this.depth = this.sectionDepth;
         const keys = this.keyAndEquals();
         const value = this.value();
         if (!this.skipping) this.builder.keyValue(keys, value);
@@ -62,7 +75,9 @@ export class TomlParser extends TomlScanner {
     const array = this.peek() === "[";
     if (array) this.pos++;
     this.skipWhitespace();
+    this.depth = 0;
     const keys = this.key();
+    this.sectionDepth = keys.length;
     this.skipWhitespace();
     if (this.peek() !== "]") this.fail(`expected "]" to close the table header`);
     this.pos++;
@@ -76,11 +91,13 @@ export class TomlParser extends TomlScanner {
     this.endOfLine();
   }
 
+  /** Reads a (dotted) key; each part nests one level deeper. */
   private key(): KeyPart[] {
     const parts: KeyPart[] = [];
     for (;;) {
       this.skipWhitespace();
       const at = this.here();
+      this.enter(at);
       const c = this.peek();
       let name: string;
       if (c === '"') {
@@ -100,6 +117,10 @@ export class TomlParser extends TomlScanner {
       if (this.peek() !== ".") return parts;
       this.pos++;
     }
+  }
+
+  private enter(at: TomlPosition): void {
+    if (++this.depth > MAX_TOML_DEPTH) throw new TomlDepthError(MAX_TOML_DEPTH, at);
   }
 
   private keyAndEquals(): KeyPart[] {
@@ -152,6 +173,7 @@ export class TomlParser extends TomlScanner {
   }
 
   private array(at: TomlPosition): RawValue {
+    this.enter(at);
     this.pos++;
     const items: RawValue[] = [];
     for (;;) {
@@ -173,10 +195,13 @@ export class TomlParser extends TomlScanner {
       }
       this.fail(`expected "," or "]" in an array, found ${describeChar(this.peek())}`);
     }
+    this.depth--;
     return { kind: "raw-array", items, at };
   }
 
+  /** An inline table nests by its keys' parts: `{a = {b = 1}}` is as deep as `a.b = 1`. */
   private inlineTable(at: TomlPosition): RawValue {
+    const outer = this.depth;
     this.pos++;
     const pairs: { keys: KeyPart[]; value: RawValue }[] = [];
     this.skipWhitespace();
@@ -186,6 +211,7 @@ export class TomlParser extends TomlScanner {
       for (;;) {
         const keys = this.keyAndEquals();
         pairs.push({ keys, value: this.value() });
+        this.depth = outer;
         this.skipWhitespace();
         if (this.peek() === ",") {
           this.pos++;

@@ -156,31 +156,85 @@ function closeInline(table: TomlTable): void {
 type BurntType = "hash" | "array-hash" | "array" | "primitive";
 
 /**
+ * One key path, interned: equal paths are one node, so the library's
+ * bookkeeping by full key path costs a step per key part, not a copy of
+ * the path. A node also remembers the table its path last led to, until
+ * an array of tables grows or an entry is replaced on the way.
+ */
+class KeyPath {
+  private readonly children = new Map<string, KeyPath>();
+  /** The table this path leads to, while no change on the way has made it stale. */
+  table: TomlTable | undefined;
+  /** Children whose `table` is set, to forget them when this path's table changes. */
+  private readonly remembered = new Set<KeyPath>();
+
+  constructor(
+    readonly parent: KeyPath | undefined,
+    readonly name: string,
+  ) {}
+
+  child(name: string): KeyPath {
+    let node = this.children.get(name);
+    if (node === undefined) {
+      node = new KeyPath(this, name);
+      this.children.set(name, node);
+    }
+    return node;
+  }
+
+  remember(table: TomlTable): void {
+    this.table = table;
+    this.parent?.remembered.add(this);
+  }
+
+  /** Forgets this path's table and every remembered table below it. */
+  forget(): void {
+    const stack: KeyPath[] = [this];
+    for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+      node.table = undefined;
+      for (const child of node.remembered) stack.push(child);
+      node.remembered.clear();
+    }
+  }
+
+  /** The key parts from the root (for messages only). */
+  names(): string[] {
+    const out: string[] = [];
+    for (let node: KeyPath | undefined = this; node?.parent !== undefined; node = node.parent)
+      out.push(node.name);
+    return out.reverse();
+  }
+}
+
+const dotted = (path: KeyPath): string => path.names().map(quoteKey).join(".");
+
+/**
  * BurntSushi/toml v1.5.0's table rules, which are looser than TOML 1.0: a
  * table created implicitly (by a dotted key or a longer header) may be
  * "defined" once more by a header or even a plain key (whose value is then
  * dropped), dotted keys may extend a table defined by a header, and a key
  * whose last recorded type is an array may be assigned again. The
  * bookkeeping (implicit keys and recorded types, by full key path) follows
- * the library's parser step by step, so exactly the same files are accepted.
+ * the library's parser step by step, so exactly the same files are accepted;
+ * where the library walks a key path from the root again, this reads the
+ * table the path led to last time, so a dotted key costs one step per part.
  */
 export class BurntSushiBuilder implements TableBuilder {
   readonly root = newTable({ line: 1, column: 1 }, "root");
-  private context: string[] = [];
+  private readonly top = new KeyPath(undefined, "");
+  private context = this.top;
   private currentKey = "";
-  private readonly implicits = new Set<string>();
-  private readonly types = new Map<string, BurntType>();
+  private readonly implicits = new Set<KeyPath>();
+  private readonly types = new Map<KeyPath, BurntType>();
 
-  private static id(key: readonly string[]): string {
-    return JSON.stringify(key);
+  constructor() {
+    this.top.remember(this.root);
   }
 
   header(keys: readonly KeyPart[], array: boolean, at: TomlPosition): void {
-    this.addContext(
-      keys.map((k) => k.name),
-      array,
-      at,
-    );
+    let path = this.top;
+    for (const k of keys) path = path.child(k.name);
+    this.addContext(path, array, at);
     this.setType("", array ? "array-hash" : "hash");
   }
 
@@ -191,17 +245,20 @@ export class BurntSushiBuilder implements TableBuilder {
     this.currentKey = "";
   }
 
-  private pair(keys: readonly KeyPart[], raw: RawValue): void {
+  /** Sets one key/value pair below the context; returns the value as the library holds it. */
+  private pair(keys: readonly KeyPart[], raw: RawValue): TomlValue {
     const last = keys[keys.length - 1] as KeyPart;
     this.currentKey = last.name;
-    for (const part of keys.slice(0, -1)) {
-      const key = [...this.context, part.name];
-      this.implicits.add(BurntSushiBuilder.id(key));
+    for (let i = 0; i < keys.length - 1; i++) {
+      const part = keys[i] as KeyPart;
+      const key = this.context.child(part.name);
+      this.implicits.add(key);
       this.addContext(key, false, part.at);
     }
     const [value, type] = this.value(raw, false);
     this.setValue(this.currentKey, value, last.at);
     this.setType(this.currentKey, type);
+    return value;
   }
 
   private value(raw: RawValue, parentIsArray: boolean): [TomlValue, BurntType] {
@@ -221,13 +278,13 @@ export class BurntSushiBuilder implements TableBuilder {
     const top = newTable(raw.at, "inline");
     const outerContext = this.context;
     const outerKey = this.currentKey;
-    this.context = [...this.context, this.currentKey];
+    this.context = this.context.child(this.currentKey);
     const prevContext = this.context;
     this.currentKey = "";
-    this.implicits.add(BurntSushiBuilder.id(this.context));
+    this.implicits.add(this.context);
     this.addContext(this.context, parentIsArray, raw.at);
     for (const pair of raw.pairs) {
-      this.pair(pair.keys, pair.value);
+      const value = this.pair(pair.keys, pair.value);
       const parents = pair.keys.slice(0, -1);
       let hash = top;
       for (const part of parents) {
@@ -236,12 +293,14 @@ export class BurntSushiBuilder implements TableBuilder {
           h = newTable(part.at, "inline");
           hash.entries.set(part.name, { value: h, keyAt: part.at });
         }
-        if (h.kind !== "table") fail(`${JSON.stringify(this.context)} is not a table`, part.at);
+        if (h.kind !== "table")
+          fail(`${JSON.stringify(this.context.names())} is not a table`, part.at);
         hash = h;
       }
       const last = pair.keys[pair.keys.length - 1] as KeyPart;
-      const stored = this.lookup([...this.context, ...parents.map((p) => p.name), last.name]);
-      hash.entries.set(last.name, { value: stored ?? top, keyAt: last.at });
+      // The library stores the value it just read (not what the key holds in
+      // the document, which an implicit table may have kept).
+      hash.entries.set(last.name, { value, keyAt: last.at });
       this.context = prevContext;
     }
     this.context = outerContext;
@@ -249,88 +308,81 @@ export class BurntSushiBuilder implements TableBuilder {
     return top;
   }
 
-  /** The value now stored at a full key path (following arrays of tables to their last table). */
-  private lookup(path: readonly string[]): TomlValue | undefined {
-    let node: TomlValue = this.root;
-    for (const k of path) {
-      let table: TomlTable | undefined;
-      if (node.kind === "table") table = node;
-      else if (node.kind === "array" && node.ofTables) {
-        const last: TomlValue | undefined = node.items[node.items.length - 1];
-        if (last?.kind === "table") table = last;
-      }
-      const next: TomlValue | undefined = table?.entries.get(k)?.value;
-      if (next === undefined) return undefined;
-      node = next;
+  /**
+   * The table `path` leads to, walking on from the nearest path whose table
+   * is remembered. `create`: missing tables on the way are created
+   * implicitly (the library's `addContext`); otherwise a missing one fails
+   * (its `setValue`).
+   */
+  private tableAt(path: KeyPath, create: boolean, at: TomlPosition): TomlTable {
+    const pending: KeyPath[] = [];
+    let node = path;
+    while (node.table === undefined) {
+      pending.push(node);
+      node = node.parent as KeyPath;
     }
-    return node;
+    let hash = node.table;
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const step = pending[i] as KeyPath;
+      let entry = hash.entries.get(step.name)?.value;
+      if (entry === undefined && create) {
+        this.implicits.add(step);
+        entry = newTable(at, "implicit");
+        hash.entries.set(step.name, { value: entry, keyAt: at });
+      }
+      if (entry?.kind === "array" && entry.ofTables)
+        hash = entry.items[entry.items.length - 1] as TomlTable;
+      else if (entry?.kind === "table") hash = entry;
+      else if (create) fail(`key ${dotted(step)} was already created as a value`, at);
+      else fail(`key ${dotted(step)} is already defined`, at);
+      step.remember(hash);
+    }
+    return hash;
   }
 
-  private addContext(key: readonly string[], array: boolean, at: TomlPosition): void {
-    let hash = this.root;
-    const keyContext: string[] = [];
-    for (const k of key.slice(0, -1)) {
-      keyContext.push(k);
-      if (!hash.entries.has(k)) {
-        this.implicits.add(BurntSushiBuilder.id(keyContext));
-        hash.entries.set(k, { value: newTable(at, "implicit"), keyAt: at });
-      }
-      const node = hash.entries.get(k)?.value as TomlValue;
-      if (node.kind === "array" && node.ofTables)
-        hash = node.items[node.items.length - 1] as TomlTable;
-      else if (node.kind === "table") hash = node;
-      else fail(`key ${keyContext.map(quoteKey).join(".")} was already created as a value`, at);
-    }
-    this.context = keyContext;
-    const last = key[key.length - 1] as string;
+  private addContext(key: KeyPath, array: boolean, at: TomlPosition): void {
+    const parent = key.parent as KeyPath;
+    const hash = this.tableAt(parent, true, at);
+    this.context = parent;
+    const last = key.name;
     if (array) {
       let node = hash.entries.get(last)?.value;
       if (node === undefined) {
         node = { kind: "array", items: [], ofTables: true, at };
         hash.entries.set(last, { value: node, keyAt: at });
       }
-      if (node.kind === "array" && node.ofTables) node.items.push(newTable(at, "header"));
-      else
-        fail(
-          `key ${key.map(quoteKey).join(".")} was already created and cannot be used as an array`,
-          at,
-        );
+      if (node.kind === "array" && node.ofTables) {
+        node.items.push(newTable(at, "header"));
+        key.forget();
+      } else fail(`key ${dotted(key)} was already created and cannot be used as an array`, at);
     } else {
       this.setValue(last, newTable(at, "header"), at);
     }
-    this.context = [...keyContext, last];
+    this.context = key;
   }
 
   private setValue(key: string, value: TomlValue, at: TomlPosition): void {
-    let hash = this.root;
-    const keyContext: string[] = [];
-    for (const k of this.context) {
-      keyContext.push(k);
-      const node = hash.entries.get(k)?.value;
-      if (node?.kind === "array" && node.ofTables)
-        hash = node.items[node.items.length - 1] as TomlTable;
-      else if (node?.kind === "table") hash = node;
-      else fail(`key ${keyContext.map(quoteKey).join(".")} is already defined`, at);
-    }
-    keyContext.push(key);
-    const id = BurntSushiBuilder.id(keyContext);
+    const hash = this.tableAt(this.context, false, at);
+    const path = this.context.child(key);
     if (hash.entries.has(key)) {
-      if (this.types.get(id) === "array") {
-        this.implicits.delete(id);
+      if (this.types.get(path) === "array") {
+        this.implicits.delete(path);
         hash.entries.set(key, { value, keyAt: at });
+        path.forget();
         return;
       }
-      if (this.implicits.has(id)) {
-        this.implicits.delete(id);
+      if (this.implicits.has(path)) {
+        this.implicits.delete(path);
         return;
       }
-      fail(`key ${keyContext.map(quoteKey).join(".")} is already defined`, at);
+      fail(`key ${dotted(path)} is already defined`, at);
     }
     hash.entries.set(key, { value, keyAt: at });
   }
 
   private setType(key: string, type: BurntType): void {
-    const keyContext = key === "" ? [...this.context] : [...this.context, key];
-    this.types.set(BurntSushiBuilder.id(keyContext.length === 0 ? [""] : keyContext), type);
+    const path = key === "" ? this.context : this.context.child(key);
+    // The library keys the root's own type by the path [""].
+    this.types.set(path === this.top ? this.top.child("") : path, type);
   }
 }

@@ -84,6 +84,34 @@ export class TomlSyntaxError extends Error {
   }
 }
 
+/**
+ * The deepest nesting the reader follows: key parts (of headers, keys and
+ * keys inside inline tables) and arrays together, counted from the root.
+ * go-toml and BurntSushi set none (Go's stack grows to 1 GB, so any depth a
+ * file holds parses); a JavaScript stack does not grow, and the readers
+ * recurse per level (unbounded, nested inline tables overflowed a default
+ * V8 stack at about 1,400 levels), so kubeimg refuses deeper documents.
+ * 128 is 25 times the deepest real node config (`host."…".header.NAME =
+ * […]`, five levels) and ten times below that overflow.
+ */
+export const MAX_TOML_DEPTH = 128;
+
+/** A document nested deeper than {@link MAX_TOML_DEPTH}: a kubeimg bound, not a TOML rule. */
+export class TomlDepthError extends Error {
+  override readonly name = "TomlDepthError";
+  readonly line: number;
+  readonly column: number;
+  readonly limit: number;
+  constructor(limit: number, at: TomlPosition) {
+    super(
+      `line ${at.line}, column ${at.column}: nested deeper than ${limit} levels (key parts and arrays), the most kubeimg reads`,
+    );
+    this.line = at.line;
+    this.column = at.column;
+    this.limit = limit;
+  }
+}
+
 /** Whose reading of TOML to follow: containerd's go-toml v2.3.0 or containers/image's BurntSushi/toml v1.5.0. */
 export type TomlFlavor = "go-toml" | "burntsushi";
 

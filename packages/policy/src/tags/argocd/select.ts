@@ -29,7 +29,7 @@ import {
   type Version,
 } from "../../semver/index.js";
 import { PreparedTagList, preparedData, readTags } from "../common/prepared.js";
-import { tryParseVersion } from "../common/semver.js";
+import { tryParseVersion, updaterSemver } from "../common/semver.js";
 import {
   byTagDescending,
   compareInstants,
@@ -239,7 +239,7 @@ export function selectArgoTag(
     let constraints: Constraints | undefined;
     if (strategy === "semver") {
       try {
-        constraints = parseConstraints(constraint === "" ? "*" : constraint);
+        constraints = parseConstraints(constraint === "" ? "*" : constraint, updaterSemver);
       } catch {
         constraints = undefined;
       }
@@ -353,7 +353,7 @@ export function selectArgoTag(
   if (strategy === "semver" && sawVersion) {
     // Masterminds reads the constraint only once a version exists.
     try {
-      constraints = parseConstraints(constraint === "" ? "*" : constraint);
+      constraints = parseConstraints(constraint === "" ? "*" : constraint, updaterSemver);
     } catch (error) {
       constraintError = error as Error;
     }

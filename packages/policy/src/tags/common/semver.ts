@@ -8,10 +8,28 @@ import {
   type Constraints,
   isSemverError,
   parseStrictVersion,
+  type SemverRelease,
+  tryParseVersion as tryParseSemver,
   type Version,
 } from "../../semver/index.js";
 
-export { tryParseVersion } from "../../semver/index.js";
+/**
+ * The Masterminds/semver release each tool builds with, checked in its
+ * `go.mod`: Flux image-reflector-controller v1.2.0 pins v3.5.0, Argo CD Image
+ * Updater v1.3.0 (through its registry-scanner module) and Kargo v1.11.2 pin
+ * v3.4.0. It decides how constraint errors quote their text and whether long
+ * versions and constraints are refused (see `semver/release.ts`).
+ */
+export const dialectSemverReleases: Readonly<Record<"flux" | "argocd" | "kargo", SemverRelease>> =
+  Object.freeze({ flux: "v3.5.0", argocd: "v3.4.0", kargo: "v3.4.0" });
+
+/** What both updaters pass Masterminds (they pin the same release). */
+export const updaterSemver = Object.freeze({ semver: dialectSemverReleases.argocd });
+
+/** Masterminds `NewVersion` of the updaters' release, or undefined when it refuses `tag`. */
+export function tryParseVersion(tag: string): Version | undefined {
+  return tryParseSemver(tag, updaterSemver);
+}
 
 /** Whether `constraints` can accept a pre-release at all (Masterminds checks none otherwise). */
 export function admitsPrerelease(constraints: Constraints): boolean {
@@ -95,7 +113,7 @@ export function isStrictVersion(s: string): boolean {
 /** Masterminds `StrictNewVersion`, or undefined when it refuses `tag`. */
 export function tryParseStrictVersion(tag: string): Version | undefined {
   try {
-    return parseStrictVersion(tag);
+    return parseStrictVersion(tag, updaterSemver);
   } catch (error) {
     if (isSemverError(error)) return undefined;
     throw error;

@@ -13,6 +13,7 @@ import {
   compareVersions,
   isSemverError,
   parseConstraints,
+  type SemverOptions,
   tryParseTagVersion,
   type Version,
 } from "../../semver/index.js";
@@ -91,16 +92,16 @@ function goToUpper(s: string): string {
  * policerFromSpec({ numerical: { order: "desc" } }).latest(["3", "1", "2"]); // "1"
  * ```
  */
-export function policerFromSpec(choice: ImagePolicyChoice): Policer {
+export function policerFromSpec(choice: ImagePolicyChoice, options: SemverOptions = {}): Policer {
   if (choice.semver != null) {
     let constraints: Constraints;
     try {
-      constraints = parseConstraints(choice.semver.range ?? "");
+      constraints = parseConstraints(choice.semver.range ?? "", options);
     } catch (error) {
       if (isSemverError(error)) throw invalidPolicy(error.message, choice.semver.range ?? "");
       throw error;
     }
-    return semverPolicer(constraints);
+    return semverPolicer(constraints, options);
   }
   if (choice.alphabetical != null)
     return alphabeticalPolicer(parseOrder(choice.alphabetical.order));
@@ -121,7 +122,7 @@ const MAX_MISS_REASONS = 3;
 /** The longest range text quoted in a verdict. */
 const MAX_RANGE_TEXT = 120;
 
-function semverPolicer(constraints: Constraints): Policer {
+function semverPolicer(constraints: Constraints, options: SemverOptions): Policer {
   return {
     kind: "semver",
     latest(keys) {
@@ -133,7 +134,7 @@ function semverPolicer(constraints: Constraints): Policer {
         const key = keys[i] as string;
         // A pre-release can satisfy no group that lacks one: skip it unparsed.
         if (!admitsPrerelease && hasPrerelease(key)) continue;
-        const v = tryParseTagVersion(key);
+        const v = tryParseTagVersion(key, options);
         if (v === undefined) continue;
         // Comparing first is cheaper and gives the same answer as Flux's
         // `Check(v) && v.GreaterThan(latest)`.
@@ -154,7 +155,7 @@ function semverPolicer(constraints: Constraints): Policer {
       const parsed: { key: string; version?: Version; miss?: string }[] = [];
       let best: Version | undefined;
       for (const key of keys) {
-        const version = tryParseTagVersion(key);
+        const version = tryParseTagVersion(key, options);
         if (version === undefined) {
           parsed.push({ key });
           continue;

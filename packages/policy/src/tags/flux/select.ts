@@ -50,7 +50,7 @@ export interface CompiledTagPolicy {
  * ```
  */
 export function compileTagPolicy(spec: TagSelectionPolicy): CompiledTagPolicy {
-  const policer = policerFromSpec(spec.policy);
+  const policer = policerFromSpec(spec.policy, { semver: spec.semver });
   let filter: TagFilter | undefined;
   let filterError: TagPolicyError | undefined;
   if (spec.filterTags != null) {

@@ -2,6 +2,7 @@
  * The parts of a Flux `ImagePolicy` spec that tag selection reads, as plain
  * data. Field names are the CRD's (`image.toolkit.fluxcd.io/v1`).
  */
+import type { SemverRelease } from "../../semver/index.js";
 
 /** `spec.policy.semver`. */
 export interface SemverPolicySpec {
@@ -34,4 +35,10 @@ export interface TagFilterSpec {
 export interface TagSelectionPolicy {
   readonly policy: ImagePolicyChoice;
   readonly filterTags?: TagFilterSpec | undefined;
+  /**
+   * The Masterminds/semver release the controller builds with: `"v3.5.0"`
+   * (image-reflector-controller 1.2.x, the default) or `"v3.4.0"` (1.1.x),
+   * which quote range errors differently and differ on very long ranges.
+   */
+  readonly semver?: SemverRelease | undefined;
 }

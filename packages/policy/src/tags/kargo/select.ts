@@ -23,7 +23,7 @@
 import { compileRegexp, type GoRegexp, isRegexpError } from "@kubeimg/core/regexp";
 import { compareVersions, parseConstraints, type Version } from "../../semver/index.js";
 import { PreparedTagList, preparedData, readTags } from "../common/prepared.js";
-import { tryParseStrictVersion, tryParseVersion } from "../common/semver.js";
+import { tryParseStrictVersion, tryParseVersion, updaterSemver } from "../common/semver.js";
 import { byTagDescending, compareInstants, splitPlatform } from "../common/tag-list.js";
 import { Trace } from "../common/trace.js";
 import type {
@@ -115,7 +115,7 @@ export function selectKargoTag(
   if (strategy === "SemVer") {
     if (sub.constraint === "")
       notes.push("no constraint: Kargo checks nothing, so a pre-release can win");
-    else constraint = parseConstraints(sub.constraint);
+    else constraint = parseConstraints(sub.constraint, updaterSemver);
   }
   const wanted = sub.platform === "" ? undefined : splitPlatform(sub.platform);
   const keeps =

@@ -27,6 +27,7 @@
 import { strconv } from "@kubeimg/core/internal";
 import { parseConstraints } from "../../semver/index.js";
 import { TagDialectError } from "../common/errors.js";
+import { updaterSemver } from "../common/semver.js";
 import { splitPlatform } from "../common/tag-list.js";
 
 /** Kargo's image selection strategies. */
@@ -160,7 +161,7 @@ export function validateKargoSubscription(sub: DefaultedKargoSubscription): stri
   }
   if (sub.imageSelectionStrategy === "SemVer" && sub.constraint !== "") {
     try {
-      parseConstraints(sub.constraint);
+      parseConstraints(sub.constraint, updaterSemver);
     } catch {
       invalid("constraint", sub.constraint);
     }

@@ -1,0 +1,55 @@
+import { readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { describeError } from "./describe.js";
+
+const systemError = (code: string, syscall: string, path?: string): Error =>
+  Object.assign(new Error(`${code}: raw text, ${syscall} '${path}'`), {
+    code,
+    syscall,
+    ...(path === undefined ? {} : { path }),
+  });
+
+describe("describeError on a Node system error that reached the top", () => {
+  // Node's own text ("EACCES: permission denied, open '…'") is not shown:
+  // one sentence names the path and the cause, with the code.
+  it.each([
+    {
+      error: systemError("EACCES", "open", "/k/image_manager/pulled"),
+      want: "/k/image_manager/pulled: cannot be read: permission denied [EACCES]",
+    },
+    {
+      error: systemError("EIO", "read", "/k/x"),
+      want: "/k/x: cannot be read: input/output error [EIO]",
+    },
+    { error: systemError("EIO", "read"), want: "a file cannot be read: input/output error [EIO]" },
+    {
+      error: systemError("EXDEV", "rename", "/k/a"),
+      want: "/k/a: rename failed (system error EXDEV) [EXDEV]",
+    },
+    {
+      error: systemError("ENOENT", "mkdir", "/k/c"),
+      want: "/k/c: mkdir failed: no such file or directory [ENOENT]",
+    },
+    {
+      error: systemError("EACCES", "mkdir", "/k/b"),
+      want: "/k/b: mkdir failed: permission denied [EACCES]",
+    },
+  ])("$want", ({ error, want }) => {
+    expect(describeError(error)).toBe(want);
+  });
+
+  it("describes real failures of fs the same way", async () => {
+    const missing = join(tmpdir(), "kubeimg-describe-missing", "dir");
+    const notFound = await readdir(missing).catch((e: unknown) => e);
+    expect(describeError(notFound)).toBe(`${missing}: no such file or directory [ENOENT]`);
+    const directory = await readFile(tmpdir()).catch((e: unknown) => e);
+    expect(describeError(directory)).toBe("a file is a directory [EISDIR]");
+  });
+
+  it("leaves other errors as they were", () => {
+    expect(describeError(new Error("plain"))).toBe("plain");
+    expect(describeError(Object.assign(new Error("coded"), { code: "EACCES" }))).toBe("coded");
+  });
+});
