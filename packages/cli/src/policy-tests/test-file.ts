@@ -4,7 +4,7 @@
  * refused with "did you mean", a wrong value with its path and what was
  * found, each with the file and line.
  */
-import { type Document, isMap, LineCounter, parseDocument } from "yaml";
+import { type Document, isMap, isSeq, LineCounter, parseDocument } from "yaml";
 import { closestName } from "../args/suggest.js";
 import { CliError } from "../errors/cli-error.js";
 import type { InputFile } from "../files/read-file.js";
@@ -192,21 +192,22 @@ export function readTestFile(file: InputFile): TestFile {
   const lineCounter = new LineCounter();
   const document = parseDocument(file.text, { lineCounter, keepSourceTokens: false });
   const lineOf = (path: readonly (string | number)[]): number => {
-    for (let n = path.length; n >= 0; n--) {
-      const node = document.getIn(path.slice(0, n), true) as { range?: [number, number] } | null;
-      const offset = node?.range?.[0];
-      if (offset !== undefined) return lineCounter.linePos(offset).line;
-      // A key whose value is empty: point at the key of its pair.
-      const parent = n > 0 ? document.getIn(path.slice(0, n - 1), true) : undefined;
-      if (n > 0 && isMap(parent)) {
-        const pair = parent.items.find(
-          (p) => (p.key as { value?: unknown } | null)?.value === path[n - 1],
-        );
-        const keyOffset = (pair?.key as { range?: [number, number] } | null)?.range?.[0];
-        if (keyOffset !== undefined) return lineCounter.linePos(keyOffset).line;
-      }
+    const line = (node: unknown) => {
+      const offset = (node as { range?: [number, number] } | null | undefined)?.range?.[0];
+      return offset === undefined ? undefined : lineCounter.linePos(offset).line;
+    };
+    for (let n = path.length; n > 0; n--) {
+      const parent = document.getIn(path.slice(0, n - 1), true);
+      const last = path[n - 1];
+      // A field's line is its key's: its value may start on the next line.
+      const found = isMap(parent)
+        ? line(parent.items.find((p) => (p.key as { value?: unknown } | null)?.value === last)?.key)
+        : isSeq(parent) && typeof last === "number"
+          ? line(parent.items[last])
+          : undefined;
+      if (found !== undefined) return found;
     }
-    return 1;
+    return line(document.contents) ?? 1;
   };
   const checker: Checker = new Checker(file.name, lineOf);
   if (documents.length !== 1) {
