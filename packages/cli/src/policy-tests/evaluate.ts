@@ -265,7 +265,7 @@ async function evaluateSelect(c: CaseContext, tc: TestCase): Promise<CaseAnswer>
       const e = explainTagSelection(names, loaded.policy.spec);
       return [
         ...(e.error ? [`${e.error.code}: ${e.error.message}`] : []),
-        ...e.tags.map((t) => `${t.tag}: ${t.verdict}: ${t.reason}`),
+        ...e.tags.map((t) => `${t.tag} (${t.verdict}): ${t.reason}`),
       ];
     };
   } else {
@@ -283,7 +283,7 @@ async function evaluateSelect(c: CaseContext, tc: TestCase): Promise<CaseAnswer>
         `${loaded.loaded.source}`,
         ...(e.outcome ? [`${e.outcome.code}: ${e.outcome.message}`] : []),
         ...e.notes.map((n) => `note: ${n}`),
-        ...e.tags.map((t) => `${t.tag}: ${t.verdict}: ${t.reason}`),
+        ...e.tags.map((t) => `${t.tag} (${t.verdict}): ${t.reason}`),
       ];
     };
   }

@@ -263,7 +263,7 @@ describe("runPolicyTests, case by case", () => {
       mismatches: [{ field: "tag", expected: "7.0.0", actual: "6.0.0" }],
     });
     expect(c?.explain).toContain(
-      '7.0.0: out-of-range: 7.0.0 is outside \'6.x\': "7.0.0" does not have same major version as "6.x"',
+      '7.0.0 (out-of-range): 7.0.0 is outside \'6.x\': "7.0.0" does not have same major version as "6.x"',
     );
   });
 

@@ -22,6 +22,15 @@ const SELECT = `${HEAD}cases:
       tag: "1.0.0"
 `;
 
+/** The format's example in packages/cli/README.md. */
+function readmeExample(): string {
+  const readme = readFileSync(join(repo, "packages/cli/README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Policy tests"));
+  const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+  if (block === undefined) throw new Error("no yaml block in the README's policy tests section");
+  return block;
+}
+
 /** Valid test files: the examples, and a few written here. */
 function validFiles(): { name: string; text: string }[] {
   const dir = join(repo, "examples/policy-tests/tests");
@@ -38,6 +47,7 @@ function validFiles(): { name: string; text: string }[] {
     { name: "select", text: SELECT },
     { name: "no expect", text: SELECT.replace(/ {4}expect:\n.*\n$/s, "") },
     { name: "empty cases", text: `${HEAD}cases: []\n` },
+    { name: "the CLI README's example", text: readmeExample() },
   ];
 }
 

@@ -40,7 +40,7 @@ describe("kubeimg test on the examples", () => {
       "  ✗ podinfo takes 7.0.0 (it does not)  examples/policy-tests-failing/kubeimg-test.yaml:11 select: failed",
     );
     expect(r.out).toMatch(/ {6}tag +7\.0\.0 +6\.1\.0\n/);
-    expect(r.out).toContain("6.1.0: selected: the greatest version in '6.x'");
+    expect(r.out).toContain("6.1.0 (selected): the greatest version in '6.x'");
     expect(r.out).toContain("0 passed, 1 failed");
   });
 
