@@ -172,8 +172,20 @@ const caseInputs: Record<CaseKind, ObjectSpec> = {
   pullCheck: pullCheckCase,
 };
 
+/** Built once per kind, on first use: each case of a file is checked against one. */
+const caseSpecs = /*#__PURE__*/ new Map<CaseKind, ObjectSpec>();
+
 /** The fields of a case of `kind`: its name, its input, its expectation. */
 export function caseSpec(kind: CaseKind): ObjectSpec {
+  let spec = caseSpecs.get(kind);
+  if (spec === undefined) {
+    spec = buildCaseSpec(kind);
+    caseSpecs.set(kind, spec);
+  }
+  return spec;
+}
+
+function buildCaseSpec(kind: CaseKind): ObjectSpec {
   return {
     type: "object",
     doc: `A ${kind} case.`,
