@@ -54,5 +54,9 @@ describe("pnpm demo", () => {
       "must pull (mustAuthenticate)",
     ]);
     expect(transcript).toContain("record:       kubelet/image_manager/pulled/sha256-");
+    // Policy tests: the example passes, the failing case shows both tags and why.
+    expect(transcript).toContain("13 passed, 0 failed (13 cases in 4 files)");
+    expect(transcript).toContain("  ✗ podinfo takes 7.0.0 (it does not)");
+    expect(transcript).toMatch(/ tag +7\.0\.0 +6\.1\.0\n/);
   });
 });

@@ -224,4 +224,27 @@ const pullDecisions: DemoSection = {
 };
 
 /** Every section, in the order the demo prints them. */
-export const SECTIONS: readonly DemoSection[] = [references, tagPolicies, routing, pullDecisions];
+/** `kubeimg test`: examples/policy-tests, a GitOps repository with its test files. */
+const policyTests: DemoSection = {
+  title: "Policy tests (kubeimg test: what a pull request's policies will decide, checked offline)",
+  steps: [
+    {
+      say: "Flux, Argo CD and Kargo picks, kuik routes, node endpoints and kubelet decisions, each case against its expect",
+      args: ["test", "../../policy-tests"],
+      exit: 0,
+    },
+    {
+      say: "a failing case: the expected and actual tag side by side, and why the policy picked what it did",
+      args: ["test", "../../policy-tests-failing"],
+      exit: 1,
+    },
+  ],
+};
+
+export const SECTIONS: readonly DemoSection[] = [
+  references,
+  tagPolicies,
+  routing,
+  pullDecisions,
+  policyTests,
+];

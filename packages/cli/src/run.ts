@@ -55,9 +55,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
       return EXIT_CODES.OK;
     }
     const output = typeof values.output === "string" ? values.output : undefined;
-    const format = chooseOutputFormat(output, io);
-    const colors = colorsFor(io, { noColor: values["no-color"] === true || format !== "table" });
-    return await command.run({ io, values, positionals, format, colors, note });
+    const extraFormat = command.extraOutputFormats?.find((f) => f === output);
+    const format = chooseOutputFormat(extraFormat === undefined ? output : "json", io);
+    const colors = colorsFor(io, {
+      noColor: values["no-color"] === true || format !== "table" || extraFormat !== undefined,
+    });
+    return await command.run({
+      io,
+      values,
+      positionals,
+      format,
+      colors,
+      note,
+      ...(extraFormat === undefined ? {} : { extraFormat }),
+    });
   } catch (error) {
     note(describeError(error));
     return EXIT_CODES.BAD_INPUT;

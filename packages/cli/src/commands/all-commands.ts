@@ -4,6 +4,7 @@ import { parseCommand } from "./parse/parse.js";
 import { pullCheckCommand } from "./pull-check/pull-check.js";
 import { routeCommand } from "./route/route.js";
 import { tagsCommand } from "./tags/tags.js";
+import { testCommand } from "./test/test.js";
 
 /** Every `kubeimg` command, in the order the help lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -12,4 +13,5 @@ export const COMMANDS: readonly Command[] = [
   routeCommand,
   inspectCommand,
   pullCheckCommand,
+  testCommand,
 ];

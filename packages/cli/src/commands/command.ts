@@ -23,7 +23,12 @@ export interface CommandContext {
   readonly colors: Colors;
   /** Writes one line to stderr prefixed with the command name (progress, warnings). */
   readonly note: (line: string) => void;
+  /** Set when `-o` named one of the command's {@link Command.extraOutputFormats}. */
+  readonly extraFormat?: ExtraOutputFormat;
 }
+
+/** Output formats only some commands write (`kubeimg test -o junit`). */
+export type ExtraOutputFormat = "junit";
 
 /** A `kubeimg` sub-command: its help, its options and what it does. */
 export interface Command {
@@ -39,6 +44,8 @@ export interface Command {
   readonly positionals: boolean;
   /** Example command lines with a comment each, shown by `--help`. */
   readonly examples: readonly (readonly [comment: string, commandLine: string])[];
+  /** Formats `-o` accepts for this command besides table, json and yaml. */
+  readonly extraOutputFormats?: readonly ExtraOutputFormat[];
   run(context: CommandContext): Promise<ExitCode>;
 }
 

@@ -20,7 +20,9 @@ export type CliErrorCode =
   /** A route would contain an alternative that is not a valid image reference. */
   | "INVALID_ALTERNATIVE"
   /** A file parsed but holds no object of the kind the command needs. */
-  | "MISSING_OBJECT";
+  | "MISSING_OBJECT"
+  /** A `kubeimg test` file, or a case in it, is not valid (the field and value are named). */
+  | "INVALID_POLICY_TEST";
 
 /**
  * Thrown for bad input to a `kubeimg` command. The command prints its

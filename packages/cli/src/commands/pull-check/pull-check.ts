@@ -25,7 +25,8 @@ import { type Command, stringOption, stringOptions } from "../command.js";
 
 const HASH = /^[0-9a-f]{64}$/;
 
-function parseSecretFlag(value: string): ImagePullSecret {
+/** Parses `NAMESPACE/NAME/UID/HASH` (`--secret`), refusing anything else. */
+export function parseSecretFlag(value: string): ImagePullSecret {
   const parts = value.split("/");
   const [namespace = "", name = "", uid = "", credentialHash = ""] = parts;
   if (parts.length !== 4 || namespace === "" || name === "" || uid === "") {
@@ -41,7 +42,8 @@ function parseSecretFlag(value: string): ImagePullSecret {
   return { namespace, name, uid, credentialHash };
 }
 
-function parseServiceAccountFlag(value: string): ImagePullServiceAccount {
+/** Parses `NAMESPACE/NAME/UID` (`--service-account`), refusing anything else. */
+export function parseServiceAccountFlag(value: string): ImagePullServiceAccount {
   const parts = value.split("/");
   const [namespace = "", name = "", uid = ""] = parts;
   if (parts.length !== 3 || namespace === "" || name === "" || uid === "") {
@@ -91,7 +93,7 @@ async function secretsFromFiles(
  * Returns the kubelet root directory `dir` names: `dir` itself when it holds
  * `image_manager/`, its parent when it is the `image_manager` directory.
  */
-async function kubeletRoot(dir: string, io: CliIo): Promise<string> {
+export async function kubeletRoot(dir: string, io: CliIo): Promise<string> {
   const root = isAbsolute(dir) ? dir : join(io.cwd, dir);
   const isDir = async (p: string) => (await stat(p).catch(() => undefined))?.isDirectory() === true;
   if (!(await isDir(root))) {
@@ -111,7 +113,8 @@ async function kubeletRoot(dir: string, io: CliIo): Promise<string> {
   );
 }
 
-const REASON_TEXT: Record<MustPullReason, string> = {
+/** What each answer of the verification policy means, in a sentence. */
+export const REASON_TEXT: Record<MustPullReason, string> = {
   credentialPolicyAllowed: "the verification policy does not require checking this image",
   credentialRecordFound: "the pod's credentials, or node-wide access, are on record for this image",
   mustAuthenticate:

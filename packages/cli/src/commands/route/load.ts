@@ -18,6 +18,8 @@ export interface LoadRoutingFilesOptions {
   /** Receives warnings (unknown fields under `--validate=warn`) and, when verbose, what was skipped. */
   readonly note: (line: string) => void;
   readonly verbose: boolean;
+  /** Whether files without any routing object are an error (default true). */
+  readonly required?: boolean;
 }
 
 /**
@@ -62,7 +64,7 @@ export async function loadRoutingFiles(
     }
     skipped += skippedHere;
   }
-  if (resources.length === 0) {
+  if (resources.length === 0 && options.required !== false) {
     throw new CliError(
       "MISSING_OBJECT",
       `${names.join(", ")}: no kuik.enix.io/v1alpha1 routing object found${skipped > 0 ? ` (${skipped} object(s) of other kinds skipped)` : ""}`,

@@ -43,19 +43,21 @@ function fail(file: string, path: string, problem: string): never {
   throw new CliError("MISSING_OBJECT", `${file}: ${path}: ${problem}`, file);
 }
 
-interface Found {
+/** A dialect object found in a file. */
+export interface FoundDialectObject {
   readonly file: string;
   /** The object's document index in its file. */
   readonly index: number;
   readonly value: unknown;
 }
 
-async function objectsOf(
+/** Returns every object of `kind` in the files, with its file and document index. */
+export async function findDialectObjects(
   names: readonly string[],
   io: CliIo,
   kind: DialectObjectKind,
-): Promise<Found[]> {
-  const found: Found[] = [];
+): Promise<FoundDialectObject[]> {
+  const found: FoundDialectObject[] = [];
   for (const file of await readInputFiles(names, io)) {
     yamlDocuments(file).forEach((value, index) => {
       if (dialectObjectKind(value) === kind) found.push({ file: file.name, index, value });
@@ -66,7 +68,7 @@ async function objectsOf(
 
 /** Runs one reader on a found object, its errors and unknown-field notes naming the file. */
 function read<T>(
-  found: Found,
+  found: FoundDialectObject,
   kind: string,
   options: DialectLoadOptions,
   reader: (at: string, onUnknownField: (path: string) => void) => T,
@@ -98,7 +100,7 @@ export async function loadArgoConfig(
   alias: string | undefined,
   options: DialectLoadOptions,
 ): Promise<LoadedArgo | undefined> {
-  const updaters = await objectsOf(names, io, "argocd-image-updater");
+  const updaters = await findDialectObjects(names, io, "argocd-image-updater");
   if (updaters.length > 1) {
     throw new CliError(
       "USAGE",
@@ -107,16 +109,9 @@ export async function loadArgoConfig(
   }
   const updater = updaters[0];
   if (updater !== undefined) {
-    return read(updater, "ImageUpdater", options, (at, onUnknownField) =>
-      readArgoImageUpdater(updater.value, {
-        at,
-        unknownFields: options.unknownFields,
-        onUnknownField,
-        ...(alias === undefined ? {} : { alias }),
-      }),
-    );
+    return readArgoUpdaterObject(updater, alias, options);
   }
-  const apps = await objectsOf(names, io, "argocd-application");
+  const apps = await findDialectObjects(names, io, "argocd-application");
   if (apps.length > 1) {
     throw new CliError(
       "USAGE",
@@ -125,6 +120,30 @@ export async function loadArgoConfig(
   }
   const app = apps[0];
   if (app === undefined) return undefined;
+  return readArgoApplicationObject(app, options);
+}
+
+/** Reads a found `ImageUpdater` (the image `alias`, or the first); errors name the file. */
+export function readArgoUpdaterObject(
+  updater: FoundDialectObject,
+  alias: string | undefined,
+  options: DialectLoadOptions,
+): LoadedArgo {
+  return read(updater, "ImageUpdater", options, (at, onUnknownField) =>
+    readArgoImageUpdater(updater.value, {
+      at,
+      unknownFields: options.unknownFields,
+      onUnknownField,
+      ...(alias === undefined ? {} : { alias }),
+    }),
+  );
+}
+
+/** Reads a found annotated Argo CD `Application`; errors name the file. */
+export function readArgoApplicationObject(
+  app: FoundDialectObject,
+  options: DialectLoadOptions,
+): LoadedArgo {
   return read(app, "Application", options, (at, onUnknownField) =>
     readArgoApplication(app.value, { at, unknownFields: options.unknownFields, onUnknownField }),
   );
@@ -144,12 +163,21 @@ export async function loadKargoSubscription(
   index: number | undefined,
   options: DialectLoadOptions,
 ): Promise<LoadedKargo | undefined> {
-  const found = await objectsOf(names, io, "kargo-warehouse");
+  const found = await findDialectObjects(names, io, "kargo-warehouse");
   if (found.length > 1) {
     throw new CliError("USAGE", `${names.join(", ")}: ${found.length} Warehouses found; give one`);
   }
   const warehouse = found[0];
   if (warehouse === undefined) return undefined;
+  return readKargoWarehouseObject(warehouse, index, options);
+}
+
+/** Reads a found `Warehouse`'s `index`-th (or first image) subscription; errors name the file. */
+export function readKargoWarehouseObject(
+  warehouse: FoundDialectObject,
+  index: number | undefined,
+  options: DialectLoadOptions,
+): LoadedKargo {
   return read(warehouse, "Warehouse", options, (at, onUnknownField) =>
     readKargoWarehouse(warehouse.value, {
       at,

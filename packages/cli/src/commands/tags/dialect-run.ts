@@ -76,7 +76,7 @@ function verdictCell(verdict: DialectVerdict, c: Colors): Cell {
 }
 
 /** Whether an Argo CD configuration may run a strategy that reads metadata. */
-function argoMayNeedMetadata(loaded: LoadedArgo): boolean {
+export function argoMayNeedMetadata(loaded: LoadedArgo): boolean {
   const config = loaded.config;
   const texts =
     "annotations" in config
@@ -93,7 +93,8 @@ function argoMayNeedMetadata(loaded: LoadedArgo): boolean {
   );
 }
 
-async function tagsFromRegistry(
+/** Lists `image`'s tags with their metadata when `needed`, as Argo CD and Kargo do. */
+export async function tagsFromRegistry(
   context: CommandContext,
   image: string,
   needed: boolean,
@@ -144,11 +145,13 @@ async function readTags(
   return tagsFromRegistry(context, repository, needed());
 }
 
+/** Argo CD and Kargo outcomes that mean "nothing picked" (exit 1) rather than bad input. */
+export const DIALECT_NOTHING_FOUND: ReadonlySet<string> = new Set(["NO_TAGS", "NO_CANDIDATES"]);
+
 function exitFor(context: CommandContext, selection: DialectSelection): ExitCode {
   const outcome = selection.outcome;
   if (outcome === undefined) return EXIT_CODES.OK;
-  if (outcome.code === "NO_TAGS" || outcome.code === "NO_CANDIDATES")
-    return EXIT_CODES.NOTHING_FOUND;
+  if (DIALECT_NOTHING_FOUND.has(outcome.code)) return EXIT_CODES.NOTHING_FOUND;
   context.note(`${outcome.message} [${outcome.code}]`);
   return EXIT_CODES.BAD_INPUT;
 }

@@ -56,6 +56,84 @@ function repositoryInfo(repository: ImageRepository): ImageRepositoryInfo {
   };
 }
 
+/** The Flux image objects of some files: policies as found (parsed on demand), repositories parsed. */
+export interface FluxImageObjects {
+  readonly policies: readonly { readonly file: string; readonly value: unknown }[];
+  readonly repositories: readonly ImageRepositoryInfo[];
+  /** How many objects of other kinds were skipped. */
+  readonly skipped: number;
+}
+
+function parseOptionsFor(options: LoadImagePolicyOptions, file: string) {
+  return {
+    unknownFields: options.unknownFields,
+    onWarning: (issue: { message: string }) => options.note(`warning: ${file}: ${issue.message}`),
+  };
+}
+
+/**
+ * Returns every Flux `ImagePolicy` (unparsed, with its file) and every
+ * `ImageRepository` (parsed) of the files; objects of other kinds are
+ * skipped (counted with `--verbose`).
+ *
+ * @example
+ * ```ts
+ * const { policies } = await readFluxImageObjects(["flux/"], io, options);
+ * ```
+ */
+export async function readFluxImageObjects(
+  names: readonly string[],
+  io: CliIo,
+  options: LoadImagePolicyOptions,
+): Promise<FluxImageObjects> {
+  const policies: { file: string; value: unknown }[] = [];
+  const repositories: ImageRepositoryInfo[] = [];
+  let skipped = 0;
+  for (const file of await readInputFiles(names, io)) {
+    let skippedHere = 0;
+    for (const value of yamlDocuments(file, { version: "1.1" })) {
+      if (isFluxImageObject(value, "ImagePolicy")) {
+        policies.push({ file: file.name, value });
+      } else if (isFluxImageObject(value, "ImageRepository")) {
+        try {
+          repositories.push(
+            repositoryInfo(parseImageRepository(value, parseOptionsFor(options, file.name))),
+          );
+        } catch (error) {
+          throw inFile(file.name, error);
+        }
+      } else {
+        skippedHere++;
+      }
+    }
+    if (options.verbose && skippedHere > 0) {
+      options.note(`${file.name}: skipped ${skippedHere} object(s) of other kinds`);
+    }
+    skipped += skippedHere;
+  }
+  return { policies, repositories, skipped };
+}
+
+/**
+ * Returns a found `ImagePolicy` validated with Flux's CRD rules and
+ * defaults and converted to v1; errors name its file.
+ *
+ * @example
+ * ```ts
+ * const policy = parseFluxImagePolicy(found.policies[0], options);
+ * ```
+ */
+export function parseFluxImagePolicy(
+  found: { readonly file: string; readonly value: unknown },
+  options: LoadImagePolicyOptions,
+): ImagePolicy {
+  try {
+    return parseImagePolicy(found.value, parseOptionsFor(options, found.file));
+  } catch (error) {
+    throw inFile(found.file, error);
+  }
+}
+
 /**
  * Returns the `ImagePolicy` of the files (the one named `wanted` when
  * several are present), validated with Flux's CRD rules and defaults and
@@ -75,33 +153,7 @@ export async function loadImagePolicy(
   io: CliIo,
   options: LoadImagePolicyOptions,
 ): Promise<{ policy: ImagePolicy; repositories: ImageRepositoryInfo[] }> {
-  const policies: { file: string; value: unknown }[] = [];
-  const repositories: ImageRepositoryInfo[] = [];
-  let skipped = 0;
-  const parseOptions = (file: string) => ({
-    unknownFields: options.unknownFields,
-    onWarning: (issue: { message: string }) => options.note(`warning: ${file}: ${issue.message}`),
-  });
-  for (const file of await readInputFiles(names, io)) {
-    let skippedHere = 0;
-    for (const value of yamlDocuments(file, { version: "1.1" })) {
-      if (isFluxImageObject(value, "ImagePolicy")) {
-        policies.push({ file: file.name, value });
-      } else if (isFluxImageObject(value, "ImageRepository")) {
-        try {
-          repositories.push(repositoryInfo(parseImageRepository(value, parseOptions(file.name))));
-        } catch (error) {
-          throw inFile(file.name, error);
-        }
-      } else {
-        skippedHere++;
-      }
-    }
-    if (options.verbose && skippedHere > 0) {
-      options.note(`${file.name}: skipped ${skippedHere} object(s) of other kinds`);
-    }
-    skipped += skippedHere;
-  }
+  const { policies, repositories, skipped } = await readFluxImageObjects(names, io, options);
   const nameOf = (v: unknown) => asRecord(asRecord(v)?.metadata)?.name;
   const candidates =
     wanted === undefined ? policies : policies.filter((p) => nameOf(p.value) === wanted);
@@ -119,11 +171,7 @@ export async function loadImagePolicy(
     );
   }
   const [chosen] = candidates as [{ file: string; value: unknown }];
-  try {
-    return { policy: parseImagePolicy(chosen.value, parseOptions(chosen.file)), repositories };
-  } catch (error) {
-    throw inFile(chosen.file, error);
-  }
+  return { policy: parseFluxImagePolicy(chosen, options), repositories: [...repositories] };
 }
 
 /**

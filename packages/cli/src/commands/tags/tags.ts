@@ -26,7 +26,11 @@ import { dialectOption, runDialectTags, runTagsCompare } from "./dialect-run.js"
 import { loadImagePolicy, readTagsFile } from "./load.js";
 
 /** Flux errors that mean "the policy found nothing" (exit 1) rather than bad input (exit 2). */
-const NOTHING_FOUND = new Set(["NO_TAGS", "ALL_TAGS_FILTERED", "NO_MATCHING_VERSION"]);
+export const NOTHING_FOUND: ReadonlySet<string> = new Set([
+  "NO_TAGS",
+  "ALL_TAGS_FILTERED",
+  "NO_MATCHING_VERSION",
+]);
 
 function verdictCell(verdict: TagVerdict, c: Colors): Cell {
   switch (verdict) {
@@ -88,7 +92,8 @@ function exclusionFilter(
   return (tag) => compiled.some((r) => r.matchString(tag));
 }
 
-async function listFromRegistry(
+/** Lists `image`'s tags from its registry as Flux does (`exclusionList`, `insecure`). */
+export async function listFromRegistry(
   context: CommandContext,
   image: string,
   exclusionList: readonly string[] | undefined,
