@@ -7,6 +7,7 @@
  */
 import { isAbsolute, join } from "node:path";
 import { defaultPullPolicy, safeParseNormalizedNamed } from "@kubeimg/core/reference";
+import { type AvailabilityChecker, resolveFirstAvailable } from "@kubeimg/policy/availability";
 import {
   createVerificationPolicy,
   MemoryPullRecordStore,
@@ -15,12 +16,10 @@ import {
 } from "@kubeimg/policy/pull-credentials";
 import { FileSystemPullRecordStore } from "@kubeimg/policy/pull-credentials/fs";
 import {
-  type AvailabilityChecker,
   type ContainerRoute,
   finalContainerImage,
   parseRoutingPod,
   type RouteContainerInput,
-  resolveFirstAvailable,
   routeContainer,
 } from "@kubeimg/policy/routing";
 import { explainTagSelection, safeSelectLatestTag } from "@kubeimg/policy/tags";

@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { resolveFirstAvailable } from "@kubeimg/policy/availability";
 import { type NodeRuntimeConfig, planPull } from "@kubeimg/policy/node-mirrors";
 import { readContainerdHostDirs } from "@kubeimg/policy/node-mirrors/fs";
 import { createVerificationPolicy, PullManager } from "@kubeimg/policy/pull-credentials";
@@ -10,7 +11,6 @@ import {
   compileRouting,
   finalContainerImage,
   parseRoutingPod,
-  resolveFirstAvailable,
   routeContainer,
 } from "@kubeimg/policy/routing";
 import { loadKuikConfig, loadRoutingResources } from "@kubeimg/policy/routing/yaml";
