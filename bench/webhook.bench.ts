@@ -11,6 +11,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startRedisServer } from "@kubeimg/testkit";
 import {
   podReview,
   quantile,
@@ -20,7 +21,6 @@ import {
   writeCertificate,
   writeRouting,
 } from "../examples/admission-webhook/scripts/cluster.js";
-import { startRedisServer } from "../packages/redis/src/redis-server.test-support.js";
 
 const ADMISSIONS = 150;
 const BATCH = 15;

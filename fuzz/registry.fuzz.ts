@@ -8,7 +8,7 @@
  * `FUZZ_RUNS` sets the number of calls per seed (default 5,000) and
  * `FUZZ_SEEDS` the number of seeds (default 8).
  */
-import { runHostileRegistry } from "../packages/registry/src/client/hostile-registry.test-support.js";
+import { runHostileRegistry } from "@kubeimg/testkit";
 
 const calls = Number(process.env.FUZZ_RUNS ?? 5_000);
 const seeds = Number(process.env.FUZZ_SEEDS ?? 8);

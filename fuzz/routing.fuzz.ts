@@ -4,11 +4,8 @@
  * scenarios; each builds and compiles a fresh set of up to 7 CRs).
  */
 import { isDeepStrictEqual } from "node:util";
+import { compareScenario, scenario } from "@kubeimg/testkit";
 import fc from "fast-check";
-import {
-  compareScenario,
-  scenario,
-} from "../packages/policy/src/routing/ordering-oracle.test-support.js";
 
 const runs = Number(process.argv[2] ?? 20_000);
 const started = Date.now();

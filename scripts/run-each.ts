@@ -1,5 +1,6 @@
 /**
- * Runs every `<folder>/*.<kind>.ts` program (optionally only those whose
+ * Runs every `<folder>/*.<kind>.ts` program, for each of `folders`
+ * (optionally only those whose
  * name contains one of the filters) one after another, each in its own Node
  * process. Workspace packages resolve from source, or with `built` from
  * their `dist/` builds, as an installed package would; `args` go to every
@@ -12,22 +13,27 @@ import { join } from "node:path";
 import { repoRoot } from "./conformance/runner.js";
 
 export function runEach(
-  folder: string,
+  folders: string | readonly string[],
   kind: string,
   filters: readonly string[],
   { built = false, args = [] }: { built?: boolean; args?: readonly string[] } = {},
 ): number {
-  const dir = join(repoRoot, folder);
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith(`.${kind}.ts`))
-    .filter((f) => filters.length === 0 || filters.some((name) => f.includes(name)))
-    .sort();
-  if (files.length === 0) {
-    console.error(`no ${folder}/*.${kind}.ts matches ${filters.join(", ") || "(all)"}`);
+  const found: [folder: string, file: string][] = [];
+  for (const folder of typeof folders === "string" ? [folders] : folders) {
+    for (const file of readdirSync(join(repoRoot, folder)).sort()) {
+      if (!file.endsWith(`.${kind}.ts`)) continue;
+      if (filters.length === 0 || filters.some((name) => file.includes(name))) {
+        found.push([folder, file]);
+      }
+    }
+  }
+  if (found.length === 0) {
+    console.error(`no *.${kind}.ts matches ${filters.join(", ") || "(all)"}`);
     return 1;
   }
   let failed = 0;
-  for (const file of files) {
+  for (const [folder, file] of found) {
+    const dir = join(repoRoot, folder);
     console.log(`\n## ${folder}/${file}`);
     const result = spawnSync(
       process.execPath,

@@ -8,14 +8,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { imageKeys } from "@kubeimg/redis";
+import { freePort, type RunningRedis, startRedisServer } from "@kubeimg/testkit";
 import { createClient } from "@redis/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { imageKeys } from "../../packages/redis/src/keys.js";
-import {
-  freePort,
-  type RunningRedis,
-  startRedisServer,
-} from "../../packages/redis/src/redis-server.test-support.js";
 import {
   podReview,
   type RegistryProcess,

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type Socket } from "node:net";
 import { type AvailabilityState, createAvailabilityGate } from "@kubeimg/policy/availability";
+import { freePort, type RunningRedis, startRedisServer } from "@kubeimg/testkit";
 import { createClient } from "@redis/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -13,7 +14,6 @@ import {
   describeAvailabilityGateContract,
 } from "../../policy/src/availability/gate.contract.test-support.js";
 import { imageKeys, registryKeys } from "./keys.js";
-import { freePort, type RunningRedis, startRedisServer } from "./redis-server.test-support.js";
 import { createRedisAvailabilityState, type RedisAvailabilityState } from "./redis-state.js";
 
 let redis: RunningRedis;

@@ -4,12 +4,13 @@
  * objects come back as the same object, as a copy with the same generation,
  * or changed with a new generation, both route every image the same way.
  */
+
+import { images, resource } from "@kubeimg/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CompiledRouting } from "./compile.js";
 import { compileRouting, createRoutingCompileCache } from "./compile.js";
 import { parseRoutingResource } from "./load.js";
-import { images, resource } from "./ordering-oracle.test-support.js";
 import type { RoutingResource } from "./resource-schema.js";
 import { safeRouteContainer } from "./route-outcome.js";
 

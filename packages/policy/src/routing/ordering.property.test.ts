@@ -4,9 +4,10 @@
  * algorithm on random CR sets: both must give the same list, secrets and
  * errors. `pnpm fuzz routing` runs the same comparison much longer.
  */
+
+import { compareScenario, scenario } from "@kubeimg/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compareScenario, scenario } from "./ordering-oracle.test-support.js";
 
 describe("optimised ordering = plain transcription", () => {
   it("gives the same list, secrets and errors on random CR sets", () => {

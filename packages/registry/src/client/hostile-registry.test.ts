@@ -3,8 +3,9 @@
  * long one): typed errors only, no unhandled rejection, no secret in an
  * error or a log line, every call within its deadline, bounded memory.
  */
+
+import { runHostileRegistry } from "@kubeimg/testkit";
 import { describe, expect, it } from "vitest";
-import { runHostileRegistry } from "./hostile-registry.test-support.js";
 
 describe("the client against a hostile registry", () => {
   it.each([1, 2, 3])("keeps its promises (seed %i)", async (seed) => {

@@ -2,8 +2,8 @@ import { platformsReleases } from "@kubeimg/core/platform";
 import { kubeletReleases } from "@kubeimg/policy/pull-credentials";
 import { semverReleases } from "@kubeimg/policy/semver";
 import { describe, expect, it } from "vitest";
-import { upstreamNames } from "../packages/cli/src/args/upstream.js";
-import { readUpstreams, renderUpstreams } from "../scripts/upstreams.js";
+import { readUpstreams, renderUpstreams } from "../../../../scripts/upstreams.js";
+import { upstreamNames } from "./upstream.js";
 
 const table = readUpstreams();
 const byName = new Map(table.map((u) => [u.name, u]));

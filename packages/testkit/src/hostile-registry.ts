@@ -12,9 +12,8 @@
  * Used by `pnpm fuzz registry` (long) and by a short unit test.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { seededRandom } from "@kubeimg/testkit";
-import { isRegistryError } from "../errors/index.js";
-import { createRegistryClient } from "./index.js";
+import { createRegistryClient, isRegistryError } from "@kubeimg/registry/client";
+import { seededRandom } from "./seeded-random.js";
 
 export interface HostileRunOptions {
   readonly seed: number;

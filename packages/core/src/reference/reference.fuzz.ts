@@ -15,7 +15,7 @@ import {
   oracleParse,
   oracleParseNormalizedNamed,
   referenceLike,
-} from "../packages/core/src/reference/arbitraries.test-support.js";
+} from "./arbitraries.test-support.js";
 
 const runs = Number(process.env.FUZZ_RUNS ?? 1_000_000);
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);

@@ -8,12 +8,14 @@
 import { path as goPath } from "@kubeimg/core/internal";
 import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import { compileRegexp } from "@kubeimg/core/regexp";
+import {
+  compileRouting,
+  parseLabelSelector,
+  parseRoutingResource,
+  type RoutingResource,
+  safeRouteContainer,
+} from "@kubeimg/policy/routing";
 import fc from "fast-check";
-import { compileRouting } from "./compile.js";
-import { parseLabelSelector } from "./label-selector.js";
-import { parseRoutingResource } from "./load.js";
-import type { RoutingResource } from "./resource-schema.js";
-import { safeRouteContainer } from "./route-outcome.js";
 
 type Pod = {
   namespace: string;
