@@ -10,22 +10,27 @@ import { compileRouting } from "@kubeimg/policy/routing";
 import { loadRoutingResources } from "@kubeimg/policy/routing/yaml";
 import { describe, expect, it } from "vitest";
 import { ANSWER_RESERVE_MS, createPodMutator } from "./mutator.js";
-import { nodeTimers } from "./timers.js";
+import { type NodeTimerHandle, nodeTimers } from "./timers.js";
 
-/** Timers on a clock that moves only from one due timer to the next, once everything else has run. */
-class StepClock implements RoutingTimers<number> {
+/**
+ * Timers on a clock that moves only from one due timer to the next, once
+ * everything else has run. Its handles are numbers, typed as Node's (the
+ * mutator only hands them back).
+ */
+class StepClock implements RoutingTimers<NodeTimerHandle> {
   time = 0;
   #next = 1;
   #queue: { id: number; at: number; run: () => void }[] = [];
   now(): number {
     return this.time;
   }
-  setTimeout(run: () => void, ms: number): number {
+  setTimeout(run: () => void, ms: number): NodeTimerHandle {
     const id = this.#next++;
     this.#queue.push({ id, at: this.time + Math.max(0, ms), run });
-    return id;
+    return id as unknown as NodeTimerHandle;
   }
-  clearTimeout(id: number): void {
+  clearTimeout(handle: NodeTimerHandle): void {
+    const id = handle as unknown as number;
     this.#queue = this.#queue.filter((t) => t.id !== id);
   }
   /** Runs due timers in time order until `answer` settles; resolves to the clock's time then. */
