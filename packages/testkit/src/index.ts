@@ -12,5 +12,6 @@ export * from "./platform-image.js";
 export * from "./real-registry.js";
 export * from "./scripted-server.js";
 export * from "./seeded-random.js";
+export * from "./timer-order.js";
 export * from "./tls-fetch.js";
 export * from "./token-server.js";
