@@ -12,7 +12,7 @@
  * Used by `pnpm fuzz registry` (long) and by a short unit test.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { seededRandom } from "@kubeimg/testkit";
+import { seededRandom, settlesBefore } from "@kubeimg/testkit";
 import { isRegistryError } from "../errors/index.js";
 import { createRegistryClient } from "./index.js";
 
@@ -231,20 +231,11 @@ export async function runHostileRegistry(options: HostileRunOptions): Promise<Ho
       next++;
       const operation = pick(operations);
       // Outran its deadline: still pending when a timer armed with the call,
-      // and due 2 s after the deadline's own, has fired and the loop has
-      // turned once more. Timer order, not a clock: a process paused past
-      // both runs the deadline's timer first.
-      let settled = false;
-      let outran = false;
-      const watch = setTimeout(
-        () =>
-          setImmediate(() => {
-            outran = !settled;
-          }),
-        timeoutMs + 2000,
-      );
+      // due 2 s after the deadline's own, has fired (see settlesBefore).
+      const call = Promise.resolve().then((): Promise<unknown> => operation());
+      const inTime = settlesBefore(call, timeoutMs + 2000);
       try {
-        await operation();
+        await call;
         resolved++;
       } catch (error) {
         if (!isRegistryError(error)) {
@@ -254,11 +245,9 @@ export async function runHostileRegistry(options: HostileRunOptions): Promise<Ho
         }
         if (leaks(textOf(error)))
           violations.push(`secret in an error: ${String(error).slice(0, 200)}`);
-      } finally {
-        settled = true;
-        clearTimeout(watch);
       }
-      if (outran) violations.push(`a call outran its ${timeoutMs} ms budget by more than 2 s`);
+      if (!(await inTime))
+        violations.push(`a call outran its ${timeoutMs} ms budget by more than 2 s`);
       peakRssBytes = Math.max(peakRssBytes, process.memoryUsage().rss);
     }
   };
