@@ -11,6 +11,14 @@ describe("settlesBefore", () => {
     expect(await settlesBefore(new Promise(() => {}), 10)).toBe(false);
   });
 
+  it("waits for a deadline that hands over to one more timer", async () => {
+    const work = new Promise((resolve) => setTimeout(() => setTimeout(resolve, 0), 20));
+    const verdict = settlesBefore(work, 30);
+    const until = performance.now() + 200;
+    while (performance.now() < until) {}
+    expect(await verdict).toBe(true);
+  });
+
   it("keeps the timers' order when the process is paused past both", async () => {
     const work = new Promise((resolve) => setTimeout(resolve, 20));
     const verdict = settlesBefore(work, 30);
