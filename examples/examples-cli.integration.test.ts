@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -12,6 +13,7 @@ const EXAMPLES = [
   "image-updater",
   "node-pull-gate",
   "parse-references",
+  "playground",
   "registry-availability",
 ];
 
@@ -26,6 +28,11 @@ function start(example: string, args: string[]) {
 }
 
 describe.each(EXAMPLES)("examples/%s entry script", (example) => {
+  it("is what `pnpm start` runs", () => {
+    const pkg = JSON.parse(readFileSync(`${root}examples/${example}/package.json`, "utf8"));
+    expect(pkg.scripts.start).toBe("tsx --conditions=@kubeimg/source main.ts");
+  });
+
   it("--help prints the usage, exit 0", () => {
     const run = start(example, ["--help"]);
     expect(run.code).toBe(0);
@@ -37,6 +44,22 @@ describe.each(EXAMPLES)("examples/%s entry script", (example) => {
     const run = start(example, ["--no-such-option"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe("Unknown option '--no-such-option' (see --help)\n");
+  });
+});
+
+describe("examples/playground", () => {
+  it.each([
+    { args: ["--port", "http"], line: '--port must be a port number from 0 to 65535, not "http"' },
+    {
+      args: ["--port", "65536"],
+      line: '--port must be a port number from 0 to 65535, not "65536"',
+    },
+    { args: ["--port"], line: "Option '--port <value>' argument missing (see --help)" },
+  ])("$args: one line on stderr, exit 2, nothing built", ({ args, line }) => {
+    const run = start("playground", args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`${line}\n`);
+    expect(run.stdout).toBe("");
   });
 });
 

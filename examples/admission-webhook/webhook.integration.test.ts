@@ -11,7 +11,13 @@ import { compileRouting } from "@kubeimg/policy/routing";
 import { loadRoutingResources } from "@kubeimg/policy/routing/yaml";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";
-import { buildImage, pushImage, type RunningRegistry, startRegistry } from "@kubeimg/testkit";
+import {
+  buildImage,
+  pushImage,
+  type RunningRegistry,
+  settlesBefore,
+  startRegistry,
+} from "@kubeimg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPodMutator, type PodMutatorOptions } from "./mutator.js";
 import { startWebhookServer, type WebhookServer } from "./server.js";
@@ -217,13 +223,16 @@ describe("admission webhook over HTTPS against a real registry", () => {
 
   it("decides within its deadline when a preferred mirror hangs", async () => {
     const server = await startWebhook(1500);
-    const { body, ms } = await postJson(
+    const post = postJson(
       server.port,
       "/mutate-pods",
       review("uid-2", "slow", [{ name: "web", image: "nginx:1.27" }]),
       tls.cert,
     );
-    expect(ms).toBeLessThan(4000);
+    // Answered before a 4 s timer armed with the request has fired (timer
+    // order, which a paused test process keeps; see settlesBefore).
+    expect(await settlesBefore(post, 4000)).toBe(true);
+    const { body } = await post;
     const reply = body as Reply;
     expect(reply.response).toMatchObject({ uid: "uid-2", allowed: true });
     // The hung mirror counts as unavailable at the deadline; the next one wins.

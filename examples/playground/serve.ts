@@ -1,11 +1,11 @@
 /**
  * A tiny static file server for dist/, on loopback only: the playground needs
  * no backend, this only lets a browser load the worker script from http://.
+ * `main.ts` runs it (`pnpm playground`).
  */
 import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
-import { dirname, extname, join, normalize, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { extname, join, normalize, sep } from "node:path";
 
 const types: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -75,11 +75,4 @@ export function serve(dir: string, port = 0): Promise<{ server: Server; url: str
       resolve({ server, url: `http://127.0.0.1:${p}/` });
     });
   });
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const port = Number(process.env.PORT ?? 8787);
-  const { url } = await serve(join(here, "dist"), port);
-  console.log(`playground on ${url} (Ctrl-C stops it)`);
 }

@@ -16,5 +16,6 @@ export * from "./redis-server.js";
 export * from "./routing-oracle.js";
 export * from "./scripted-server.js";
 export * from "./seeded-random.js";
+export * from "./timer-order.js";
 export * from "./tls-fetch.js";
 export * from "./token-server.js";

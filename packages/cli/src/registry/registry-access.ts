@@ -98,6 +98,16 @@ export async function loadSecrets(
   return secrets;
 }
 
+/** Reads the Secrets of the command's `--secret-file` options (see {@link loadSecrets}). */
+export function secretFileSecrets(context: CommandContext): Promise<Map<string, PullSecret>> {
+  const { values } = context;
+  return loadSecrets(
+    stringOptions(values, "secret-file"),
+    context,
+    values.validate === undefined ? "strict" : unknownFieldPolicy(values),
+  );
+}
+
 /**
  * Returns the registry access the options of {@link REGISTRY_OPTIONS} describe:
  * a client over `io.fetch`, the docker config as the node keyring, Secrets
@@ -115,6 +125,8 @@ export async function registryAccess(
     defaultTimeoutMs: number;
     /** Hosts to talk plain HTTP to besides `--insecure-registry` (an ImageRepository's `spec.insecure`). */
     insecureHosts?: readonly string[];
+    /** The `--secret-file` Secrets when the command has read them already (see {@link secretFileSecrets}). */
+    secrets?: ReadonlyMap<string, PullSecret>;
   },
 ): Promise<RegistryAccess> {
   const { values } = context;
@@ -132,11 +144,7 @@ export async function registryAccess(
   }
   const dockerConfig = stringOption(values, "docker-config");
   const keyring = dockerConfig === undefined ? undefined : await loadKeyring(dockerConfig, context);
-  const secrets = await loadSecrets(
-    stringOptions(values, "secret-file"),
-    context,
-    values.validate === undefined ? "strict" : unknownFieldPolicy(values),
-  );
+  const secrets = options.secrets ?? (await secretFileSecrets(context));
   const getSecret: PullSecretGetter = async (ref) => secrets.get(`${ref.namespace}/${ref.name}`);
   const client = createRegistryClient({
     fetch: context.io.fetch,

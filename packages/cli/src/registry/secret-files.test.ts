@@ -34,6 +34,7 @@ spec:
       'apiVersion: v1\nkind: Secret\nmetadata: { name: s }\nstringData:\n  password: "S3CRET-VALUE\n',
     "configmap.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c }\ndata: { a: b }\n",
     "secret.yaml": SECRET,
+    "registries.conf": "",
     "bad-type.yaml": "apiVersion: v1\nkind: Secret\nmetadata: { name: s }\ntype: 7\n",
     // Written as text: an object literal's __proto__ would set a prototype, not a key.
     "proto.json":
@@ -45,25 +46,21 @@ afterAll(async () => {
   files.remove();
 });
 
-async function check(extra: string[]) {
+async function route(args: string[]) {
   const m = memoryIo({ tty: false, cwd: files.dir, fetch: globalThis.fetch });
-  const code = await runCli(
-    [
-      "route",
-      "-f",
-      "mirrors.yaml",
-      "-n",
-      "default",
-      "--image",
-      `${registry.host}/team/app:1.0`,
-      "--check",
-      "--insecure-registry",
-      registry.host,
-      ...extra,
-    ],
-    m.io,
-  );
+  const code = await runCli(["route", "-f", "mirrors.yaml", "-n", "default", ...args], m.io);
   return { code, err: m.err(), out: m.out() };
+}
+
+function check(extra: string[]) {
+  return route([
+    "--image",
+    `${registry.host}/team/app:1.0`,
+    "--check",
+    "--insecure-registry",
+    registry.host,
+    ...extra,
+  ]);
 }
 
 describe("--secret-file", () => {
@@ -93,6 +90,24 @@ describe("--secret-file", () => {
     expect(r.err).toContain(
       "uses the credential secret kuik-system/harbor, which no --secret-file supplies; it is probed without it",
     );
+  });
+
+  it.each([
+    { why: "without --check", args: ["--image", "example.com/team/app:1.0"] },
+    { why: "for a skipped image", args: ["--image", `example.com/app@sha256:${"a".repeat(64)}`] },
+    {
+      why: "with --check and --node-config",
+      args: ["--check", "--node-config", "registries.conf"],
+    },
+  ])("a file holding no Secret is one warning $why", async ({ args }) => {
+    const image = args.includes("--check")
+      ? ["--image", `${registry.host}/team/app:1.0`, "--insecure-registry", registry.host]
+      : [];
+    const r = await route([...image, ...args, "--secret-file", "configmap.yaml"]);
+    expect(r.code).toBe(0);
+    expect(r.err.split("\n").filter((line) => line.includes("configmap.yaml"))).toEqual([
+      "kubeimg route: warning: --secret-file configmap.yaml holds no Secret",
+    ]);
   });
 
   it("no warning when the Secret is supplied", async () => {

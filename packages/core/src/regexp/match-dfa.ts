@@ -42,12 +42,14 @@ class Unsupported extends Error {}
 export interface MatchDfa {
   /** Whether the program matches anywhere in `s`; undefined when the DFA grew too large. */
   test(s: string): boolean | undefined;
+  /** Characters read and instructions visited building states in the last call (for tests of the linear bound). */
+  steps(): number;
 }
 
 /** Returns the DFA for `prog`, or undefined when the program has assertions it does not handle. */
 export function compileMatchDfa(prog: Prog, cond: number): MatchDfa | undefined {
   const insts = prog.inst;
-  if (cond === -1) return { test: () => false };
+  if (cond === -1) return { test: () => false, steps: () => 0 };
   for (const inst of insts) {
     if (inst.op === Op.EmptyWidth && (inst.arg & ~(EmptyOp.BeginText | EmptyOp.EndText)) !== 0) {
       return undefined;
@@ -61,6 +63,7 @@ export function compileMatchDfa(prog: Prog, cond: number): MatchDfa | undefined 
   let flags = new Uint8Array(16);
   const mark = new Int32Array(insts.length);
   let generation = 0;
+  let steps = 0;
 
   /** The state of the instructions reachable from `seeds` without reading a character. */
   const closure = (seeds: readonly number[], atStart: boolean, atEnd: boolean) => {
@@ -73,6 +76,7 @@ export function compileMatchDfa(prog: Prog, cond: number): MatchDfa | undefined 
       const pc = stack.pop() as number;
       if (pc === 0 || mark[pc] === generation) continue;
       mark[pc] = generation;
+      steps++;
       const i = insts[pc] as Inst;
       switch (i.op) {
         case Op.Alt:
@@ -162,7 +166,9 @@ export function compileMatchDfa(prog: Prog, cond: number): MatchDfa | undefined 
   let start = -1;
   let broken = false;
   return {
+    steps: () => steps,
     test(s: string): boolean | undefined {
+      steps = 0;
       if (broken) return undefined;
       try {
         if (start < 0) start = intern(closure([prog.start], true, false));
@@ -171,7 +177,10 @@ export function compileMatchDfa(prog: Prog, cond: number): MatchDfa | undefined 
         for (let pos = 0; pos < n; ) {
           const f = flags[cur] as number;
           // A match, or (anchored) no thread left that any character could revive.
-          if (f !== 0) return f === matchFlag;
+          if (f !== 0) {
+            steps += pos;
+            return f === matchFlag;
+          }
           let r = s.charCodeAt(pos++);
           if (r < 128) {
             const next = ascii[cur * 128 + r] as number;
@@ -187,6 +196,7 @@ export function compileMatchDfa(prog: Prog, cond: number): MatchDfa | undefined 
           }
           cur = (states[cur] as State).other.get(r) ?? step(cur, r);
         }
+        steps += n;
         return endMatches(states[cur] as State, n === 0);
       } catch (e) {
         if (!(e instanceof Unsupported)) throw e;

@@ -298,8 +298,12 @@ describe("createAvailabilityGate with the in-memory state", () => {
     // loop past the probe timeout, so the timeout and the answer are both
     // ready when the loop turns again. Node runs due timers before it reads
     // sockets: without the extra turn the gate would blame the registry.
+    // The probe's 40 ms timeout is armed (due at once) only when the answer
+    // is written, so a process descheduled before that cannot time it out.
+    const armWithAnswer: (() => void)[] = [];
     const server = createServer((socket) => {
       socket.end("ok");
+      for (const arm of armWithAnswer.splice(0)) arm();
       // The answer is in the client's socket; this process is now too busy to read it in time.
       const until = performance.now() + 120;
       while (performance.now() < until) {}
@@ -307,10 +311,21 @@ describe("createAvailabilityGate with the in-memory state", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
     try {
-      const realTimers: RoutingTimers<ReturnType<typeof setTimeout>> = {
+      type Handle = { timer?: ReturnType<typeof setTimeout>; cleared?: boolean };
+      const realTimers: RoutingTimers<Handle> = {
         now: () => performance.now(),
-        setTimeout: (callback, ms) => setTimeout(callback, ms),
-        clearTimeout: (handle) => clearTimeout(handle),
+        setTimeout: (callback, ms) => {
+          if (ms !== 40) return { timer: setTimeout(callback, ms) };
+          const handle: Handle = {};
+          armWithAnswer.push(() => {
+            if (!handle.cleared) handle.timer = setTimeout(callback, 0);
+          });
+          return handle;
+        },
+        clearTimeout: (handle) => {
+          handle.cleared = true;
+          clearTimeout(handle.timer);
+        },
       };
       const gate = createAvailabilityGate(
         {

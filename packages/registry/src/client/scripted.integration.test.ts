@@ -4,7 +4,13 @@
  * redirects, oversized bodies, hangs and slow bodies.
  */
 import { createDockerKeyring, parseDockerConfigJson } from "@kubeimg/core/keyring";
-import { type ScriptedServer, sendError, sha256, startScriptedServer } from "@kubeimg/testkit";
+import {
+  type ScriptedServer,
+  sendError,
+  settlesBefore,
+  sha256,
+  startScriptedServer,
+} from "@kubeimg/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAvailabilityChecker } from "../adapters/index.js";
 import { createRegistryClient, keyringCredentials, type RegistryClientOptions } from "./index.js";
@@ -134,17 +140,26 @@ describe("tag pagination", () => {
 describe("retries", () => {
   it("retries 503 and 429 with Retry-After within the budget, then succeeds", async () => {
     let calls = 0;
+    // The retry must come after a 900 ms timer armed with the 429 has fired:
+    // timer order, which a paused process keeps, rather than a clock.
+    let waited = false;
+    let retriedAfterWait: boolean | undefined;
     const server = await serve((_req, res) => {
       calls++;
       if (calls === 1) return sendError(res, 503, "UNAVAILABLE");
-      if (calls === 2) return sendError(res, 429, "TOOMANYREQUESTS", { "retry-after": "1" });
+      if (calls === 2) {
+        setTimeout(() => {
+          waited = true;
+        }, 900);
+        return sendError(res, 429, "TOOMANYREQUESTS", { "retry-after": "1" });
+      }
+      retriedAfterWait = waited;
       res.writeHead(200, {
         "docker-content-digest": MANIFEST_DIGEST,
         "content-type": "application/vnd.oci.image.manifest.v1+json",
       });
       res.end();
     });
-    const started = Date.now();
     const head = await clientFor(server).headManifest({
       domain: server.host,
       path: "a/b",
@@ -152,21 +167,24 @@ describe("retries", () => {
     });
     expect(head.digest).toBe(MANIFEST_DIGEST);
     expect(calls).toBe(3);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950); // waited for Retry-After: 1
+    expect(retriedAfterWait).toBe(true); // waited for Retry-After: 1
   });
 
   it("does not wait for a Retry-After beyond the budget", async () => {
     const server = await serve((_req, res) =>
       sendError(res, 429, "TOOMANYREQUESTS", { "retry-after": "60" }),
     );
-    const started = Date.now();
-    await expect(
-      clientFor(server).headManifest(
-        { domain: server.host, path: "a/b", tag: "1" },
-        { timeoutMs: 5000 },
-      ),
-    ).rejects.toMatchObject({ code: "TOOMANYREQUESTS", status: 429, retryable: true });
-    expect(Date.now() - started).toBeLessThan(1000);
+    const call = clientFor(server).headManifest(
+      { domain: server.host, path: "a/b", tag: "1" },
+      { timeoutMs: 5000 },
+    );
+    // Given up at once: settled well before the budget's end.
+    expect(await settlesBefore(call, 2500)).toBe(true);
+    await expect(call).rejects.toMatchObject({
+      code: "TOOMANYREQUESTS",
+      status: 429,
+      retryable: true,
+    });
     expect(server.requests).toHaveLength(1);
   });
 
@@ -522,31 +540,33 @@ describe("challenges", () => {
 });
 
 describe("an availability check under a 1 s deadline returns within the deadline", () => {
+  // Within the deadline: settled before a timer armed with the call, due
+  // 500 ms after the deadline's own, has fired (see settlesBefore).
   const check = async (server: ScriptedServer) => {
     const checker = createAvailabilityChecker({ client: clientFor(server), timeoutMs: 1000 });
-    const started = Date.now();
-    const result = await checker.check(`${server.host}/a/b:1`, undefined, {});
-    return { result, elapsed: Date.now() - started };
+    const answer = checker.check(`${server.host}/a/b:1`, undefined, {});
+    const inTime = await settlesBefore(answer, 1500);
+    return { result: await answer, inTime };
   };
 
   it("when the server hangs", async () => {
     const server = await serve(() => {
       // never answers
     });
-    const { result, elapsed } = await check(server);
+    const { result, inTime } = await check(server);
     expect(result).toMatchObject({ available: false, retryable: true });
     expect(result.available === false && result.reason).toMatch(/^TIMEOUT/);
-    expect(elapsed).toBeLessThan(1200);
+    expect(inTime).toBe(true);
   });
 
   it("when the server answers 429 with Retry-After: 60", async () => {
     const server = await serve((_req, res) =>
       sendError(res, 429, "TOOMANYREQUESTS", { "retry-after": "60" }),
     );
-    const { result, elapsed } = await check(server);
+    const { result, inTime } = await check(server);
     expect(result).toMatchObject({ available: false, retryable: true });
     expect(result.available === false && result.reason).toMatch(/^TOOMANYREQUESTS/);
-    expect(elapsed).toBeLessThan(1200);
+    expect(inTime).toBe(true);
   });
 
   it("when the body drips slowly", async () => {
@@ -556,9 +576,9 @@ describe("an availability check under a 1 s deadline returns within the deadline
       const timer = setInterval(() => res.write(" "), 100);
       res.on("close", () => clearInterval(timer));
     });
-    const { result, elapsed } = await check(server);
+    const { result, inTime } = await check(server);
     expect(result).toMatchObject({ available: false, retryable: true });
-    expect(elapsed).toBeLessThan(1200);
+    expect(inTime).toBe(true);
   });
 
   it("when the caller aborts first", async () => {
@@ -566,11 +586,11 @@ describe("an availability check under a 1 s deadline returns within the deadline
       // never answers
     });
     const checker = createAvailabilityChecker({ client: clientFor(server), timeoutMs: 1000 });
-    const started = Date.now();
-    const result = await checker.check(`${server.host}/a/b:1`, undefined, {
+    const answer = checker.check(`${server.host}/a/b:1`, undefined, {
       signal: AbortSignal.timeout(200),
     });
-    expect(result.available).toBe(false);
-    expect(Date.now() - started).toBeLessThan(500);
+    // Settled before the 1 s deadline could have ended it.
+    expect(await settlesBefore(answer, 600)).toBe(true);
+    expect((await answer).available).toBe(false);
   });
 });

@@ -313,6 +313,10 @@ spec:
           "--image",
           "registry.invalid/library/nginx:1.27",
           "--check",
+          // kuik's 1 s per probe can pass on a busy machine before this
+          // process and the scripted registry (another process) get the CPU.
+          "--timeout",
+          "30s",
           ...insecure(),
         ],
         { cwd: checkFiles.dir },

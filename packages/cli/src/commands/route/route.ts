@@ -17,7 +17,7 @@ import { EXIT_CODES } from "../../errors/exit-codes.js";
 import type { Colors } from "../../output/color.js";
 import { type Cell, renderFields, renderTable } from "../../output/table.js";
 import { writeResult } from "../../output/write.js";
-import { loadSecrets, registryAccess } from "../../registry/registry-access.js";
+import { registryAccess, secretFileSecrets } from "../../registry/registry-access.js";
 import { REGISTRY_OPTIONS } from "../../registry/registry-options.js";
 import { type Command, requireFileOptions, stringOption, stringOptions } from "../command.js";
 import { nodePlatformOption } from "../inspect/node-platform.js";
@@ -228,16 +228,14 @@ export const routeCommand: Command = {
             ]),
             c,
           )}`;
+    // Read even when nothing below needs them, so that a wrong file is
+    // reported rather than ignored (once, for the plan and the probes).
+    const secrets = await secretFileSecrets(context);
     const nodeConfigName = stringOption(values, "node-config");
     const plan =
       nodeConfigName === undefined
         ? undefined
-        : nodePlan(
-            routing,
-            { pod, container },
-            await loadNodeConfig(nodeConfigName, io),
-            await loadSecrets(stringOptions(values, "secret-file"), context),
-          );
+        : nodePlan(routing, { pod, container }, await loadNodeConfig(nodeConfigName, io), secrets);
     const planData =
       plan === undefined
         ? {}
@@ -289,6 +287,7 @@ export const routeCommand: Command = {
     if (check && route.alternatives.length > 0) {
       const access = await registryAccess(context, {
         defaultTimeoutMs: activeCheckTimeoutMs(config),
+        secrets,
       });
       for (const a of route.alternatives) {
         const s = a.credentialSecret;
