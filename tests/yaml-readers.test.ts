@@ -26,6 +26,8 @@ const yamlImporters: Record<string, string> = {
   "packages/policy/src/pull-credentials/yaml-fallback.ts":
     "parses with Kubernetes' rules, then the bounded reader's step (decode*File rows)",
   "packages/cli/src/output/write.ts": "writes YAML, reads none",
+  "packages/cli/src/policy-tests/test-file.ts":
+    "reads through the bounded reader first, then parses only to place lines (builds no values)",
   "examples/playground/src/compute/input.ts":
     "parses only to place lines; values from the bounded reader (readYaml row)",
 };
