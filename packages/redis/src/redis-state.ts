@@ -24,110 +24,28 @@ import {
   type RoutingTimers,
 } from "@kubeimg/policy/availability";
 import { RedisStateError } from "./errors.js";
-import { checkPrefix, imageKeys, isLayoutKey, registryKeys, scanPatternOf } from "./keys.js";
+import { imageKeys, isLayoutKey, registryKeys, scanPatternOf } from "./keys.js";
+import { readinessError } from "./readiness.js";
 import { CLAIM_SCRIPT, FAILURE_SCRIPT, READ_SCRIPT, RELEASE_SCRIPT } from "./scripts.js";
-import {
-  createRedisSender,
-  describeFailure,
-  failureKind,
-  type RedisCommandSender,
-  RedisFailure,
-  redactUrl,
-} from "./sender.js";
+import { createRedisSender, describeFailure, failureKind, RedisFailure } from "./sender.js";
+import type {
+  NodeTimerHandle,
+  RedisAvailabilityState,
+  RedisAvailabilityStateOptions,
+  RedisReadiness,
+  RedisReadyOptions,
+} from "./state-options.js";
+import { checkedOptions, nodeTimers } from "./state-options.js";
 import { decodeVerdict, encodeVerdict, isToken } from "./values.js";
 
-/** Options of {@link createRedisAvailabilityState}. */
-export interface RedisAvailabilityStateOptions<Handle = NodeTimerHandle> {
-  /**
-   * `redis://[user:password@]host:port[/db]` or `rediss://…` for TLS. Either
-   * this or `sender`. The URL is never logged nor put on an error.
-   */
-  readonly url?: string;
-  /** A connection of your own (a cluster client, a test double). */
-  readonly sender?: RedisCommandSender;
-  /**
-   * Put before every key, one per deployment sharing a server (for example
-   * `prod:kuik-webhook:`): 1-64 of `[A-Za-z0-9:._-]`, no braces.
-   */
-  readonly prefix: string;
-  /** Most time one command may take before this replica falls back to its memory (default 50 ms). */
-  readonly budgetMs?: number;
-  /** How long to stay on local state after a failure before trying Redis again (default 1000 ms). */
-  readonly retryMs?: number;
-  /** Clock and timers (default: `performance.now` and Node's timers). */
-  readonly timers?: RoutingTimers<Handle>;
-  /** Where transitions are reported, one line each (default: nowhere). */
-  readonly log?: (line: string) => void;
-  /** Most verdicts kept in the local fallback (default 1000). */
-  readonly maxLocalVerdicts?: number;
-}
-
-/** Counters of a {@link RedisAvailabilityState}. */
-export interface RedisAvailabilityStateStats {
-  /** Commands Redis answered. */
-  readonly commands: number;
-  /** Commands that failed or outran the budget. */
-  readonly failures: number;
-  /** Operations answered from local memory. */
-  readonly localAnswers: number;
-  /** Values under our keys that this layout did not write (ignored). */
-  readonly foreignValues: number;
-}
-
-/** Options of {@link RedisAvailabilityState.ready}. */
-export interface RedisReadyOptions {
-  /** Stops waiting: `ready()` rejects with the signal's reason. */
-  readonly signal?: AbortSignal;
-  /** Most time to wait for Redis to answer, in ms (default 5000). */
-  readonly timeoutMs?: number;
-}
-
-/** What {@link RedisAvailabilityState.ready} resolves to: the state shares through Redis. */
-export interface RedisReadiness {
-  readonly mode: "shared";
-  /** PINGs sent until one was answered (1 when Redis answered at once). */
-  readonly attempts: number;
-}
-
-/** The Redis-backed {@link AvailabilityState}. */
-export interface RedisAvailabilityState extends AvailabilityState {
-  /** `shared` while Redis answers, `local` while this replica runs on its own memory. */
-  readonly mode: "shared" | "local";
-  /**
-   * Resolves once Redis answers on this state's connection, so that what the
-   * replica learns from its first admission on is shared; await it before
-   * reporting ready. It keeps trying until `timeoutMs` (Redis may be starting
-   * too), except after an authentication failure, which waiting will not
-   * mend. Rejects with a {@link RedisStateError} saying why it cannot share:
-   * `REDIS_REFUSED`, `REDIS_AUTH_FAILED`, `REDIS_TIMEOUT` or
-   * `REDIS_UNAVAILABLE`, the setting to check in its message and `field`.
-   * The state still works after a rejection, from this replica's memory,
-   * trying Redis again every `retryMs`.
-   *
-   * @example
-   * ```ts
-   * try {
-   *   await state.ready({ timeoutMs: 10_000 });
-   * } catch (error) {
-   *   if (!isRedisStateError(error)) throw error;
-   *   console.error(`not sharing (${error.code}): ${error.message}`);
-   * }
-   * ```
-   */
-  ready(options?: RedisReadyOptions): Promise<RedisReadiness>;
-  stats(): RedisAvailabilityStateStats;
-  /** Closes the connection this state opened (not a `sender` passed in). */
-  close(): Promise<void>;
-}
-
-/** What Node's `setTimeout` returns (this package runs on Node only). */
-export type NodeTimerHandle = ReturnType<typeof setTimeout>;
-
-const nodeTimers: RoutingTimers<NodeTimerHandle> = {
-  now: () => performance.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle),
-};
+export type {
+  NodeTimerHandle,
+  RedisAvailabilityState,
+  RedisAvailabilityStateOptions,
+  RedisAvailabilityStateStats,
+  RedisReadiness,
+  RedisReadyOptions,
+} from "./state-options.js";
 
 /**
  * Returns the shared {@link AvailabilityState} over Redis, for
@@ -153,27 +71,8 @@ function createWithTimers<Handle>(
   options: Omit<RedisAvailabilityStateOptions<unknown>, "timers">,
   timers: RoutingTimers<Handle>,
 ): RedisAvailabilityState {
-  const prefix = checkPrefix(options.prefix);
-  const budgetMs = options.budgetMs ?? 50;
-  const retryMs = options.retryMs ?? 1000;
+  const { prefix, budgetMs, retryMs } = checkedOptions(options);
   const log = options.log ?? (() => {});
-  for (const [field, value] of [
-    ["budgetMs", budgetMs],
-    ["retryMs", retryMs],
-  ] as const) {
-    if (!Number.isFinite(value) || value <= 0) {
-      throw new RedisStateError("INVALID_OPTION", `${field} must be a positive number of ms`, {
-        field,
-        value,
-      });
-    }
-  }
-  if ((options.url === undefined) === (options.sender === undefined)) {
-    throw new RedisStateError("INVALID_OPTION", "give exactly one of url and sender", {
-      field: options.url === undefined ? "url" : "sender",
-      value: undefined,
-    });
-  }
   const ownsSender = options.sender === undefined;
   const sender = options.sender ?? createRedisSender(options.url as string);
   const local = createMemoryAvailabilityState({
@@ -375,37 +274,7 @@ function createWithTimers<Handle>(
         `kubeimg availability state: Redis unavailable (${describeFailure(last, "timeoutMs")}); using this replica's memory, retrying every ${retryMs} ms`,
       );
     }
-    throw readinessError(last, timeoutMs, wait.timeoutMs === undefined);
-  }
-
-  /** The typed reason `ready()` gives up with: the kind of failure and the setting to check. */
-  function readinessError(last: unknown, timeoutMs: number, defaulted: boolean): RedisStateError {
-    const kind = failureKind(last);
-    const message = `cannot share availability state through Redis within ${timeoutMs} ms: ${describeFailure(last, "timeoutMs")}`;
-    const url = options.url === undefined ? undefined : redactUrl(options.url);
-    if (kind === "refused")
-      return new RedisStateError("REDIS_REFUSED", message, {
-        field: "url",
-        value: url,
-        cause: last,
-      });
-    if (kind === "auth-failed")
-      return new RedisStateError("REDIS_AUTH_FAILED", message, {
-        field: "url",
-        value: url,
-        cause: last,
-      });
-    if (kind === "timed-out")
-      return new RedisStateError("REDIS_TIMEOUT", message, {
-        field: "timeoutMs",
-        value: defaulted ? `${timeoutMs} (default)` : timeoutMs,
-        cause: last,
-      });
-    return new RedisStateError("REDIS_UNAVAILABLE", message, {
-      field: "url",
-      value: url,
-      cause: last,
-    });
+    throw readinessError(last, timeoutMs, wait.timeoutMs === undefined, options.url);
   }
 
   return {
