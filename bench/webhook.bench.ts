@@ -20,7 +20,7 @@ import {
   startReplica,
   writeCertificate,
   writeRouting,
-} from "../examples/admission-webhook/scripts/cluster.js";
+} from "./webhook/cluster.js";
 
 const ADMISSIONS = 150;
 const BATCH = 15;

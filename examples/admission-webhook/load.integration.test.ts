@@ -8,7 +8,7 @@
  * runs the full size (1,000 reviews of 50 containers).
  */
 import { describe, expect, it } from "vitest";
-import { formatLoadTestReport, runLoadTest } from "./scripts/load-test.js";
+import { formatLoadTestReport, runLoadTest } from "../../bench/webhook/load-test.js";
 
 describe("webhook under load", () => {
   it("answers 50 concurrent reviews of 10-container pods in time, stays up, stays small", async () => {

@@ -22,7 +22,7 @@ import {
   startReplica,
   writeCertificate,
   writeRouting,
-} from "./scripts/cluster.js";
+} from "../../bench/webhook/cluster.js";
 
 const DEADLINE_MS = 3000;
 const PROBE_TIMEOUT_MS = 1000;

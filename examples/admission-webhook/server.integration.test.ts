@@ -12,12 +12,20 @@ import { join } from "node:path";
 import { type TLSSocket, connect as tlsConnect } from "node:tls";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startReplica, writeCertificate } from "../../bench/webhook/cluster.js";
 import { readAdmissionRequest } from "./admission-review.js";
-import { startReplica, writeCertificate } from "./scripts/cluster.js";
-import { startStatsServer, startWebhookServer, type WebhookServer } from "./server.js";
+import { startWebhookServer, type WebhookServer } from "./server.js";
+import { startStatsServer } from "./stats-server.js";
 import { postJson } from "./test-support.js";
 
-const noopPath = join(fileURLToPath(new URL(".", import.meta.url)), "scripts", "noop-webhook.ts");
+const noopPath = join(
+  fileURLToPath(new URL(".", import.meta.url)),
+  "..",
+  "..",
+  "bench",
+  "webhook",
+  "noop-webhook.ts",
+);
 
 let dir: string;
 let tls: { cert: string; certFile: string; keyFile: string; key: string };

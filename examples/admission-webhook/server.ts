@@ -10,14 +10,9 @@
  * mid-request is an ordinary event, and an answer for a closed socket is
  * dropped.
  *
- * `startStatsServer` serves the operators' counters (`/stats`) on a listener
- * of its own, loopback by default, apart from the port the API server reaches.
+ * The operators' counters (`/stats`) are served apart, by `stats-server.ts`.
  */
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type ServerResponse,
-} from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import {
@@ -65,7 +60,7 @@ export function requestPath(target: string | undefined): string | undefined {
 }
 
 /** The message of anything thrown. */
-function messageOf(error: unknown): string {
+export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -390,75 +385,4 @@ function wholeOption(name: string, value: number | undefined, fallback: number):
     throw new RangeError(`${name} must be a whole number ≥ 1, not ${String(value)}`);
   }
   return n;
-}
-
-/** A running statistics listener. */
-export interface StatsServer {
-  readonly server: import("node:http").Server;
-  readonly host: string;
-  readonly port: number;
-  close(): Promise<void>;
-}
-
-/**
- * Starts a plain HTTP listener on `port` (0: any free port) of `host`
- * (default `127.0.0.1`) answering `GET` of each path of `routes` with its
- * JSON: the operators' counters, kept off the port the API server (and
- * anyone who reaches the Service) talks to. Every other request is 404; a
- * route that throws is logged and answered 500.
- */
-export async function startStatsServer(options: {
-  readonly routes: Readonly<Record<string, () => unknown>>;
-  readonly port?: number;
-  readonly host?: string;
-  readonly log?: (line: string) => void;
-}): Promise<StatsServer> {
-  const log = options.log ?? (() => {});
-  const host = options.host ?? "127.0.0.1";
-  const server = createHttpServer((req, res) => {
-    res.on("error", (error) => log(`stats response error: ${error.message}`));
-    let status = 200;
-    let text: string;
-    try {
-      const pathname = requestPath(req.url);
-      const route =
-        req.method === "GET" && pathname !== undefined && Object.hasOwn(options.routes, pathname)
-          ? options.routes[pathname]
-          : undefined;
-      if (route === undefined) {
-        status = 404;
-        text = "not found";
-      } else {
-        text = JSON.stringify(route());
-      }
-    } catch (error) {
-      log(`stats error: ${messageOf(error)}`);
-      status = 500;
-      text = "internal error";
-    }
-    res.writeHead(status, {
-      "Content-Type": status === 200 ? "application/json" : "text/plain",
-      "Content-Length": Buffer.byteLength(text),
-    });
-    res.end(text);
-  });
-  server.maxConnections = 64;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    server,
-    host,
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }

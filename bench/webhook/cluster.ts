@@ -19,12 +19,12 @@ import { Agent, request } from "node:https";
 import type { Socket } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { WebhookIntake, WebhookTiming } from "../server.js";
+import type { WebhookIntake, WebhookTiming } from "../../examples/admission-webhook/server.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 /** The repository root (tsx and the workspace packages resolve from there). */
-export const repoRoot = join(here, "..", "..", "..");
-const mainPath = join(here, "..", "main.ts");
+export const repoRoot = join(here, "..", "..");
+const mainPath = join(repoRoot, "examples", "admission-webhook", "main.ts");
 
 /** A scripted registry on 127.0.0.1 that counts the manifest requests it gets. */
 export interface FakeRegistry {

@@ -9,8 +9,9 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { readAdmissionRequest } from "../admission-review.js";
-import { startStatsServer, startWebhookServer } from "../server.js";
+import { readAdmissionRequest } from "../../examples/admission-webhook/admission-review.js";
+import { startWebhookServer } from "../../examples/admission-webhook/server.js";
+import { startStatsServer } from "../../examples/admission-webhook/stats-server.js";
 
 const { values } = parseArgs({
   strict: false,

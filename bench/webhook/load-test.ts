@@ -30,7 +30,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import type { TimingSummary } from "../server.js";
+import type { TimingSummary } from "../../examples/admission-webhook/server.js";
 import { sendFromPool } from "./client-pool.js";
 import {
   quantile,
