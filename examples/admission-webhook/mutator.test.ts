@@ -49,7 +49,7 @@ describe("createPodMutator under a burst", () => {
     const probed: string[] = [];
     const hung: AvailabilityChecker = {
       check: (image, _secret, { signal }) => {
-        probed.push(image);
+        probed.push(image.string);
         return new Promise((resolve) =>
           signal?.addEventListener("abort", () =>
             resolve({ available: false, reason: "aborted", retryable: true }),
@@ -83,7 +83,7 @@ describe("createPodMutator under a burst", () => {
 
   const hangsUntilAborted = (probed: string[] = []): AvailabilityChecker => ({
     check: (image, _secret, { signal }) => {
-      probed.push(image);
+      probed.push(image.string);
       return new Promise((resolve) =>
         signal?.addEventListener("abort", () =>
           resolve({ available: false, reason: "aborted", retryable: true }),

@@ -10,7 +10,8 @@
 
 /** @type {Record<string, (m: any) => boolean | Promise<boolean>>} */
 const entryCalls = {
-  "@kubeimg/core": (m) => m.isKubeimgError(new Error("x")) === false && typeof m.errorGuard === "function",
+  "@kubeimg/core": (m) =>
+    m.isKubeimgError(new Error("x")) === false && typeof m.errorGuard === "function",
   "@kubeimg/core/reference": (m) => m.safeParseNormalizedNamed("nginx").success === true,
   "@kubeimg/core/digest": (m) => m.isValidDigest(`sha256:${"a".repeat(64)}`) === true,
   "@kubeimg/core/regexp": (m) => typeof m.compileRegexp("^a+$") === "object",

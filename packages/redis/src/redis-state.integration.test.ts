@@ -4,6 +4,7 @@
  * and Redis dying and coming back under a running gate.
  */
 import { randomUUID } from "node:crypto";
+import { parseNormalizedNamed } from "@kubeimg/core/reference";
 import { type AvailabilityState, createAvailabilityGate } from "@kubeimg/policy/availability";
 import { createClient } from "@redis/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -100,7 +101,7 @@ describe("Redis state: values it did not write", () => {
       );
       const started = performance.now();
       // Not the v0 "available", not a wait on the foreign marker, not a foreign open circuit.
-      expect(await gate.check(image, undefined, {})).toMatchObject({
+      expect(await gate.check(parseNormalizedNamed(image), undefined, {})).toMatchObject({
         available: false,
         reason: "connection refused",
       });
@@ -135,7 +136,7 @@ describe("Redis state: values it did not write", () => {
       { timers: realClock, state },
     );
     await gate.check(
-      "harbor.example.com/team/app:1",
+      parseNormalizedNamed("harbor.example.com/team/app:1"),
       { namespace: "kuik-system", name: "harbor-robot" },
       {},
     );

@@ -16,7 +16,7 @@ import type { PlatformInput } from "../platform/index.js";
 import type { NamedReference } from "../reference/index.js";
 
 /** What every port call may be given: a signal to stop and settle promptly when it aborts. */
-export interface CallOptions {
+export interface PortCallOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -34,7 +34,7 @@ export interface SecretRef {
  * `@kubeimg/core/keyring`), or `undefined` when it does not exist.
  */
 export interface SecretReader {
-  getSecret(ref: SecretRef, options: CallOptions): Promise<unknown>;
+  getSecret(ref: SecretRef, options: PortCallOptions): Promise<unknown>;
 }
 
 // --- Availability ------------------------------------------------------------
@@ -54,20 +54,22 @@ export type Availability =
     };
 
 /**
- * Checks whether an image reference can be pulled, with the credentials of
- * `credentialSecret` when one is named. Implementations honour
+ * Checks whether an image can be pulled, with the credentials of
+ * `credentialSecret` when one is named. The image arrives parsed
+ * (`parseNormalizedNamed`), so an implementation reads its registry and
+ * repository from it rather than from text. Implementations honour
  * `options.signal`.
  */
 export interface AvailabilityChecker {
   check(
-    image: string,
+    image: NamedReference,
     credentialSecret: SecretRef | undefined,
     options: AvailabilityCheckOptions,
   ): Promise<Availability>;
 }
 
 /** Per-call options of {@link AvailabilityChecker.check}. */
-export interface AvailabilityCheckOptions extends CallOptions {
+export interface AvailabilityCheckOptions extends PortCallOptions {
   /**
    * The platforms the pod may land on (one node's, or every platform of a
    * node pool). When given, an image counts as available only if it can
@@ -80,52 +82,18 @@ export interface AvailabilityCheckOptions extends CallOptions {
   readonly platforms?: readonly PlatformInput[];
 }
 
-// --- Tags, digests, image metadata ------------------------------------------
+// --- Tags, digests, tag metadata --------------------------------------------
 
 /** Lists the tags of a repository. */
 export interface TagLister {
   /** Returns every tag of `repository`, in the order the registry lists them. */
-  listTags(repository: NamedReference, options: CallOptions): Promise<string[]>;
+  listTags(repository: NamedReference, options: PortCallOptions): Promise<string[]>;
 }
 
 /** Resolves a tagged reference to the digest of its manifest. */
 export interface DigestResolver {
   /** Returns the digest (`sha256:…`) that `image` (a reference with a tag) points to. */
-  resolveDigest(image: NamedReference, options: CallOptions): Promise<string>;
-}
-
-/** A platform an image is built for, with the OCI image index's field names. */
-export interface ImagePlatform {
-  readonly os: string;
-  readonly architecture: string;
-  readonly variant?: string | undefined;
-  readonly osVersion?: string | undefined;
-}
-
-/**
- * What a registry knows about one tag beyond its name: the digest it points
- * to, when the image was created (the config's `created`, absent when the
- * image does not say) and the platforms it serves (one for a single
- * manifest, several for an index).
- */
-export interface ImageMetadata {
-  readonly digest: string;
-  readonly created: Date | undefined;
-  readonly platforms: readonly ImagePlatform[];
-}
-
-/** Reads {@link ImageMetadata} per tag (the shape a tag-metadata source for policies builds on). */
-export interface ImageMetadataReader {
-  /** Returns the metadata of `image`, a reference with a tag. */
-  imageMetadata(image: NamedReference, options: CallOptions): Promise<ImageMetadata>;
-}
-
-/** The repository a {@link TagMetadataSource} is asked about: a registry host and a path. */
-export interface MetadataRepository {
-  /** The registry host and port, e.g. `ghcr.io`. */
-  readonly domain: string;
-  /** The repository path, e.g. `org/app`. */
-  readonly path: string;
+  resolveDigest(image: NamedReference, options: PortCallOptions): Promise<string>;
 }
 
 /** What a registry says about the image a tag points to, as tag dialects read it. */
@@ -139,15 +107,16 @@ export interface TagImageMetadata {
 }
 
 /** Per-call options of a {@link TagMetadataSource}. */
-export type TagMetadataCallOptions = CallOptions;
+export type TagMetadataCallOptions = PortCallOptions;
 
 /**
  * Looks up the image metadata of one tag: what the tag dialects' newest-build,
- * digest and platform strategies need (Argo CD Image Updater, Kargo).
+ * digest and platform strategies need (Argo CD Image Updater, Kargo). The
+ * repository is a parsed reference; its tag and digest, if any, are ignored.
  */
 export interface TagMetadataSource {
   tagMetadata(
-    repository: MetadataRepository,
+    repository: NamedReference,
     tag: string,
     options: TagMetadataCallOptions,
   ): Promise<TagImageMetadata>;

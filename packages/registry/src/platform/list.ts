@@ -4,7 +4,7 @@
  * index; for a single-manifest image, the manifest and its config. No
  * per-platform manifest is fetched.
  */
-import type { CallOptions } from "../client/options.js";
+import type { RegistryCallOptions } from "../client/options.js";
 import type { RegistryClient } from "../client/registry-client.js";
 import { RegistryError } from "../errors/index.js";
 import { imageString, type RegistryImage } from "../image/image-name.js";
@@ -20,7 +20,7 @@ import {
 import { callOptions, checkDepth, DEFAULT_MAX_CONFIG_BYTES, documentKind } from "./resolve.js";
 
 /** Options of {@link listImagePlatforms}. */
-export interface ListPlatformsOptions extends CallOptions {
+export interface ListPlatformsOptions extends RegistryCallOptions {
   /** How many indexes deep to list (the top index counts as 1); default 4. */
   readonly maxIndexDepth?: number;
   /** The most bytes of a config blob to read; default 1 MiB. */
