@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseNormalizedNamed } from "@kubeimg/core/reference";
 import { createAvailabilityGate, resolveFirstAvailable } from "@kubeimg/policy/availability";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient, type RegistryClient } from "@kubeimg/registry/client";
@@ -106,14 +107,14 @@ describe("platform-aware routing", () => {
       probeTimeoutMs: 5000,
     });
     const image = `${registry.host}/mirror/multi:1.0`;
-    const arm = await gate.check(image, undefined, {
+    const arm = await gate.check(parseNormalizedNamed(image), undefined, {
       platforms: [{ os: "linux", architecture: "arm64" }],
     });
-    const amd = await gate.check(image, undefined, {
+    const amd = await gate.check(parseNormalizedNamed(image), undefined, {
       platforms: [{ os: "linux", architecture: "amd64" }],
     });
-    const blind = await gate.check(image, undefined, {});
-    const armAgain = await gate.check(image, undefined, {
+    const blind = await gate.check(parseNormalizedNamed(image), undefined, {});
+    const armAgain = await gate.check(parseNormalizedNamed(image), undefined, {
       platforms: [{ os: "linux", architecture: "arm64" }],
     });
     expect([arm.available, amd.available, blind.available, armAgain.available]).toEqual([

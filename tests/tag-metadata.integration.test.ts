@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseNormalizedNamed } from "@kubeimg/core/reference";
 import { selectArgoTag } from "@kubeimg/policy/tags/argocd";
 import { collectTagInfo, needsTagMetadata, type TagInfo } from "@kubeimg/policy/tags/dialects";
 import { selectKargoTag } from "@kubeimg/policy/tags/kargo";
@@ -76,7 +77,7 @@ async function tagsFor(needed: boolean, platform?: string): Promise<TagInfo[]> {
   const source = createTagMetadataSource({ client, ...(platform ? { platform } : {}) });
   return collectTagInfo(TAGS, {
     source,
-    repository: { domain, path: "team/app" },
+    repository: parseNormalizedNamed(`${domain}/team/app`),
     needed,
     signal: AbortSignal.timeout(30_000),
   });

@@ -95,7 +95,7 @@ describe("createPodMutator under a burst", () => {
     const probed: string[] = [];
     const hung: AvailabilityChecker = {
       check: (image, _secret, { signal }) => {
-        probed.push(image);
+        probed.push(image.string);
         return new Promise((resolve) =>
           signal?.addEventListener("abort", () =>
             resolve({ available: false, reason: "aborted", retryable: true }),
@@ -130,7 +130,7 @@ describe("createPodMutator under a burst", () => {
 
   const hangsUntilAborted = (probed: string[] = []): AvailabilityChecker => ({
     check: (image, _secret, { signal }) => {
-      probed.push(image);
+      probed.push(image.string);
       return new Promise((resolve) =>
         signal?.addEventListener("abort", () =>
           resolve({ available: false, reason: "aborted", retryable: true }),

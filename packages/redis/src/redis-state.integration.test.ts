@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type Socket } from "node:net";
+import { parseNormalizedNamed } from "@kubeimg/core/reference";
 import { type AvailabilityState, createAvailabilityGate } from "@kubeimg/policy/availability";
 import { freePort, type RunningRedis, settlesBefore, startRedisServer } from "@kubeimg/testkit";
 import { createClient } from "@redis/client";
@@ -100,7 +101,7 @@ describe("Redis state: values it did not write", () => {
         { timers: realClock, probeTimeoutMs: 500, peerWaitMs: 5000, state },
       );
       // Not the v0 "available", not a wait on the foreign marker (5 s), not a foreign open circuit.
-      const answer = gate.check(image, undefined, {});
+      const answer = gate.check(parseNormalizedNamed(image), undefined, {});
       expect(await settlesBefore(answer, 2500)).toBe(true);
       expect(await answer).toMatchObject({
         available: false,
@@ -136,7 +137,7 @@ describe("Redis state: values it did not write", () => {
       { timers: realClock, state },
     );
     await gate.check(
-      "harbor.example.com/team/app:1",
+      parseNormalizedNamed("harbor.example.com/team/app:1"),
       { namespace: "kuik-system", name: "harbor-robot" },
       {},
     );

@@ -6,6 +6,7 @@
  * `conformance/routing/FORMAT.md`.
  */
 
+import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import {
   type Availability,
   type AvailabilityChecker,
@@ -42,12 +43,19 @@ interface RoutingVector extends Vector {
   readonly available?: readonly string[];
 }
 
-/** A registry that has exactly the vector's `available` references (all when absent). */
+/**
+ * A registry that has exactly the vector's `available` references (all when
+ * absent), known by their normalised form, as a registry knows an image.
+ */
 function fakeRegistry(available: readonly string[] | undefined): AvailabilityChecker {
-  const set = available === undefined ? undefined : new Set(available);
+  const normalised = (image: string) => {
+    const parsed = safeParseNormalizedNamed(image);
+    return parsed.success ? parsed.data.string : image;
+  };
+  const set = available === undefined ? undefined : new Set(available.map(normalised));
   return {
     async check(image): Promise<Availability> {
-      return set === undefined || set.has(image)
+      return set === undefined || set.has(image.string)
         ? { available: true }
         : { available: false, reason: "not found", retryable: false };
     },

@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type NamedReference, parseNormalizedNamed } from "@kubeimg/core/reference";
 import { resolveFirstAvailable } from "@kubeimg/policy/availability";
 import { type NodeRuntimeConfig, planPull } from "@kubeimg/policy/node-mirrors";
 import { readContainerdHostDirs } from "@kubeimg/policy/node-mirrors/fs";
@@ -121,10 +122,12 @@ async function libraryAnswer(file: string, c: Json, kind: string): Promise<Json>
     image,
     imagePullPolicy: image.endsWith(":latest") ? "Always" : "IfNotPresent",
   };
-  const down = new Set((input.unavailable ?? []) as string[]);
+  const down = new Set(
+    ((input.unavailable ?? []) as string[]).map((image) => parseNormalizedNamed(image).string),
+  );
   const checker = {
-    check: async (i: string) =>
-      down.has(i)
+    check: async (i: NamedReference) =>
+      down.has(i.string)
         ? ({ available: false, reason: "down", retryable: false } as const)
         : ({ available: true } as const),
   };

@@ -19,6 +19,7 @@ export * as credentialprovider from "./credentialprovider.js";
 export * as hex from "./hex.js";
 export * as json from "./json.js";
 export * as net from "./net.js";
+export { path } from "./path-object.js";
 export * as sha256 from "./sha256.js";
 export * as strconv from "./strconv.js";
 export * as strings from "./strings.js";
@@ -26,14 +27,3 @@ export * as time from "./time.js";
 export * as unicode from "./unicode.js";
 export * as url from "./url.js";
 export * as utf8 from "./utf8.js";
-
-import { Clean, Join, Match } from "./path.js";
-
-/**
- * Go's `path`. Spelled as an object rather than `export * as path`: a
- * namespace re-export makes the build emit the namespace object beside
- * `path.ts`'s code in the chunk `@kubeimg/core/reference` shares, and that
- * object keeps `Clean` and `Join` in every browser bundle of the reference
- * subpath, which only needs `Match`.
- */
-export const path = { Clean, Join, Match };

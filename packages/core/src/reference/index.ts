@@ -40,6 +40,7 @@ export {
   isCanonical,
   isDigested,
   isNamed,
+  isNamedReference,
   isTagged,
   type NamedReference,
   type Reference,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { defaultPullPolicy, parseImageName, repositoryName } from "./kubernetes.js";
+import { parseNormalizedNamed } from "./parse.js";
 
 const hex64 = "0123456789abcdef".repeat(4);
 
@@ -16,6 +17,8 @@ describe("defaultPullPolicy", () => {
     { image: "localhost:5000/app", want: "Always" },
   ])("$image → $want", ({ image, want }) => {
     expect(defaultPullPolicy(image)).toBe(want);
+    // The same answer from the image already read.
+    expect(defaultPullPolicy(parseNormalizedNamed(image))).toBe(want);
   });
 
   it("throws on an invalid image instead of guessing", () => {

@@ -14,6 +14,7 @@
 
 import { DEFAULT_TAG } from "./normalize.js";
 import { parseNormalizedNamed } from "./parse.js";
+import type { NamedReference } from "./reference.js";
 
 /** The pull policy Kubernetes fills in when a container leaves `imagePullPolicy` empty. */
 export type DefaultPullPolicy = "Always" | "IfNotPresent";
@@ -51,7 +52,9 @@ export function parseImageName(image: string): ImageName {
  * `IfNotPresent` otherwise (a digest-only image included).
  *
  * Follows the defaulting code (`SetDefaults_Container`), which looks at the
- * tag only: `nginx:latest@sha256:…` is `Always` too.
+ * tag only: `nginx:latest@sha256:…` is `Always` too. Takes the image as
+ * written, or as `parseNormalizedNamed` returned it (then nothing is read
+ * again).
  *
  * @example
  * ```ts
@@ -61,8 +64,10 @@ export function parseImageName(image: string): ImageName {
  * defaultPullPolicy("nginx@sha256:" + hex64); // "IfNotPresent"
  * ```
  */
-export function defaultPullPolicy(image: string): DefaultPullPolicy {
-  return parseImageName(image).tag === DEFAULT_TAG ? "Always" : "IfNotPresent";
+export function defaultPullPolicy(image: string | NamedReference): DefaultPullPolicy {
+  const r = typeof image === "string" ? parseNormalizedNamed(image) : image;
+  const tag = r.tag === undefined && r.digest === undefined ? DEFAULT_TAG : r.tag;
+  return tag === DEFAULT_TAG ? "Always" : "IfNotPresent";
 }
 
 /**

@@ -15,11 +15,25 @@
 export type DigestString = string;
 
 /**
+ * The brand of a {@link NamedReference}: a type-only key (nothing holds it at
+ * run time) that no object literal can name, so a value of the type comes
+ * from this module's parsers and composers, which have checked it.
+ */
+declare const parsedByCore: unique symbol;
+
+/**
  * A reference with a repository name: `[domain/]path[:tag][@digest]`.
  * Mirrors the `Named` family of distribution/reference (`repository`,
  * `taggedReference`, `canonicalReference`, `reference`) as one shape.
+ *
+ * Branded: only the parsers (`parseNormalizedNamed`, …) and the composers
+ * (`withTag`, …) return one, so a function that takes a `NamedReference`
+ * may trust it without reading it again. Code that has a string parses it
+ * once, at its edge, and passes the result on.
  */
 export interface NamedReference {
+  /** Type-only: marks a value core has parsed or composed. */
+  readonly [parsedByCore]: true;
   /** The registry host and port, e.g. `docker.io`; `""` only from {@link parse}. */
   readonly domain: string;
   /** The repository path without the domain, e.g. `library/nginx`. */
@@ -66,7 +80,15 @@ export function namedReference(
   digest: string | undefined,
   string: string,
 ): NamedReference {
-  return { domain, path, name, tag, digest, string, toString: referenceToString };
+  return {
+    domain,
+    path,
+    name,
+    tag,
+    digest,
+    string,
+    toString: referenceToString,
+  } as unknown as NamedReference;
 }
 
 /** Builds a named reference from its parts, computing `name` and `string`. */
@@ -86,6 +108,30 @@ export function composeNamed(
 /** Builds a digest-only reference from a validated digest. */
 export function digestReference(digest: string): DigestReference {
   return { digest, string: digest, toString: referenceToString };
+}
+
+/**
+ * Returns true when `value` is a named reference built by this copy of
+ * `@kubeimg/core/reference` (a parser or a composer), which a callee may use
+ * without parsing it again; false for any other value, including a
+ * look-alike object and a reference from another copy of the package
+ * (an ESM and a CJS build side by side), which a callee then checks as it
+ * would any object it was given. A reference copied with spread syntax
+ * keeps the mark: change one with `withTag`, `withDigest` or `trimNamed`.
+ *
+ * @example
+ * ```ts
+ * isNamedReference(parseNormalizedNamed("nginx"));                  // true
+ * isNamedReference({ domain: "docker.io", path: "library/nginx" }); // false
+ * ```
+ */
+export function isNamedReference(value: unknown): value is NamedReference {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { toString?: unknown }).toString === referenceToString &&
+    typeof (value as { name?: unknown }).name === "string"
+  );
 }
 
 /**

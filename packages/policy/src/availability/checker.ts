@@ -23,6 +23,7 @@ import type {
   SecretRef,
   Timers,
 } from "@kubeimg/core/ports";
+import type { NamedReference } from "@kubeimg/core/reference";
 
 /**
  * Time as routing needs it: a millisecond clock (only differences are read,
@@ -40,7 +41,7 @@ export interface RoutingTimers<Handle> extends Clock, Timers<Handle> {}
 export interface PeekingAvailabilityChecker extends AvailabilityChecker {
   /** The answer known now, or undefined when only a check can tell. */
   peek(
-    image: string,
+    image: NamedReference,
     credentialSecret: SecretRef | undefined,
     options?: { readonly platforms?: readonly PlatformInput[] | undefined },
   ): Availability | undefined;

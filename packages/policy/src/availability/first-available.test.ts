@@ -1,3 +1,4 @@
+import { familiarString, type NamedReference } from "@kubeimg/core/reference";
 import { describe, expect, it } from "vitest";
 import { FakeTimers } from "./fake-timers.test-support.js";
 import { resolveFirstAvailable } from "./first-available.js";
@@ -103,8 +104,8 @@ describe("resolveFirstAvailable", () => {
 
   it("counts a throwing checker as unavailable and never rejects", async () => {
     const throwing = {
-      check(image: string) {
-        if (image === "a") throw new Error("boom");
+      check(image: NamedReference) {
+        if (familiarString(image) === "a") throw new Error("boom");
         return Promise.reject(new Error("network down"));
       },
     };

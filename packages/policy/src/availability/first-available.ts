@@ -6,6 +6,7 @@
  * can no longer win are aborted, and an overall deadline bounds the decision.
  */
 import type { PlatformInput } from "@kubeimg/core/platform";
+import { type NamedReference, safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import type {
   Availability,
   AvailabilityChecker,
@@ -17,7 +18,33 @@ import type {
 /** What {@link resolveFirstAvailable} needs of each alternative. */
 export interface ProbeTarget {
   readonly image: string;
+  /**
+   * `image` as `parseNormalizedNamed` read it (routing's alternatives carry
+   * it); absent or undefined, `image` is read here, once.
+   */
+  readonly reference?: NamedReference | undefined;
   readonly credentialSecret?: SecretRef | undefined;
+}
+
+/**
+ * The parsed image of a target, or, when it is no valid reference, the
+ * answer a registry checker gives for it (unavailable, not retryable), so
+ * that such an entry never reaches a checker.
+ */
+function referenceOf(target: ProbeTarget): NamedReference | Availability {
+  if (target.reference !== undefined) return target.reference;
+  const parsed = safeParseNormalizedNamed(target.image);
+  if (parsed.success) return parsed.data;
+  const { error } = parsed;
+  return {
+    available: false,
+    reason: `INVALID_REFERENCE: invalid image reference ${JSON.stringify(target.image)}: ${error.message} (${error.code})`,
+    retryable: false,
+  };
+}
+
+function isReference(r: NamedReference | Availability): r is NamedReference {
+  return typeof (r as { string?: unknown }).string === "string";
 }
 
 /** Options of {@link resolveFirstAvailable}. */
@@ -88,6 +115,7 @@ function outcomeOf(slot: Slot): ProbeOutcome {
  */
 function peekSlots<T extends ProbeTarget>(
   alternatives: readonly T[],
+  references: readonly (NamedReference | Availability)[],
   checker: PeekingAvailabilityChecker,
   peekOptions: { readonly platforms?: readonly PlatformInput[] },
   slots: Slot[],
@@ -98,7 +126,10 @@ function peekSlots<T extends ProbeTarget>(
   let allKnown = true;
   for (let i = 0; i < n; i++) {
     const alternative = alternatives[i] as T;
-    const answer = checker.peek(alternative.image, alternative.credentialSecret, peekOptions);
+    const reference = references[i] as NamedReference | Availability;
+    const answer = isReference(reference)
+      ? checker.peek(reference, alternative.credentialSecret, peekOptions)
+      : reference;
     if (answer === undefined) {
       allKnown = false;
       continue;
@@ -142,6 +173,7 @@ export function resolveFromKnown<T extends ProbeTarget>(
   const slots: Slot[] = alternatives.map(() => ({ state: "pending" }));
   return peekSlots(
     alternatives,
+    alternatives.map(referenceOf),
     checker as PeekingAvailabilityChecker,
     peekOptions,
     slots,
@@ -177,6 +209,7 @@ export function resolveFirstAvailable<T extends ProbeTarget, Handle>(
   }
   const n = alternatives.length;
   const slots: Slot[] = alternatives.map(() => ({ state: "pending" }));
+  const references = alternatives.map(referenceOf);
   const started = timers?.now();
   const peeking = "peek" in checker ? (checker as PeekingAvailabilityChecker) : undefined;
   const peekOptions = options.platforms === undefined ? {} : { platforms: options.platforms };
@@ -185,7 +218,7 @@ export function resolveFirstAvailable<T extends ProbeTarget, Handle>(
   // order, known answers fill their slots until one is available (the rest
   // cannot win). Checks, and their signals, are only for the others.
   if (peeking && !signal?.aborted) {
-    const known = peekSlots(alternatives, peeking, peekOptions, slots, started);
+    const known = peekSlots(alternatives, references, peeking, peekOptions, slots, started);
     if (known !== undefined) return Promise.resolve(known);
   }
   const controllers: (AbortController | undefined)[] = new Array(n);
@@ -272,11 +305,16 @@ export function resolveFirstAvailable<T extends ProbeTarget, Handle>(
         };
         decide();
       };
+      const reference = references[i] as NamedReference | Availability;
+      if (!isReference(reference)) {
+        settle(reference);
+        return;
+      }
       const controller = new AbortController();
       controllers[i] = controller;
       let pending: Promise<Availability>;
       try {
-        pending = checker.check(alternative.image, alternative.credentialSecret, {
+        pending = checker.check(reference, alternative.credentialSecret, {
           signal: controller.signal,
           ...peekOptions,
         });

@@ -2,6 +2,7 @@
  * What `createAvailabilityGate` takes and gives: its options, its counters,
  * and the gate itself, a checker that also knows what it has learned.
  */
+import type { NamedReference } from "@kubeimg/core/reference";
 import type { AvailabilityChecker, PeekingAvailabilityChecker, RoutingTimers } from "./checker.js";
 import type { AvailabilityState, CircuitState } from "./state.js";
 
@@ -26,8 +27,8 @@ export interface AvailabilityGateOptions<Handle> {
         /** How long an open circuit skips the registry (default 30000). */
         readonly coolDownMs?: number;
       };
-  /** The registry an image belongs to (default: the text before its first `/`). */
-  readonly registryOf?: (image: string) => string;
+  /** The registry an image belongs to, the circuit breaker's key (default: its `domain`). */
+  readonly registryOf?: (image: NamedReference) => string;
   /**
    * Where verdicts, breakers and probe markers live (default: this
    * process's memory, `createMemoryAvailabilityState`, bounded by

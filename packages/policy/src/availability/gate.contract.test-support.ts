@@ -5,6 +5,8 @@
  * are multiples of a unit `u` so that a real-clock run stays short; the
  * probe timeout is `10u`.
  */
+
+import { type NamedReference, parseNormalizedNamed as ref } from "@kubeimg/core/reference";
 import { describe, expect, it } from "vitest";
 import type { Availability, AvailabilityChecker, RoutingTimers } from "./checker.js";
 import { flushMicrotasks } from "./fake-timers.test-support.js";
@@ -61,10 +63,11 @@ class ContractChecker implements AvailabilityChecker {
   }
 
   check(
-    image: string,
+    reference: NamedReference,
     _secret: unknown,
     { signal }: { signal?: AbortSignal },
   ): Promise<Availability> {
+    const image = reference.string;
     this.calls.push(image);
     const entry = this.script[image];
     const behaviour = (typeof entry === "function" ? entry() : entry) ?? {
@@ -225,7 +228,7 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
           world.state(),
           { circuitBreaker: { coolDownMs: 20 * u }, negativeTtlMs: 0 },
         );
-        const probe = () => gate.check(dead, undefined, {});
+        const probe = () => gate.check(ref(dead), undefined, {});
         const first = await timed(clock, probe, step);
         expect(first.value.available).toBe(false);
         expect(await gate.circuitState("dead.example.com")).toBe("open");
@@ -237,7 +240,7 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
         const same = probe();
         const other = await timed(
           clock,
-          () => gate.check("dead.example.com/other:1", undefined, {}),
+          () => gate.check(ref("dead.example.com/other:1"), undefined, {}),
           step,
         );
         expect(other.value).toMatchObject({
@@ -305,7 +308,7 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
         expect(checker.aborted).toEqual(["b.example.com/x:1"]);
         expect(await gate.circuitState("b.example.com")).toBe("closed");
         // Not cached: the next call probes again.
-        const again = gate.check("b.example.com/x:1", undefined, {});
+        const again = gate.check(ref("b.example.com/x:1"), undefined, {});
         await clock.advance(T + step);
         expect(await again).toMatchObject({ available: false, retryable: true });
         expect(checker.callsFor("b.example.com/x:1")).toBe(2);
@@ -321,8 +324,8 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
         });
         const gate = gateOf(world, checker, world.state());
         const first = new AbortController();
-        const p1 = gate.check("a.example.com/x:1", undefined, { signal: first.signal });
-        const p2 = gate.check("a.example.com/x:1", undefined, {});
+        const p1 = gate.check(ref("a.example.com/x:1"), undefined, { signal: first.signal });
+        const p2 = gate.check(ref("a.example.com/x:1"), undefined, {});
         first.abort();
         expect(await p1).toMatchObject({ available: false, reason: "aborted" });
         const second = await timed(clock, () => p2, step);
@@ -341,7 +344,7 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
         });
         const gate = gateOf(world, checker, world.state());
         const ask = (image: string) =>
-          timed(clock, () => gate.check(image, undefined, {}), step).then((r) => r.value);
+          timed(clock, () => gate.check(ref(image), undefined, {}), step).then((r) => r.value);
         await ask("up.example.com/x:1");
         await ask("up.example.com/missing:1");
         await clock.advance(15 * u); // past the negative TTL, inside the positive one
@@ -363,7 +366,7 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
           "up.example.com/missing:1": { after: 0.1, available: false },
         });
         const gate = gateOf(world, checker, world.state());
-        await timed(clock, () => gate.check("up.example.com/missing:1", undefined, {}), step);
+        await timed(clock, () => gate.check(ref("up.example.com/missing:1"), undefined, {}), step);
         expect(await gate.circuitState("up.example.com")).toBe("closed");
       }),
     );
@@ -380,15 +383,15 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
           clock,
           () =>
             Promise.all([
-              gate.check("up.example.com/x:1", { namespace: "ns", name: "one" }, {}),
-              gate.check("up.example.com/x:1", { namespace: "ns", name: "two" }, {}),
+              gate.check(ref("up.example.com/x:1"), { namespace: "ns", name: "one" }, {}),
+              gate.check(ref("up.example.com/x:1"), { namespace: "ns", name: "two" }, {}),
             ]),
           step,
         );
         expect(checker.calls).toHaveLength(2);
         await timed(
           clock,
-          () => gate.check("up.example.com/x:1", { namespace: "ns", name: "one" }, {}),
+          () => gate.check(ref("up.example.com/x:1"), { namespace: "ns", name: "one" }, {}),
           step,
         );
         expect(checker.calls).toHaveLength(2);
@@ -431,7 +434,11 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
         const later = await timed(
           clock,
           () =>
-            (other as (typeof gates)[number]).check("dead.example.com/mirror/x:1", undefined, {}),
+            (other as (typeof gates)[number]).check(
+              ref("dead.example.com/mirror/x:1"),
+              undefined,
+              {},
+            ),
           step,
         );
         expect(later.value).toMatchObject({
@@ -462,7 +469,7 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
         );
         const both = await timed(
           clock,
-          () => Promise.all(gates.map((g) => g.check(image, undefined, {}))),
+          () => Promise.all(gates.map((g) => g.check(ref(image), undefined, {}))),
           step,
         );
         expect(both.value).toEqual([{ available: true }, { available: true }]);
@@ -489,7 +496,7 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
         const handle = clock.setTimeout(() => caller.abort(), 5 * u);
         const waited = await timed(
           clock,
-          () => gate.check(image, undefined, { signal: caller.signal }),
+          () => gate.check(ref(image), undefined, { signal: caller.signal }),
           step,
         );
         clock.clearTimeout(handle);
@@ -504,7 +511,7 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
           peerPollMs: Math.max(1, u / 2),
           state: world.state({ shared: true }),
         });
-        const alone = await timed(clock, () => patient.check(image, undefined, {}), step);
+        const alone = await timed(clock, () => patient.check(ref(image), undefined, {}), step);
         expect(alone.value).toEqual({ available: true });
         expect(checker.calls).toHaveLength(1);
         expect(alone.elapsed).toBeGreaterThanOrEqual(3 * u - slack);

@@ -1,4 +1,5 @@
 import { type AddressInfo, connect, createServer } from "node:net";
+import { parseNormalizedNamed as ref } from "@kubeimg/core/reference";
 import { describe, expect, it } from "vitest";
 import type { Availability, RoutingTimers } from "./checker.js";
 import { FakeTimers, flushMicrotasks } from "./fake-timers.test-support.js";
@@ -69,18 +70,18 @@ describe("createAvailabilityGate's answers from memory", () => {
 
   it("peek answers a cached verdict at once and counts it as a cache hit; check does too, without a probe", async () => {
     const { gate, probes } = setup(undefined, { available: true });
-    expect(gate.peek("a.example.com/x:1", undefined)).toBeUndefined();
-    expect(await gate.check("a.example.com/x:1", undefined, {})).toEqual({ available: true });
+    expect(gate.peek(ref("a.example.com/x:1"), undefined)).toBeUndefined();
+    expect(await gate.check(ref("a.example.com/x:1"), undefined, {})).toEqual({ available: true });
     expect(probes()).toBe(1);
-    expect(gate.peek("a.example.com/x:1", undefined)).toEqual({ available: true });
+    expect(gate.peek(ref("a.example.com/x:1"), undefined)).toEqual({ available: true });
     // The verdict is per secret and per platform set.
-    expect(gate.peek("a.example.com/x:1", { namespace: "ns", name: "pull" })).toBeUndefined();
+    expect(gate.peek(ref("a.example.com/x:1"), { namespace: "ns", name: "pull" })).toBeUndefined();
     expect(
-      gate.peek("a.example.com/x:1", undefined, {
+      gate.peek(ref("a.example.com/x:1"), undefined, {
         platforms: [{ os: "linux", architecture: "arm64" }],
       }),
     ).toBeUndefined();
-    const answer = gate.check("a.example.com/x:1", undefined, {});
+    const answer = gate.check(ref("a.example.com/x:1"), undefined, {});
     expect(gate.stats().inFlight).toBe(0);
     expect(await answer).toEqual({ available: true });
     expect(probes()).toBe(1);
@@ -93,9 +94,9 @@ describe("createAvailabilityGate's answers from memory", () => {
       reason: "refused",
       retryable: true,
     });
-    await gate.check("dead.example.com/x:1", undefined, {});
+    await gate.check(ref("dead.example.com/x:1"), undefined, {});
     await timers.advance(1001); // past the negative TTL, inside the cool-down
-    expect(gate.peek("dead.example.com/y:1", undefined)).toMatchObject({
+    expect(gate.peek(ref("dead.example.com/y:1"), undefined)).toMatchObject({
       available: false,
       retryable: true,
       reason: "circuit open for registry dead.example.com",
@@ -103,12 +104,28 @@ describe("createAvailabilityGate's answers from memory", () => {
     expect(gate.stats().shortCircuited).toBe(1);
   });
 
+  it("keys a circuit by the registry the image is pulled from, not by its first path element", async () => {
+    const { gate, timers } = setup(undefined, {
+      available: false,
+      reason: "refused",
+      retryable: true,
+    });
+    // `mirror/app:1` is served by Docker Hub: its first element names no registry.
+    await gate.check(ref("mirror/app:1"), undefined, {});
+    await timers.advance(1001);
+    expect(await gate.circuitState("docker.io")).toBe("open");
+    expect(await gate.circuitState("mirror")).toBe("closed");
+    expect(gate.peek(ref("nginx:1.27"), undefined)).toMatchObject({
+      reason: "circuit open for registry docker.io",
+    });
+  });
+
   it("peek knows nothing over a state without synchronous reads", async () => {
     const state = asynchronousOnly(createMemoryAvailabilityState({ now: () => 0 }));
     const { gate } = setup(state, { available: true });
-    expect(await gate.check("a.example.com/x:1", undefined, {})).toEqual({ available: true });
-    expect(gate.peek("a.example.com/x:1", undefined)).toBeUndefined();
-    expect(await gate.check("a.example.com/x:1", undefined, {})).toEqual({ available: true });
+    expect(await gate.check(ref("a.example.com/x:1"), undefined, {})).toEqual({ available: true });
+    expect(gate.peek(ref("a.example.com/x:1"), undefined)).toBeUndefined();
+    expect(await gate.check(ref("a.example.com/x:1"), undefined, {})).toEqual({ available: true });
     expect(gate.stats()).toMatchObject({ probes: 1, cacheHits: 1 });
   });
 });
@@ -177,7 +194,7 @@ describe("createAvailabilityGate with the in-memory state", () => {
     for (let i = 0; i < total; i += 500) {
       const calls: Promise<Availability>[] = [];
       for (let j = i; j < i + 500; j++) {
-        calls.push(gate.check(`r${j}.example.com/app:1`, undefined, {}));
+        calls.push(gate.check(ref(`r${j}.example.com/app:1`), undefined, {}));
       }
       await Promise.all(calls);
       expect(state.sizes().verdicts).toBeLessThanOrEqual(100);
@@ -209,7 +226,7 @@ describe("createAvailabilityGate with the in-memory state", () => {
       { timers, maxConcurrentProbes: 4, maxQueuedProbes: 8 },
     );
     const calls = Array.from({ length: 20 }, (_, i) =>
-      gate.check(`r${i}.example.com/app:1`, undefined, {}),
+      gate.check(ref(`r${i}.example.com/app:1`), undefined, {}),
     );
     await flushMicrotasks();
     expect(gate.stats()).toMatchObject({ activeProbes: 4, queuedProbes: 8, queueFull: 8 });
@@ -231,8 +248,8 @@ describe("createAvailabilityGate with the in-memory state", () => {
       { timers, maxConcurrentProbes: 1, probeTimeoutMs: 50 },
     );
     const caller = new AbortController();
-    const first = gate.check("a.example.com/x:1", undefined, {});
-    const queued = gate.check("b.example.com/x:1", undefined, { signal: caller.signal });
+    const first = gate.check(ref("a.example.com/x:1"), undefined, {});
+    const queued = gate.check(ref("b.example.com/x:1"), undefined, { signal: caller.signal });
     await flushMicrotasks();
     expect(gate.stats().queuedProbes).toBe(1);
     caller.abort();
@@ -272,7 +289,9 @@ describe("createAvailabilityGate with the in-memory state", () => {
         { check: async () => ({ available: true }) },
         { timers, state: failing(mode) },
       );
-      expect(await gate.check("a.example.com/x:1", undefined, {})).toEqual({ available: true });
+      expect(await gate.check(ref("a.example.com/x:1"), undefined, {})).toEqual({
+        available: true,
+      });
       expect(await gate.circuitState("a.example.com")).toBe("closed");
       await gate.clear();
       expect(gate.stats().stateErrors).toBeGreaterThan(0);
@@ -286,7 +305,7 @@ describe("createAvailabilityGate with the in-memory state", () => {
       { timers, state: failing("hang") },
     );
     const caller = new AbortController();
-    const answer = gate.check("a.example.com/x:1", undefined, { signal: caller.signal });
+    const answer = gate.check(ref("a.example.com/x:1"), undefined, { signal: caller.signal });
     timers.setTimeout(() => caller.abort(), 100);
     await timers.advance(100);
     expect(await answer).toMatchObject({ available: false, reason: "aborted" });
@@ -341,7 +360,9 @@ describe("createAvailabilityGate with the in-memory state", () => {
         },
         { timers: realTimers, probeTimeoutMs: 40 },
       );
-      expect(await gate.check("a.example.com/x:1", undefined, {})).toEqual({ available: true });
+      expect(await gate.check(ref("a.example.com/x:1"), undefined, {})).toEqual({
+        available: true,
+      });
       expect(gate.stats().timeouts).toBe(0);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));

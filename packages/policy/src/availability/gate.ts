@@ -14,6 +14,7 @@
  * state counts as "nothing known": the state can cost probes, never answers.
  */
 import type { PlatformInput } from "@kubeimg/core/platform";
+import type { NamedReference } from "@kubeimg/core/reference";
 import type { Availability, AvailabilityChecker, SecretRef } from "./checker.js";
 import type { AvailabilityGate, AvailabilityGateOptions } from "./gate-types.js";
 import {
@@ -320,11 +321,12 @@ export function createAvailabilityGate<Handle>(
   };
 
   const keyOf = (
-    image: string,
+    image: NamedReference,
     credentialSecret: SecretRef | undefined,
     platforms: readonly PlatformInput[] | undefined,
   ): GateKey => ({
-    image,
+    image: image.string,
+    reference: image,
     credentialSecret,
     registry: registryOf(image),
     ...(platforms === undefined

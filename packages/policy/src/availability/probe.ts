@@ -7,11 +7,13 @@
  * later is observed and dropped.
  */
 import { formatAllPlatform, type PlatformInput } from "@kubeimg/core/platform";
+import type { NamedReference } from "@kubeimg/core/reference";
 import type { Availability, AvailabilityChecker, RoutingTimers } from "./checker.js";
 import type { VerdictKey } from "./state.js";
 
-/** A verdict key that also carries the platforms to pass to the wrapped checker. */
+/** A verdict key that also carries the parsed image and the platforms to pass to the wrapped checker. */
 export interface GateKey extends VerdictKey {
+  readonly reference: NamedReference;
   readonly platformList?: readonly PlatformInput[];
 }
 
@@ -23,10 +25,9 @@ export function platformsKey(platforms: readonly PlatformInput[]): string {
 /** Token of a probe that goes ahead without a marker (the state could not be asked). */
 export const LOCAL_TOKEN = "\u0000local";
 
-/** The registry of an image when the caller names no other rule: the text before its first `/`. */
-export function defaultRegistryOf(image: string): string {
-  const slash = image.indexOf("/");
-  return slash === -1 ? image : image.slice(0, slash);
+/** The registry of an image when the caller names no other rule: its domain, as the registry client reads it. */
+export function defaultRegistryOf(image: NamedReference): string {
+  return image.domain;
 }
 
 export function messageOf(e: unknown): string {
@@ -114,7 +115,7 @@ export function probeOnce<Handle>(
         }, probeTimeoutMs),
       };
       attempt(() =>
-        checker.check(key.image, key.credentialSecret, {
+        checker.check(key.reference, key.credentialSecret, {
           signal: controller.signal,
           ...(key.platformList ? { platforms: key.platformList } : {}),
         }),

@@ -2,6 +2,7 @@
  * A fake registry for resolution tests: each image answers after a set
  * delay on the fake clock, or hangs until its probe is aborted.
  */
+import { familiarString, type NamedReference } from "@kubeimg/core/reference";
 import type { Availability, AvailabilityChecker, SecretRef } from "./checker.js";
 import type { FakeTimers } from "./fake-timers.test-support.js";
 
@@ -30,10 +31,12 @@ export class ScriptedChecker implements AvailabilityChecker {
   }
 
   check(
-    image: string,
+    reference: NamedReference,
     secret: SecretRef | undefined,
     { signal }: { signal?: AbortSignal },
   ): Promise<Availability> {
+    // Scripts and records name images as the tests write them.
+    const image = familiarString(reference);
     this.calls.push({ image, secret, signal });
     const behaviour = this.script[image] ?? { after: 1, available: false, retryable: false };
     return new Promise((resolve) => {

@@ -218,7 +218,7 @@ describe("resolvePodRouting", () => {
     ]);
     const result = await resolvePodRouting(plan, {
       check: async (image) =>
-        available.has(image)
+        available.has(image.string)
           ? { available: true }
           : { available: false, reason: "404", retryable: false },
     });

@@ -1,3 +1,4 @@
+import { familiarString } from "@kubeimg/core/reference";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Availability, PeekingAvailabilityChecker } from "../availability/checker.js";
@@ -42,7 +43,8 @@ function checkerOf(timers: FakeTimers, behaviours: Record<string, Behaviour>, pe
   const peeks: string[] = [];
   const checker: PeekingAvailabilityChecker = {
     check: (image, secret, options) => scripted.check(image, secret, options),
-    peek: (image) => {
+    peek: (reference) => {
+      const image = familiarString(reference);
       peeks.push(image);
       return known.get(image);
     },

@@ -22,7 +22,7 @@
  * mirror walk) live in `route-memo.ts`; a property test holds this file's
  * answers to a plain transcription of the steps.
  */
-import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
+import { type NamedReference, safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import type { CompiledRouting } from "./compile.js";
 import type {
   CompiledMirrorSet,
@@ -37,7 +37,15 @@ import {
   originalImagesKey,
   readOriginalImages,
 } from "./original-images.js";
-import { type Candidate, type MirrorWalk, memoOf, type RoutingMemo } from "./route-memo.js";
+import {
+  type Candidate,
+  type MirrorWalk,
+  memoOf,
+  parsedCandidate,
+  pathAfterRegistry,
+  type RoutingMemo,
+  readCandidate,
+} from "./route-memo.js";
 import type {
   ContainerRoute,
   ResolvedRouteContainerInput,
@@ -193,7 +201,10 @@ export function routeContainer(
           image: input.container.image ?? "",
           imagePullPolicy: pullPolicy,
         };
-  const resolved: ResolvedRouteContainerInput = { pod, container, init: input.init ?? false };
+  const resolved: ResolvedRouteContainerInput =
+    input.reference === undefined
+      ? { pod, container, init: input.init ?? false }
+      : { pod, container, init: input.init ?? false, reference: input.reference };
   const podReason = podSkipReason(routing, pod);
   if (podReason) return skipped(resolved, podReason);
   const recorded = pod.annotations[ORIGINAL_IMAGES_ANNOTATION];
@@ -231,7 +242,7 @@ function addMirrorCandidates(
   for (let k = 0; k < count; k++) {
     const candidate = out[indexes === undefined ? k : (indexes[k] as number)] as Candidate;
     if (!walk.matches(candidate, slot, filter)) continue;
-    const { path } = candidate.parsed as { path: string };
+    const path = pathAfterRegistry(parsedCandidate(candidate, walk.seen));
     for (const m of cr.mirrors) {
       out.push({
         image: joinClean(m.prefix, path),
@@ -273,9 +284,10 @@ function buildRouteCore(
   memo: RoutingMemo,
   pod: RoutingPodMeta,
   scopeKey: string,
-  normalized: string,
+  original: NamedReference,
   pinnedFirst: boolean,
 ): RouteCore {
+  const normalized = original.string;
   const candidates: Candidate[] = [];
   let originalDiscarded = false;
   for (const { cr } of memo.replicatedFor(routing, pod, scopeKey)) {
@@ -285,7 +297,7 @@ function buildRouteCore(
     candidates.push({
       image: normalized,
       secret: undefined,
-      parsed: undefined,
+      parsed: original,
       answers: undefined,
       reason: Object.freeze({
         source: "original",
@@ -295,6 +307,8 @@ function buildRouteCore(
     });
   }
   const walk = memo.walk(candidates);
+  // An entry that spells the original (an upstream of its own registry) reuses its reading.
+  walk.seen.set(normalized, original);
   for (const { cr, slot } of memo.mirrorsFor(routing, pod, scopeKey)) {
     addMirrorCandidates(cr, slot, walk, candidates, routing.maxCandidates);
   }
@@ -305,8 +319,16 @@ function buildRouteCore(
   for (const c of candidates) {
     if (seen.has(c.image)) continue;
     seen.add(c.image);
+    // Each entry is read once, here or in the mirror walk, and carried on:
+    // the availability check and the registry use the reading.
+    const parsed = readCandidate(c, walk.seen);
     alternatives.push(
-      Object.freeze({ image: c.image, credentialSecret: c.secret, reason: c.reason }),
+      Object.freeze({
+        image: c.image,
+        reference: "code" in parsed ? undefined : parsed,
+        credentialSecret: c.secret,
+        reason: c.reason,
+      }),
     );
   }
 
@@ -339,22 +361,26 @@ export function orderContainer(
   input: ResolvedRouteContainerInput,
 ): ContainerRoute {
   const { pod, container } = input;
-  const parsed = safeParseNormalizedNamed(container.image);
-  if (!parsed.success) return skipped(input, "INVALID_IMAGE");
+  let original = input.reference;
+  if (original === undefined) {
+    const parsed = safeParseNormalizedNamed(container.image);
+    if (!parsed.success) return skipped(input, "INVALID_IMAGE");
+    original = parsed.data;
+  }
   if (container.image.includes("@")) return skipped(input, "DIGEST");
   const policy = container.imagePullPolicy ?? "";
   const routingConfig = routing.config.routing;
   if (policy === "Never" && !routingConfig.rewriteOnNeverImagePullPolicy) {
     return skipped(input, "PULL_POLICY_NEVER");
   }
-  const normalized = parsed.data.string;
+  const normalized = original.string;
   const pinnedFirst = policy === "Always" && !routingConfig.honorPrioritiesOnAlwaysImagePullPolicy;
   const memo = memoOf(routing);
   const [key, scopeKey] = memo.keys(pod, normalized, pinnedFirst);
   let core = memo.result(key) as RouteCore | undefined;
   if (core === undefined) {
     try {
-      core = buildRouteCore(routing, memo, pod, scopeKey, normalized, pinnedFirst);
+      core = buildRouteCore(routing, memo, pod, scopeKey, original, pinnedFirst);
     } catch (e) {
       if (!(e instanceof RoutingError)) throw e;
       core = Object.freeze({ error: e });

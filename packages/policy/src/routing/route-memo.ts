@@ -16,7 +16,11 @@
  * Every map is bounded and starts over when full. The ordering property test
  * holds the result to a plain transcription of the algorithm.
  */
-import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
+import {
+  type ImageReferenceError,
+  type NamedReference,
+  safeParseNormalizedNamed,
+} from "@kubeimg/core/reference";
 import type { SecretRef } from "../availability/checker.js";
 import type { CompiledRouting } from "./compile.js";
 import type {
@@ -39,9 +43,13 @@ export interface Candidate {
   readonly image: string;
   readonly secret: SecretRef | undefined;
   readonly reason: AlternativeReason;
-  /** Normalised form and path after the registry, computed when a mirror CR first needs it. */
-  parsed: { readonly normalized: string; readonly path: string } | undefined;
-  /** The memoised mirror-filter answers of `parsed.normalized`. */
+  /**
+   * `image` read once (the original: the container's own reading), or the
+   * error reading it gave; undefined until the mirror walk or the end of the
+   * list needs it.
+   */
+  parsed: NamedReference | ImageReferenceError | undefined;
+  /** The memoised mirror-filter answers of the reference's string. */
   answers: Int8Array | undefined;
 }
 
@@ -51,21 +59,44 @@ export interface Slotted<T> {
   readonly slot: number;
 }
 
-/** Step 9.2: the registry/path split of a candidate, parsing it as kuik does. */
-export function parsedCandidate(candidate: Candidate): { normalized: string; path: string } {
-  if (candidate.parsed) return candidate.parsed;
-  const result = safeParseNormalizedNamed(candidate.image);
-  if (!result.success) {
+/**
+ * Reads a candidate's image once (an entry equal to one read before in the
+ * same list reuses that reading) and keeps the reference, or the error, on it.
+ */
+export function readCandidate(
+  candidate: Candidate,
+  seen: Map<string, NamedReference>,
+): NamedReference | ImageReferenceError {
+  if (candidate.parsed !== undefined) return candidate.parsed;
+  let parsed: NamedReference | ImageReferenceError | undefined = seen.get(candidate.image);
+  if (parsed === undefined) {
+    const result = safeParseNormalizedNamed(candidate.image);
+    parsed = result.success ? result.data : result.error;
+    if (result.success) seen.set(candidate.image, result.data);
+  }
+  candidate.parsed = parsed;
+  return parsed;
+}
+
+/** Step 9.2: a candidate's reference, as kuik parses it; an invalid one fails the call. */
+export function parsedCandidate(
+  candidate: Candidate,
+  seen: Map<string, NamedReference>,
+): NamedReference {
+  const parsed = readCandidate(candidate, seen);
+  if ("code" in parsed) {
     throw new RoutingError(
       "INVALID_ALTERNATIVE_REFERENCE",
-      `alternative "${candidate.image}" is not a valid reference: ${result.error.message}`,
-      { input: candidate.image, value: candidate.image, cause: result.error },
+      `alternative "${candidate.image}" is not a valid reference: ${parsed.message}`,
+      { input: candidate.image, value: candidate.image, cause: parsed },
     );
   }
-  const normalized = result.data.string;
-  const slash = normalized.indexOf("/");
-  candidate.parsed = { normalized, path: normalized.slice(slash + 1) };
-  return candidate.parsed;
+  return parsed;
+}
+
+/** Step 9.3's path: the reference's string after its registry (`path[:tag]`). */
+export function pathAfterRegistry(reference: NamedReference): string {
+  return reference.string.slice(reference.domain.length + 1);
 }
 
 /**
@@ -227,6 +258,8 @@ function selected<T extends CompiledMirrorSet | CompiledReplicatedSet>(
  */
 export class MirrorWalk {
   #parsedCount = 0;
+  /** The readings of this list so far, by image string. */
+  readonly seen = new Map<string, NamedReference>();
   /** Entry indexes by registry id (only registries some mirror set names). */
   readonly #byHost: (number[] | undefined)[] = [];
 
@@ -245,8 +278,8 @@ export class MirrorWalk {
   entriesFor(slot: number): readonly number[] | undefined {
     const count = this.candidates.length;
     for (; this.#parsedCount < count; this.#parsedCount++) {
-      const { normalized } = parsedCandidate(this.candidates[this.#parsedCount] as Candidate);
-      const id = this.hostIds.get(normalized.slice(0, normalized.indexOf("/")));
+      const reference = parsedCandidate(this.candidates[this.#parsedCount] as Candidate, this.seen);
+      const id = this.hostIds.get(reference.domain);
       if (id === undefined) continue;
       const bucket = this.#byHost[id];
       if (bucket) bucket.push(this.#parsedCount);
@@ -273,7 +306,7 @@ export class MirrorWalk {
 
   /** Step 9.3's test, memoised per candidate string and mirror set slot. */
   matches(candidate: Candidate, slot: number, filter: IncludeExcludeFilter): boolean {
-    const { normalized } = parsedCandidate(candidate);
+    const normalized = parsedCandidate(candidate, this.seen).string;
     if (candidate.answers === undefined) {
       let answers = this.answers.get(normalized);
       if (answers === undefined) {

@@ -3,6 +3,7 @@
  * an entry is in the list, and the route itself. Apart from the steps
  * (`route-container.ts`) so that file holds kuik's algorithm only.
  */
+import type { NamedReference } from "@kubeimg/core/reference";
 import type { SecretRef } from "../availability/checker.js";
 import type { RoutingPodMeta, RoutingResourceRef } from "./compile-resource.js";
 import type { AlternativeSortKey } from "./sort-key.js";
@@ -49,6 +50,12 @@ export interface RouteContainerInput {
   /** The Pod's `metadata` (absent: no namespace, labels or annotations). */
   readonly pod?: RoutingPodMetaInput | undefined;
   readonly container: RoutingContainerInput;
+  /**
+   * `container.image` as `parseNormalizedNamed` read it, when the caller has
+   * read it already (a command line, a form): routing then uses it instead
+   * of reading the image again. It must be the reading of that very image.
+   */
+  readonly reference?: NamedReference | undefined;
   /** True for an init container (never recorded in the annotation). */
   readonly init?: boolean | undefined;
 }
@@ -58,6 +65,8 @@ export interface ResolvedRouteContainerInput {
   readonly pod: RoutingPodMeta;
   readonly container: RoutingContainer;
   readonly init?: boolean | undefined;
+  /** As in {@link RouteContainerInput.reference}. */
+  readonly reference?: NamedReference | undefined;
 }
 
 /** Why kuik leaves a container alone without building a list. */
@@ -105,6 +114,12 @@ export type AlternativeReason =
 /** One entry of a container's ordered list. */
 export interface RoutedAlternative {
   readonly image: string;
+  /**
+   * `image` as `parseNormalizedNamed` reads it, read once when the list was
+   * built; what the availability check and the registry use. Undefined when
+   * `image` is no valid reference (a CR with an empty `registry`, say).
+   */
+  readonly reference: NamedReference | undefined;
   /** The secret kuik attaches to this entry, if any. */
   readonly credentialSecret: SecretRef | undefined;
   readonly reason: AlternativeReason;

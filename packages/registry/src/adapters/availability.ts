@@ -12,6 +12,7 @@ import type {
   AvailabilityCheckOptions,
   SecretRef,
 } from "@kubeimg/core/ports";
+import type { NamedReference } from "@kubeimg/core/reference";
 import type { RegistryClient } from "../client/index.js";
 import { isRegistryError, RegistryError } from "../errors/index.js";
 import { parseRegistryImage } from "../image/image-name.js";
@@ -84,26 +85,36 @@ export function availabilityFromError(error: unknown): Availability {
 /**
  * Returns an availability checker: `check(image, secretRef)` answers
  * `{ available: true }` when the registry has a manifest for the image.
+ * The image is a parsed reference (used as it is), or, for a caller
+ * without one, an image string (read once here).
  *
  * @example
  * ```ts
  * const checker = createAvailabilityChecker({ client, keyring: nodeKeyring, getSecret });
- * await checker.check("quay.io/team/app:1.0", { namespace: "team", name: "regcred" }, { signal });
+ * const image = parseNormalizedNamed("quay.io/team/app:1.0");
+ * await checker.check(image, { namespace: "team", name: "regcred" }, { signal });
  * ```
  */
 export function createAvailabilityChecker(
   options: AvailabilityCheckerOptions,
-): AvailabilityChecker {
+): AvailabilityChecker & {
+  /** Also takes an image string, not only a parsed reference. */
+  check(
+    image: NamedReference | string,
+    credentialSecret: SecretRef | undefined,
+    options: AvailabilityCheckOptions,
+  ): Promise<Availability>;
+} {
   checkAdapterOptions("createAvailabilityChecker", options);
   checkPlatforms("createAvailabilityChecker: option platforms", options.platforms);
   return {
     async check(
-      image: string,
+      image: NamedReference | string,
       credentialSecret: SecretRef | undefined,
       callOptions: AvailabilityCheckOptions,
     ): Promise<Availability> {
       try {
-        const name = parseRegistryImage(image);
+        const name = typeof image === "string" ? parseRegistryImage(image) : image;
         const credentials = await credentialsFor(options, credentialSecret, callOptions.signal);
         const call = {
           timeoutMs: options.timeoutMs ?? 3000,

@@ -3,11 +3,7 @@
  * registry client, with the node keyring's credentials.
  */
 import type { DockerKeyring } from "@kubeimg/core/keyring";
-import type {
-  DigestResolver,
-  CallOptions as PortCallOptions,
-  TagLister,
-} from "@kubeimg/core/ports";
+import type { DigestResolver, PortCallOptions, TagLister } from "@kubeimg/core/ports";
 import { keyringCredentials } from "../client/credentials.js";
 import type { CleanTagsOptions, RegistryClient } from "../client/index.js";
 import { checkArgument } from "../errors/index.js";

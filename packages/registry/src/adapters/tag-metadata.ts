@@ -26,16 +26,21 @@ import {
   selectPlatform,
 } from "@kubeimg/core/platform";
 import type {
-  MetadataRepository,
   TagImageMetadata,
   TagMetadataCallOptions,
   TagMetadataSource,
 } from "@kubeimg/core/ports";
 import { keyringCredentials } from "../client/credentials.js";
 import type { RegistryClient } from "../client/index.js";
-import type { CallOptions } from "../client/options.js";
+import type { RegistryCallOptions } from "../client/options.js";
 import { RegistryError } from "../errors/index.js";
 import { checkAdapterOptions } from "./credentials.js";
+
+/** The repository asked about: a parsed reference, or a bare `{ domain, path }` (checked by the client). */
+interface MetadataRepository {
+  readonly domain: string;
+  readonly path: string;
+}
 
 /** Options of {@link createTagMetadataSource}. */
 export interface TagMetadataSourceOptions {
@@ -202,7 +207,14 @@ function childDigest(value: unknown, what: string, reference: string): string {
  * await source.tagMetadata({ domain: "ghcr.io", path: "org/app" }, "1.2.3", { signal });
  * ```
  */
-export function createTagMetadataSource(options: TagMetadataSourceOptions): TagMetadataSource {
+export function createTagMetadataSource(options: TagMetadataSourceOptions): TagMetadataSource & {
+  /** Also takes a bare `{ domain, path }`, not only a parsed reference. */
+  tagMetadata(
+    repository: MetadataRepository,
+    tag: string,
+    options: TagMetadataCallOptions,
+  ): Promise<TagImageMetadata>;
+} {
   checkAdapterOptions("createTagMetadataSource", options);
   const concurrency = options.concurrency ?? 8;
   const cacheSize = options.cacheSize ?? 10_000;
@@ -232,7 +244,7 @@ export function createTagMetadataSource(options: TagMetadataSourceOptions): TagM
   const lanes = new Lanes(concurrency);
   const cache = new Map<string, Promise<ImageFacts>>();
 
-  const call = (signal: AbortSignal | undefined): CallOptions => ({
+  const call = (signal: AbortSignal | undefined): RegistryCallOptions => ({
     ...(signal ? { signal } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.keyring ? { credentials: keyringCredentials(options.keyring) } : {}),

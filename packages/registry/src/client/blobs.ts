@@ -9,13 +9,13 @@ import { computeDigest } from "@kubeimg/core/digest";
 import { RegistryError } from "../errors/index.js";
 import { redactUrl } from "../http/redact.js";
 import { algorithmOf } from "./manifests.js";
-import type { CallOptions } from "./options.js";
+import type { RegistryCallOptions } from "./options.js";
 
 /** The most bytes of a blob read by default: 4 MiB, far above any image config. */
 export const DEFAULT_BLOB_BYTES = 4 * 1024 * 1024;
 
 /** Options of {@link RegistryClient.getBlob}. */
-export interface GetBlobOptions extends CallOptions {
+export interface GetBlobOptions extends RegistryCallOptions {
   /** The most bytes to read; a larger blob is `RESPONSE_TOO_LARGE`. Default 4 MiB. */
   readonly maxBytes?: number;
 }

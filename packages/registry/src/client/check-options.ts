@@ -8,9 +8,9 @@
  */
 import { RegistryError } from "../errors/index.js";
 import {
-  type CallOptions,
   DEFAULT_REGISTRY_LIMITS,
   MAX_TIMER_MS,
+  type RegistryCallOptions,
   type RegistryClientOptions,
   type RegistryLimits,
 } from "./options.js";
@@ -166,7 +166,7 @@ export function checkClientOptions(options: unknown): {
 }
 
 /** Checks the options of one call (the fields the client reads; others belong to the caller). */
-export function checkCallOptions(options: unknown): CallOptions {
+export function checkCallOptions(options: unknown): RegistryCallOptions {
   if (options === undefined) return {};
   if (!isRecord(options)) invalid("call options", options, "must be an object");
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
@@ -174,5 +174,5 @@ export function checkCallOptions(options: unknown): CallOptions {
   }
   checkTimeout("timeoutMs", options.timeoutMs);
   checkFunction("credentials", options.credentials);
-  return options as CallOptions;
+  return options as RegistryCallOptions;
 }

@@ -21,9 +21,9 @@ export {
 export type { Manifest, ManifestDescriptor } from "./manifests.js";
 export { MANIFEST_ACCEPT, MANIFEST_MEDIA_TYPES } from "./media-types.js";
 export {
-  type CallOptions,
   DEFAULT_REGISTRY_LIMITS,
   type RateLimitInfo,
+  type RegistryCallOptions,
   type RegistryClientOptions,
   type RegistryHostOptions,
   type RegistryLimits,

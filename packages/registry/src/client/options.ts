@@ -133,7 +133,7 @@ export interface RateLimitInfo {
 }
 
 /** Per-call options: an abort signal and an optional tighter time budget. */
-export interface CallOptions {
+export interface RegistryCallOptions {
   readonly signal?: AbortSignal;
   /**
    * Budget of this call in ms; the smaller of this and the client's

@@ -32,7 +32,7 @@ import {
   manifestFromBytes,
 } from "./manifests.js";
 import { MANIFEST_ACCEPT, mediaTypeOf } from "./media-types.js";
-import type { CallOptions, RegistryClientOptions, RegistryLimits } from "./options.js";
+import type { RegistryCallOptions, RegistryClientOptions, RegistryLimits } from "./options.js";
 import { parseRateLimit, parseTagsPage } from "./responses.js";
 import { isRetryableStatus } from "./status.js";
 import { type CleanTagsOptions, cleanTags } from "./tags.js";
@@ -47,23 +47,23 @@ export interface PingResult {
 }
 
 /** Options of {@link RegistryClient.listTags}. */
-export interface ListTagsOptions extends CallOptions, CleanTagsOptions {}
+export interface ListTagsOptions extends RegistryCallOptions, CleanTagsOptions {}
 
 /** The operations of the registry client. */
 export interface RegistryClient {
   /** Pings `GET /v2/` of a registry (host[:port] as in references). */
-  ping(registry: string, options?: CallOptions): Promise<PingResult>;
+  ping(registry: string, options?: RegistryCallOptions): Promise<PingResult>;
   /** Returns the descriptor of an image's manifest (tag `latest` when the image has neither tag nor digest). */
-  headManifest(image: RegistryImage, options?: CallOptions): Promise<ManifestDescriptor>;
+  headManifest(image: RegistryImage, options?: RegistryCallOptions): Promise<ManifestDescriptor>;
   /**
    * Fetches an image's manifest; its digest is computed from the bytes
    * (SHA-256, or the algorithm of the image's digest, which it must equal).
    */
-  getManifest(image: RegistryImage, options?: CallOptions): Promise<Manifest>;
+  getManifest(image: RegistryImage, options?: RegistryCallOptions): Promise<Manifest>;
   /** Returns the digest a tag (or digest) resolves to. */
-  resolveDigest(image: RegistryImage, options?: CallOptions): Promise<string>;
+  resolveDigest(image: RegistryImage, options?: RegistryCallOptions): Promise<string>;
   /** Returns every tag of a repository as served (all pages, `null`s dropped, server order). */
-  listTagsRaw(repository: RegistryImage, options?: CallOptions): Promise<string[]>;
+  listTagsRaw(repository: RegistryImage, options?: RegistryCallOptions): Promise<string[]>;
   /** Returns the cleaned, sorted tags of a repository (see `cleanTags`). */
   listTags(repository: RegistryImage, options?: ListTagsOptions): Promise<string[]>;
   /** Fetches a blob of a repository by its digest (`image.digest`), size-capped and digest-verified. */
@@ -114,7 +114,7 @@ class Client implements RegistryClient {
 
   // --- the public operations -------------------------------------------
 
-  async ping(registry: string, options?: CallOptions): Promise<PingResult> {
+  async ping(registry: string, options?: RegistryCallOptions): Promise<PingResult> {
     checkRegistryImage({ domain: registry, path: "ping" });
     const target = { registry, repository: undefined, reference: registry };
     return this.#call(target, options, async (ctx) => {
@@ -140,7 +140,10 @@ class Client implements RegistryClient {
     });
   }
 
-  async headManifest(image: RegistryImage, options?: CallOptions): Promise<ManifestDescriptor> {
+  async headManifest(
+    image: RegistryImage,
+    options?: RegistryCallOptions,
+  ): Promise<ManifestDescriptor> {
     const target = this.#target(image);
     return this.#call(target, options, async (ctx) => {
       if (this.#hosts.disableHead(image.domain)) return this.#getManifest(image, target, ctx);
@@ -185,12 +188,12 @@ class Client implements RegistryClient {
     });
   }
 
-  async getManifest(image: RegistryImage, options?: CallOptions): Promise<Manifest> {
+  async getManifest(image: RegistryImage, options?: RegistryCallOptions): Promise<Manifest> {
     const target = this.#target(image);
     return this.#call(target, options, (ctx) => this.#getManifest(image, target, ctx));
   }
 
-  async resolveDigest(image: RegistryImage, options?: CallOptions): Promise<string> {
+  async resolveDigest(image: RegistryImage, options?: RegistryCallOptions): Promise<string> {
     return (await this.headManifest(image, options)).digest;
   }
 
@@ -217,7 +220,7 @@ class Client implements RegistryClient {
     });
   }
 
-  async listTagsRaw(repository: RegistryImage, options?: CallOptions): Promise<string[]> {
+  async listTagsRaw(repository: RegistryImage, options?: RegistryCallOptions): Promise<string[]> {
     const target = this.#target({ domain: repository?.domain, path: repository?.path });
     return this.#call(target, options, async (ctx) => {
       const tags: string[] = [];
@@ -304,7 +307,7 @@ class Client implements RegistryClient {
    */
   async #call<T>(
     target: Target,
-    callOptions: CallOptions | undefined,
+    callOptions: RegistryCallOptions | undefined,
     work: (ctx: CallContext) => Promise<T>,
   ): Promise<T> {
     const options = checkCallOptions(callOptions);

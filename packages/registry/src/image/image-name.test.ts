@@ -1,4 +1,8 @@
-import { type NamedReference, parseNormalizedNamed } from "@kubeimg/core/reference";
+import {
+  isNamedReference,
+  type NamedReference,
+  parseNormalizedNamed,
+} from "@kubeimg/core/reference";
 import { describe, expect, it } from "vitest";
 import { checkRegistryImage, parseRegistryImage, type RegistryImage } from "./image-name.js";
 
@@ -25,7 +29,10 @@ describe("parseRegistryImage", () => {
       want: { domain: "quay.io", path: "a/b", tag: undefined, digest: `sha256:${"a".repeat(64)}` },
     },
   ])("$input", ({ input, want }) => {
-    expect(parseRegistryImage(input)).toEqual(want);
+    const image = parseRegistryImage(input);
+    expect(image).toMatchObject(want);
+    // The reading itself, which the client then uses without reading it again.
+    expect(isNamedReference(image)).toBe(true);
   });
 
   it.each(["", "Team/App", "a/b:-x", "a/b@sha256:zz", "a//b"])("rejects %j", (input) => {
@@ -40,5 +47,20 @@ describe("RegistryImage", () => {
     const named: NamedReference = parseNormalizedNamed("quay.io/team/app:1.0");
     const image: RegistryImage = named;
     expect(checkRegistryImage(image)).toBe(named);
+  });
+
+  it("checks a look-alike object as any caller's, even when it copies a reference's fields", () => {
+    const named = parseNormalizedNamed("quay.io/team/app:1.0");
+    const lookAlike = { domain: named.domain, path: "team/../app", tag: named.tag };
+    expect(() => checkRegistryImage(lookAlike)).toThrow(
+      expect.objectContaining({ code: "INVALID_REFERENCE" }),
+    );
+  });
+
+  it("checks a reference of parse() without a registry host", async () => {
+    const { parse } = await import("@kubeimg/core/reference");
+    expect(() => checkRegistryImage(parse("app") as NamedReference)).toThrow(
+      expect.objectContaining({ code: "INVALID_REFERENCE" }),
+    );
   });
 });

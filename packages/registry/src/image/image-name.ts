@@ -9,6 +9,7 @@
 import { isValidDigest } from "@kubeimg/core/digest";
 import {
   isImageReferenceError,
+  isNamedReference,
   type NamedReference,
   parse,
   parseNormalizedNamed,
@@ -45,18 +46,17 @@ function whyOf(cause: unknown): string {
 /**
  * Returns the normalised name of an image string (`nginx:1.25` →
  * `docker.io` + `library/nginx` + tag `1.25`), read by
- * `@kubeimg/core/reference` exactly as distribution/reference does, or
+ * `@kubeimg/core/reference` exactly as distribution/reference does (the
+ * reference itself, which the client then uses without reading it again), or
  * throws a `RegistryError` with code `INVALID_REFERENCE`.
  */
-export function parseRegistryImage(input: string): RegistryImage {
+export function parseRegistryImage(input: string): NamedReference {
   if (typeof input !== "string") invalid(String(input), "not a string");
-  let named: NamedReference;
   try {
-    named = parseNormalizedNamed(input);
+    return parseNormalizedNamed(input);
   } catch (cause) {
     invalid(input, whyOf(cause), cause);
   }
-  return { domain: named.domain, path: named.path, tag: named.tag, digest: named.digest };
 }
 
 /** Returns `domain/path`, the repository name the kubelet keys credentials by. */
@@ -72,11 +72,13 @@ export function imageString(image: RegistryImage): string {
 const optionalString = (value: unknown) => value === undefined || typeof value === "string";
 
 /**
- * Validates a structural image name given by a caller (not parsed by us):
- * its string form must parse (distribution's `Parse`) back into the same
- * domain, path, tag and digest.
+ * Validates an image name given by a caller: a reference core's parser made
+ * (with a registry host) is used as it is; any other object's string form
+ * must parse (distribution's `Parse`) back into the same domain, path, tag
+ * and digest.
  */
 export function checkRegistryImage(image: RegistryImage): RegistryImage {
+  if (isNamedReference(image) && image.domain !== "") return image;
   const given = image as unknown as Record<string, unknown> | null;
   if (
     typeof given !== "object" ||

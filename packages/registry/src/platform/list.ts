@@ -11,7 +11,7 @@
  * listing counted wherever it appears, since callers walk it there) have a
  * bound of their own.
  */
-import type { CallOptions } from "../client/options.js";
+import type { RegistryCallOptions } from "../client/options.js";
 import type { RegistryClient } from "../client/registry-client.js";
 import { RegistryError } from "../errors/index.js";
 import { imageString, type RegistryImage } from "../image/image-name.js";
@@ -43,7 +43,7 @@ export const DEFAULT_MAX_INDEX_DOCUMENTS = 64;
 export const DEFAULT_MAX_LISTED_ENTRIES = 100_000;
 
 /** Options of {@link listImagePlatforms}. */
-export interface ListPlatformsOptions extends CallOptions {
+export interface ListPlatformsOptions extends RegistryCallOptions {
   /** How many indexes deep to list (the top index counts as 1); default 4. */
   readonly maxIndexDepth?: number;
   /** The most bytes of a config blob to read; default 1 MiB. */

@@ -31,7 +31,7 @@ import {
   parsePlatform,
 } from "@kubeimg/core/platform";
 import type { Manifest } from "../client/manifests.js";
-import type { CallOptions } from "../client/options.js";
+import type { RegistryCallOptions } from "../client/options.js";
 import type { RegistryClient } from "../client/registry-client.js";
 import { RegistryError } from "../errors/index.js";
 import { imageString, type RegistryImage } from "../image/image-name.js";
@@ -53,7 +53,7 @@ export const DEFAULT_MAX_INDEX_DEPTH = 4;
 export const DEFAULT_MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** Options of {@link resolveImagePlatform}. */
-export interface ResolvePlatformOptions extends CallOptions {
+export interface ResolvePlatformOptions extends RegistryCallOptions {
   /**
    * The node's platform, as a specifier (`linux/arm64/v8`) or a platform
    * object; the node's default comparer is built from it (containerd's
@@ -110,7 +110,7 @@ export interface PlatformResolution {
 }
 
 /** The client call options out of a function's options. */
-export function callOptions(options: CallOptions): CallOptions {
+export function callOptions(options: RegistryCallOptions): RegistryCallOptions {
   return {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),

@@ -17,7 +17,7 @@ import {
   type PlatformMatchComparer,
   parsePlatform,
 } from "@kubeimg/core/platform";
-import type { CallOptions } from "../client/options.js";
+import type { RegistryCallOptions } from "../client/options.js";
 import type { RegistryClient } from "../client/registry-client.js";
 import { isRegistryError } from "../errors/index.js";
 import type { RegistryImage } from "../image/image-name.js";
@@ -81,7 +81,7 @@ export async function imageServesPlatforms(
   client: RegistryClient,
   image: RegistryImage,
   platforms: readonly PlatformInput[],
-  options: CallOptions & { readonly host?: HostPlatform } = {},
+  options: RegistryCallOptions & { readonly host?: HostPlatform } = {},
 ): Promise<PlatformsServed> {
   checkClient("imageServesPlatforms", client);
   checkPlatformList("imageServesPlatforms: platforms", platforms);

@@ -4,7 +4,6 @@
  * its sort key), the cell its availability check prints, and the refusal of
  * a list that holds an image that is no valid reference.
  */
-import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import type { ProbeOutcome } from "@kubeimg/policy/availability";
 import type { RoutedAlternative } from "@kubeimg/policy/routing";
 import { CliError } from "../../errors/cli-error.js";
@@ -74,7 +73,7 @@ function withFlagHint(reason: string): string {
  */
 export function refuseInvalidAlternatives(alternatives: readonly RoutedAlternative[]): void {
   for (const a of alternatives) {
-    if (safeParseNormalizedNamed(a.image).success) continue;
+    if (a.reference !== undefined) continue;
     const r = a.reason;
     const where =
       r.source === "original"

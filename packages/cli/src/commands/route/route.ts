@@ -175,7 +175,9 @@ export const routeCommand: Command = {
         pullPolicyFlag,
       );
     }
-    const imagePullPolicy = pullPolicyFlag ?? defaultPullPolicy(image);
+    // The image is read once, here; routing, the checks and the registry use the reading.
+    const reference = parsed.data;
+    const imagePullPolicy = pullPolicyFlag ?? defaultPullPolicy(reference);
     const mode = stringOption(values, "discard-alternative-mode") ?? "kuik";
     if (mode !== "kuik" && mode !== "docs") {
       throw new CliError(
@@ -205,7 +207,7 @@ export const routeCommand: Command = {
       context.note(`warning: kuik ignores ${resourceLabel(problem.resource)}: ${problem.message}`);
     }
     const container = { name: stringOption(values, "container") ?? "app", image, imagePullPolicy };
-    const route = routeContainer(routing, { pod, container });
+    const route = routeContainer(routing, { pod, container, reference });
     const considered =
       values.explain === true
         ? explainRoute(resources, routing, { pod, container }, route, {

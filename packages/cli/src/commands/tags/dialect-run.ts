@@ -7,7 +7,7 @@
  * image metadata fetched only when the strategy needs it, as the updaters do.
  */
 import { makeDockerKeyring } from "@kubeimg/core/keyring";
-import { parseNormalizedNamed } from "@kubeimg/core/reference";
+import { parseNormalizedNamed, trimNamed } from "@kubeimg/core/reference";
 import { argoStrategy, selectArgoTag } from "@kubeimg/policy/tags/argocd";
 import {
   collectTagInfo,
@@ -106,7 +106,7 @@ export async function tagsFromRegistry(
     if (error instanceof Error) error.message = `image ${JSON.stringify(image)}: ${error.message}`;
     throw error;
   }
-  const repository = { domain: named.domain, path: named.path };
+  const repository = trimNamed(named);
   const access = await registryAccess(context, { defaultTimeoutMs: 30_000 });
   const keyring = makeDockerKeyring(access.secrets, access.keyring);
   const signal = context.io.signal;

@@ -28,10 +28,16 @@ const PLAIN_ANSWERS: AvailabilityChecker = { check: async () => ({ available: tr
 
 function checkerFor(unavailable: readonly string[]): AvailabilityChecker {
   if (unavailable.length === 0) return PLAIN_ANSWERS;
-  const down = new Set(unavailable);
+  // Compared in normal form: the gate hands the checker parsed references.
+  const down = new Set(
+    unavailable.map((image) => {
+      const parsed = safeParseNormalizedNamed(image);
+      return parsed.success ? parsed.data.string : image;
+    }),
+  );
   return {
     check: async (image) =>
-      down.has(image)
+      down.has(image.string)
         ? { available: false, reason: "listed in unavailable", retryable: false }
         : { available: true },
   };

@@ -44,7 +44,6 @@ export {
   collectTagInfo,
   MemoryTagMetadataSource,
   type MetadataNeed,
-  type MetadataRepository,
   needsTagMetadata,
   type TagImageMetadata,
   type TagMetadataCallOptions,

@@ -1,3 +1,4 @@
+import { parseNormalizedNamed } from "@kubeimg/core/reference";
 import { describe, expect, it } from "vitest";
 import { selectKargoTag } from "../kargo/select.js";
 import {
@@ -9,7 +10,7 @@ import {
   type TagMetadataSource,
 } from "./metadata.js";
 
-const repository = { domain: "ghcr.io", path: "org/app" };
+const repository = parseNormalizedNamed("ghcr.io/org/app");
 const d = (c: string) => `sha256:${c.repeat(64)}`;
 
 describe("needsTagMetadata", () => {
@@ -70,7 +71,7 @@ describe("MemoryTagMetadataSource", () => {
     const error = await source.tagMetadata(repository, "c", {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TagMetadataError);
     expect(error).toMatchObject({ code: "TAG_NOT_FOUND", tag: "c", repository: "ghcr.io/org/app" });
-    await expect(source.tagMetadata({ domain: "x.io", path: "org/app" }, "a", {})).rejects.toThrow(
+    await expect(source.tagMetadata(parseNormalizedNamed("x.io/org/app"), "a", {})).rejects.toThrow(
       TagMetadataError,
     );
   });

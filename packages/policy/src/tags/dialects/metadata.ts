@@ -14,18 +14,17 @@
  */
 import { KubeimgError } from "@kubeimg/core";
 import type {
-  MetadataRepository,
   TagImageMetadata,
   TagMetadataCallOptions,
   TagMetadataSource,
 } from "@kubeimg/core/ports";
+import type { NamedReference } from "@kubeimg/core/reference";
 import type { ArgoStrategy } from "../argocd/select.js";
 import { TagDialectError } from "../common/errors.js";
 import type { TagInfo } from "../common/types.js";
 import type { KargoImageSubscription } from "../kargo/subscription.js";
 
 export type {
-  MetadataRepository,
   TagImageMetadata,
   TagMetadataCallOptions,
   TagMetadataSource,
@@ -108,7 +107,7 @@ export class MemoryTagMetadataSource implements TagMetadataSource {
   }
 
   async tagMetadata(
-    repository: MetadataRepository,
+    repository: NamedReference,
     tag: string,
     options: TagMetadataCallOptions,
   ): Promise<TagImageMetadata> {
@@ -155,7 +154,8 @@ export function needsTagMetadata(need: MetadataNeed): boolean {
 /** Options of {@link collectTagInfo}. */
 export interface CollectTagInfoOptions {
   readonly source: TagMetadataSource;
-  readonly repository: MetadataRepository;
+  /** The repository, parsed (`parseNormalizedNamed`); its tag and digest are ignored. */
+  readonly repository: NamedReference;
   /** Whether to look anything up (see {@link needsTagMetadata}); false: names only. */
   readonly needed: boolean;
   /** Lookups in flight at most. Default 8. */
@@ -172,7 +172,7 @@ export interface CollectTagInfoOptions {
  * @example
  * ```ts
  * const tags = await collectTagInfo(["1.0", "1.1"], {
- *   source, repository: { domain: "ghcr.io", path: "org/app" },
+ *   source, repository: parseNormalizedNamed("ghcr.io/org/app"),
  *   needed: needsTagMetadata({ dialect: "kargo", subscription }),
  * });
  * ```
