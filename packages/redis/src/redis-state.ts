@@ -25,7 +25,13 @@ import {
 } from "@kubeimg/policy/availability";
 import { RedisStateError } from "./errors.js";
 import { checkPrefix, imageKeys, isLayoutKey, registryKeys, scanPatternOf } from "./keys.js";
-import { CLAIM_SCRIPT, FAILURE_SCRIPT, READ_SCRIPT, RELEASE_SCRIPT } from "./scripts.js";
+import {
+  CLAIM_SCRIPT,
+  FAILURE_SCRIPT,
+  READ_SCRIPT,
+  REFRESH_SCRIPT,
+  RELEASE_SCRIPT,
+} from "./scripts.js";
 import {
   createRedisSender,
   describeFailure,
@@ -456,6 +462,24 @@ function createWithTimers<Handle>(
           await send(k, ["EVAL", RELEASE_SCRIPT, "1", k, token]);
         },
         async () => {},
+      );
+    },
+    refreshProbe(key, token, ttlMs) {
+      if (!isToken(token)) return local.refreshProbe(key, token, ttlMs);
+      const k = imageKeys(prefix, key).probe;
+      return run(
+        async () => {
+          const extended = await send(k, [
+            "EVAL",
+            REFRESH_SCRIPT,
+            "1",
+            k,
+            token,
+            String(Math.max(1, Math.round(ttlMs))),
+          ]);
+          return Number(extended) === 1;
+        },
+        async () => false,
       );
     },
     peekProbe(key): Promise<ProbePeek> {
