@@ -26,7 +26,13 @@ import {
 import { RedisStateError } from "./errors.js";
 import { imageKeys, isLayoutKey, registryKeys, scanPatternOf } from "./keys.js";
 import { readinessError } from "./readiness.js";
-import { CLAIM_SCRIPT, FAILURE_SCRIPT, READ_SCRIPT, RELEASE_SCRIPT } from "./scripts.js";
+import {
+  CLAIM_SCRIPT,
+  FAILURE_SCRIPT,
+  READ_SCRIPT,
+  REFRESH_SCRIPT,
+  RELEASE_SCRIPT,
+} from "./scripts.js";
 import { createRedisSender, describeFailure, failureKind, RedisFailure } from "./sender.js";
 import type {
   NodeTimerHandle,
@@ -325,6 +331,24 @@ function createWithTimers<Handle>(
           await send(k, ["EVAL", RELEASE_SCRIPT, "1", k, token]);
         },
         async () => {},
+      );
+    },
+    refreshProbe(key, token, ttlMs) {
+      if (!isToken(token)) return local.refreshProbe(key, token, ttlMs);
+      const k = imageKeys(prefix, key).probe;
+      return run(
+        async () => {
+          const extended = await send(k, [
+            "EVAL",
+            REFRESH_SCRIPT,
+            "1",
+            k,
+            token,
+            String(Math.max(1, Math.round(ttlMs))),
+          ]);
+          return Number(extended) === 1;
+        },
+        async () => false,
       );
     },
     peekProbe(key): Promise<ProbePeek> {

@@ -64,6 +64,17 @@ return 0
 `;
 
 /**
+ * Extends a marker only if it still holds our token: KEYS[1], ARGV[1] the
+ * token, ARGV[2] the new TTL in ms. Returns 1 when extended.
+ */
+export const REFRESH_SCRIPT = `${READ}
+if read(KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+`;
+
+/**
  * Counts a retryable failure: KEYS = failures, open, tripped; ARGV =
  * threshold, cool-down ms, how long the count and the tripped flag are kept
  * (ms). Opens the circuit (and marks it tripped, which makes it half-open

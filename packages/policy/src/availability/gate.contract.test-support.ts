@@ -450,6 +450,47 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
     );
 
     it(
+      "a holder slower than its marker's first lifetime keeps it: the waiter takes its verdict and never probes",
+      withWorld(async (world) => {
+        const { clock } = world;
+        const image = "slow.example.com/z:1";
+        const busy = ["busy.example.com/a:1", "busy.example.com/b:1"];
+        const script = {
+          [busy[0] as string]: { after: 9, available: true },
+          [busy[1] as string]: { after: 9, available: true },
+          [image]: { after: 9, available: true },
+        };
+        const holderChecker = new ContractChecker(clock, u, script);
+        const waiterChecker = new ContractChecker(clock, u, script);
+        // One probe slot: the holder claims the image's marker, then queues
+        // behind two probes, so its verdict comes after about 27u, past the
+        // marker's first lifetime (T plus 250 ms).
+        const holder = gateOf(world, holderChecker, world.state({ shared: true }), {
+          maxConcurrentProbes: 1,
+        });
+        const waiter = gateOf(world, waiterChecker, world.state({ shared: true }), {
+          peerWaitMs: 60 * u,
+        });
+        const both = await timed(
+          clock,
+          async () => {
+            const queued = busy.map((b) => holder.check(ref(b), undefined, {}));
+            const held = holder.check(ref(image), undefined, {});
+            // The waiter comes once the holder has the marker.
+            await clock.advance(u);
+            const waited = waiter.check(ref(image), undefined, {});
+            return Promise.all([...queued, held, waited]);
+          },
+          step,
+        );
+        expect(both.value.every((a) => a.available)).toBe(true);
+        expect(holderChecker.callsFor(image)).toBe(1);
+        expect(waiterChecker.callsFor(image)).toBe(0);
+        expect(waiter.stats().peerVerdicts).toBe(1);
+      }),
+    );
+
+    it(
       "a holder that never answers: waiters stop at their own limit and one of them probes",
       withWorld(async (world) => {
         const { clock } = world;

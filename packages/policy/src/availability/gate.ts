@@ -108,8 +108,12 @@ export function createAvailabilityGate<Handle>(
   const peerWaitMs = options.peerWaitMs ?? 2 * probeTimeoutMs + 250;
   const peerPollMs = Math.max(1, options.peerPollMs ?? 25);
   // A marker outlives the probe it guards by a little: a holder that died
-  // frees it about when its probe would have timed out.
+  // frees it about when its probe would have timed out. A live holder
+  // extends it several times per lifetime, so that only a stall of most of
+  // a lifetime (not a busy event loop's usual lateness) lets it lapse.
   const markerTtlMs = probeTimeoutMs + 250;
+  const markerRefreshMs = Math.max(1, markerTtlMs / 5);
+  const refreshProbe = state.refreshProbe?.bind(state);
 
   const inFlight = new Map<string, Operation>();
   const counters = {
@@ -229,6 +233,37 @@ export function createAvailabilityGate<Handle>(
     return answer;
   };
 
+  /**
+   * Extends the marker `token` names every `markerRefreshMs` until the
+   * returned function stops it. Each refresh is scheduled after the previous
+   * one answered, so a slow state never piles them up.
+   */
+  const keepMarker = (key: VerdictKey, token: string): (() => void) => {
+    if (!refreshProbe || token === LOCAL_TOKEN) return () => {};
+    let stopped = false;
+    let handle: Handle | undefined;
+    const schedule = (): void => {
+      handle = timers.setTimeout(() => {
+        handle = undefined;
+        if (stopped) return;
+        attempt(() => refreshProbe(key, token, markerTtlMs)).then(
+          (held) => {
+            if (held && !stopped) schedule();
+          },
+          () => {
+            counters.stateErrors++;
+            if (!stopped) schedule();
+          },
+        );
+      }, markerRefreshMs);
+    };
+    schedule();
+    return () => {
+      stopped = true;
+      if (handle !== undefined) timers.clearTimeout(handle);
+    };
+  };
+
   /** Waits for the holder of the marker: its verdict, its release, or the end of our patience. */
   const waitForPeer = async (
     key: VerdictKey,
@@ -278,9 +313,21 @@ export function createAvailabilityGate<Handle>(
       const token = await ask(() => state.claimProbe(key, markerTtlMs), signal, LOCAL_TOKEN);
       if (signal.aborted) return undefined;
       if (token !== undefined) {
+        const stopKeeping = keepMarker(key, token);
         try {
+          if (released) {
+            // The marker lapsed without a verdict: a slow holder may have
+            // recorded one since we looked.
+            const late = await ask(() => state.getVerdict(key), signal, undefined);
+            if (signal.aborted) return undefined;
+            if (late) {
+              counters.peerVerdicts++;
+              return late;
+            }
+          }
           return await probeAndRecord(key, signal);
         } finally {
+          stopKeeping();
           if (token !== LOCAL_TOKEN) forget(() => state.releaseProbe(key, token));
         }
       }

@@ -62,6 +62,14 @@ export interface AvailabilityState {
   /** Drops the marker of `key` if it is still the one `token` names. */
   releaseProbe(key: VerdictKey, token: string): Promise<void>;
   /**
+   * Optional: gives the marker of `key` a new `ttlMs` from now if it is
+   * still the one `token` names; true when it was. The gate calls it while
+   * its probe runs, so that a marker outlives a holder that is slow (a
+   * stalled event loop, a queue for a probe slot) but alive, and waiters do
+   * not probe a second time. Without it a marker lasts its first TTL.
+   */
+  refreshProbe?(key: VerdictKey, token: string, ttlMs: number): Promise<boolean>;
+  /**
    * One look for a caller waiting on another prober: the verdict of `key`
    * if there is one now, and whether somebody still holds its marker.
    */
@@ -114,6 +122,7 @@ export interface MemoryAvailabilityStateSizes {
 /** The in-memory {@link AvailabilityState}, with its entry counts. */
 export interface MemoryAvailabilityState extends AvailabilityState {
   sizes(): MemoryAvailabilityStateSizes;
+  refreshProbe(key: VerdictKey, token: string, ttlMs: number): Promise<boolean>;
   getVerdictNow(key: VerdictKey): Availability | undefined;
   circuitStateNow(registry: string): CircuitState;
 }
@@ -228,6 +237,12 @@ export function createMemoryAvailabilityState(
     async releaseProbe(key, token) {
       const k = probeKey(key);
       if (markers.get(k) === token) markers.delete(k);
+    },
+    async refreshProbe(key, token, ttlMs) {
+      const k = probeKey(key);
+      if (markers.get(k) !== token) return false;
+      markers.set(k, token, ttlMs);
+      return true;
     },
     peekProbe: async (key) => ({
       verdict: verdicts.get(verdictKeyString(key)),
