@@ -47,6 +47,8 @@ function hosts(vector: Vector) {
 function load(vector: Vector): RegistriesConf {
   return loadRegistriesConf({
     conf: vector.conf as string | null,
+    // The vectors are v5.36.1's answers (FORMAT.md).
+    containersImage: "5.36",
     ...(vector.dropIns !== undefined ? { dropIns: vector.dropIns as Record<string, string> } : {}),
   });
 }

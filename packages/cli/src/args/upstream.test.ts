@@ -19,7 +19,7 @@ describe("--upstream NAME=VERSION", () => {
       kubelet: "1.37",
       semver: "v3.5.0",
       containerd: "2.3.4",
-      "containers-image": "5.36.1",
+      "containers-image": "5.40",
     });
   });
 
@@ -37,10 +37,10 @@ describe("--upstream NAME=VERSION", () => {
         "--upstream containerd=2.4: not a release kubeimg reproduces; use one of 2.3.4; only the pinned release 2.3.4 is reproduced yet",
     },
     {
-      values: { upstream: ["containers-image=5.40"] },
+      values: { upstream: ["containers-image=5.38"] },
       names: ["containerd", "containers-image"] as const,
       message:
-        "--upstream containers-image=5.40: not a release kubeimg reproduces; use one of 5.36.1; only the pinned release 5.36.1 is reproduced yet",
+        "--upstream containers-image=5.38: not a release kubeimg reproduces; use one of 5.36, 5.40",
     },
     {
       values: { upstream: ["platforms=rc.4", "platforms=rc.5"] },
@@ -62,10 +62,10 @@ describe("--upstream NAME=VERSION", () => {
   });
 
   it("accepts the pinned node-mirror releases", () => {
-    const values = { upstream: ["containerd=2.3.4", "containers-image=5.36.1"] };
+    const values = { upstream: ["containerd=2.3.4", "containers-image=5.36"] };
     expect(upstreamChoice(values, "route", ["containerd", "containers-image"])).toMatchObject({
       containerd: "2.3.4",
-      "containers-image": "5.36.1",
+      "containers-image": "5.36",
     });
   });
 

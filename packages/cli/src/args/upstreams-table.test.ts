@@ -1,4 +1,5 @@
 import { platformsReleases } from "@kubeimg/core/platform";
+import { containersImageReleases } from "@kubeimg/policy/node-mirrors";
 import { kubeletReleases } from "@kubeimg/policy/pull-credentials";
 import { semverReleases } from "@kubeimg/policy/semver";
 import { describe, expect, it } from "vitest";
@@ -13,6 +14,7 @@ const code: Record<string, { accepted: readonly string[]; fallback: string }> = 
   platforms: { accepted: platformsReleases, fallback: "rc.5" },
   semver: { accepted: semverReleases, fallback: "v3.5.0" },
   kubelet: { accepted: kubeletReleases, fallback: "1.37" },
+  "containers-image": { accepted: containersImageReleases, fallback: "5.40" },
 };
 
 describe("upstreams.json", () => {

@@ -37,6 +37,8 @@ export {
   planPull,
 } from "./plan-pull.js";
 export {
+  type ContainersImageRelease,
+  containersImageReleases,
   findRegistry,
   loadRegistriesConf,
   normalizeImage,

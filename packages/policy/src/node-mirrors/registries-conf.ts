@@ -71,13 +71,27 @@ export interface RegistriesConfInput {
    * an empty file, as for the implicit system path.
    */
   readonly missingConf?: "error" | "empty";
+  /**
+   * The containers/image release reproduced. `"5.40"` (the default) rejects
+   * a file written in the v1 format (`[registries.search]`,
+   * `[registries.insecure]`, `[registries.block]`); `"5.36"` (v5.36.1)
+   * converts it to v2 as that release does.
+   */
+  readonly containersImage?: ContainersImageRelease;
 }
+
+/** The containers/image releases whose registries.conf reading kubeimg reproduces, oldest first. */
+export const containersImageReleases = Object.freeze(["5.36", "5.40"] as const);
+
+/** A containers/image release {@link loadRegistriesConf} reproduces. */
+export type ContainersImageRelease = (typeof containersImageReleases)[number];
 
 function loadFile(
   text: string,
   file: string,
   dropIn: boolean,
   warnings: NodeMirrorsWarning[],
+  release: ContainersImageRelease,
 ): ParsedFile {
   let decoded: DecodedFile;
   try {
@@ -103,6 +117,15 @@ function loadFile(
   }
   const v1 = decoded.v1;
   if (v1.search !== undefined || v1.insecure !== undefined || v1.block !== undefined) {
+    // 5.40 dropped the v1 conversion: any set v1 list (even an empty one)
+    // fails the file, and every per-file error is wrapped with its name.
+    if (release === "5.40") {
+      throw invalidRegistries(
+        `loading registries configuration ${JSON.stringify(file)}: registries.conf must be in v2 format but is in v1 (containers/image 5.40; the option containersImage: "5.36" reads v1 files)`,
+        file,
+        "registries",
+      );
+    }
     if (dropIn)
       throw invalidRegistries("registry must be in v2 format but is in v1", file, "registries");
     if (v2IsSet(decoded))
@@ -177,6 +200,14 @@ function loadFile(
  * ```
  */
 export function loadRegistriesConf(input: RegistriesConfInput): RegistriesConf {
+  const release = input.containersImage ?? "5.40";
+  if (!(containersImageReleases as readonly string[]).includes(release)) {
+    throw new NodeMirrorsError(
+      "INVALID_ARGUMENT",
+      `containersImage: ${JSON.stringify(release)} is not a reproduced release (${containersImageReleases.join(", ")})`,
+      { key: "containersImage" },
+    );
+  }
   const confPath = input.confPath ?? REGISTRIES_CONF_PATH;
   const dropInDir = input.dropInDir ?? REGISTRIES_CONF_DIR;
   const warnings: NodeMirrorsWarning[] = [];
@@ -199,7 +230,7 @@ export function loadRegistriesConf(input: RegistriesConfInput): RegistriesConf {
       origin: "",
     };
   } else {
-    main = loadFile(input.conf, confPath, false, warnings);
+    main = loadFile(input.conf, confPath, false, warnings, release);
   }
   const dropIns =
     input.dropIns instanceof Map
@@ -234,7 +265,7 @@ export function loadRegistriesConf(input: RegistriesConfInput): RegistriesConf {
   const aliases = new Map(main.aliases);
   for (const [name, text] of names) {
     const file = `${dropInDir}/${name}`;
-    const dropIn = loadFile(text, file, true, warnings);
+    const dropIn = loadFile(text, file, true, warnings, release);
     for (const reg of dropIn.registries) registries.set(reg.prefix, reg);
     if (dropIn.search !== undefined) {
       search = dropIn.search;

@@ -39,6 +39,7 @@ beforeAll(() => {
     join(dir, "registries.conf"),
     '[[registry]]\nlocation = "harbor.example.com"\nblocked = true\n',
   );
+  writeFileSync(join(dir, "v1.conf"), '[registries.block]\nregistries = ["harbor.example.com"]\n');
   writeFileSync(
     join(dir, "secret.yaml"),
     SECRET.replace("stringData", "data").replace(/'(.*)'/, (_, j) =>
@@ -48,7 +49,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function route(nodeConfig: string, output = "json") {
+async function route(nodeConfig: string, output = "json", extra: readonly string[] = []) {
   const { io, out, err } = memoryIo({ tty: false, cwd: dir });
   const code = await runCli(
     [
@@ -65,6 +66,7 @@ async function route(nodeConfig: string, output = "json") {
       nodeConfig,
       "--secret-file",
       "secret.yaml",
+      ...extra,
     ],
     io,
   );
@@ -167,5 +169,21 @@ describe("kubeimg route --node-config text output", () => {
     expect(text).toContain("ca?]0;pwned??]52;c;Zm9v??[2K?[8m?1;31m?.crt");
     expect(text).toContain("unable to parse server https://harbor.example.com/?]0;pwned?");
     expect(unsafeCharacters(text, { newlines: true })).toEqual([]);
+  });
+
+  it("refuses a v1 registries.conf as containers/image 5.40 does, and reads it as 5.36", async () => {
+    const refused = await route("v1.conf");
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(
+      `loading registries configuration ${JSON.stringify(join(dir, "v1.conf"))}: registries.conf must be in v2 format but is in v1`,
+    );
+    expect(refused.err).toContain('containersImage: "5.36"');
+    const read = await route("v1.conf", "json", ["--upstream", "containers-image=5.36"]);
+    expect(read.err).toBe("");
+    expect(read.code).toBe(0);
+    expect(read.json.node.alternatives[1].endpoints[0]).toMatchObject({
+      reference: "harbor.example.com/global-mirror/library/nginx:1.27",
+      blocked: true,
+    });
   });
 });

@@ -3,6 +3,7 @@ import { isAbsolute, join, relative } from "node:path";
 import { isKubeimgError } from "@kubeimg/core";
 import { makeDockerKeyring, type PullSecret } from "@kubeimg/core/keyring";
 import {
+  type ContainersImageRelease,
   loadRegistriesConf,
   type NodeRuntimeConfig,
   type PullPlan,
@@ -18,9 +19,14 @@ import { sanitizeText } from "../../output/sanitize.js";
 
 /**
  * Reads `--node-config`: a directory is a containerd hosts root (CRI
- * `config_path`), a file is a registries.conf (drop-ins from `FILE.d`).
+ * `config_path`), a file is a registries.conf (drop-ins from `FILE.d`)
+ * read as `containersImage` does.
  */
-export async function loadNodeConfig(name: string, io: CliIo): Promise<NodeRuntimeConfig> {
+export async function loadNodeConfig(
+  name: string,
+  io: CliIo,
+  containersImage?: ContainersImageRelease,
+): Promise<NodeRuntimeConfig> {
   const path = isAbsolute(name) ? name : join(io.cwd, name);
   let isDir: boolean;
   try {
@@ -47,7 +53,12 @@ export async function loadNodeConfig(name: string, io: CliIo): Promise<NodeRunti
       };
     }
     const input = await readRegistriesConf(path, `${path}.d`);
-    return { runtime: "containers-image", conf: loadRegistriesConf(input) };
+    return {
+      runtime: "containers-image",
+      conf: loadRegistriesConf(
+        containersImage === undefined ? input : { ...input, containersImage },
+      ),
+    };
   } catch (error) {
     if (isKubeimgError(error)) throw error;
     // A system error from a file inside: name that file as the user would.

@@ -154,8 +154,7 @@ export const routeCommand: Command = {
   ],
   async run(context) {
     const { io, values, format, colors } = context;
-    // Only the pinned releases are reproduced yet; the flag refuses any other.
-    upstreamChoice(values, "route", ["containerd", "containers-image"]);
+    const upstream = upstreamChoice(values, "route", ["containerd", "containers-image"]);
     const files = requireFileOptions(values, "route");
     const namespace = requireOption(stringOption(values, "namespace"), "--namespace", "route");
     const image = requireOption(stringOption(values, "image"), "--image", "route");
@@ -237,7 +236,12 @@ export const routeCommand: Command = {
     const plan =
       nodeConfigName === undefined
         ? undefined
-        : nodePlan(routing, { pod, container }, await loadNodeConfig(nodeConfigName, io), secrets);
+        : nodePlan(
+            routing,
+            { pod, container },
+            await loadNodeConfig(nodeConfigName, io, upstream["containers-image"]),
+            secrets,
+          );
     const planData =
       plan === undefined
         ? {}
