@@ -18,7 +18,9 @@
  * prefix; exclusions; mirrors of mirrors.
  */
 
-import { compileRoutingResource, type RoutingResource } from "../routing/index.js";
+// The routing modules by name, not the barrel: the barrel carries the zod schemas.
+import { compileRoutingResource } from "../routing/compile-resource.js";
+import type { RoutingResource } from "../routing/resource-schema.js";
 import { hostDirectoryName } from "./containerd-hosts.js";
 
 /** Something a CR says that the emitted node config cannot say. */
