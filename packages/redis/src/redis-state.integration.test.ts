@@ -7,13 +7,16 @@ import { randomUUID } from "node:crypto";
 import { createServer, type Socket } from "node:net";
 import { parseNormalizedNamed } from "@kubeimg/core/reference";
 import { type AvailabilityState, createAvailabilityGate } from "@kubeimg/policy/availability";
-import { freePort, type RunningRedis, settlesBefore, startRedisServer } from "@kubeimg/testkit";
-import { createClient } from "@redis/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ContractClock,
   describeAvailabilityGateContract,
-} from "../../policy/src/availability/gate.contract.test-support.js";
+  freePort,
+  type RunningRedis,
+  settlesBefore,
+  startRedisServer,
+} from "@kubeimg/testkit";
+import { createClient } from "@redis/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { imageKeys, registryKeys } from "./keys.js";
 import { createRedisAvailabilityState, type RedisAvailabilityState } from "./redis-state.js";
 

@@ -8,6 +8,8 @@
  *
  * @packageDocumentation
  */
+export * from "./availability-contract.js";
+export * from "./fake-timers.js";
 export * from "./hostile-registry.js";
 export * from "./image-fixtures.js";
 export * from "./platform-image.js";

@@ -1,6 +1,6 @@
 import { familiarString, type NamedReference } from "@kubeimg/core/reference";
+import { FakeTimers } from "@kubeimg/testkit";
 import { describe, expect, it } from "vitest";
-import { FakeTimers } from "./fake-timers.test-support.js";
 import { resolveFirstAvailable } from "./first-available.js";
 import { type Script, ScriptedChecker } from "./scripted-checker.test-support.js";
 

@@ -1,9 +1,8 @@
 import { type AddressInfo, connect, createServer } from "node:net";
 import { parseNormalizedNamed as ref } from "@kubeimg/core/reference";
+import { describeAvailabilityGateContract, FakeTimers, flushMicrotasks } from "@kubeimg/testkit";
 import { describe, expect, it } from "vitest";
 import type { Availability, RoutingTimers } from "./checker.js";
-import { FakeTimers, flushMicrotasks } from "./fake-timers.test-support.js";
-import { describeAvailabilityGateContract } from "./gate.contract.test-support.js";
 import { createAvailabilityGate } from "./gate.js";
 import {
   type AvailabilityState,

@@ -3,8 +3,8 @@
  * delay on the fake clock, or hangs until its probe is aborted.
  */
 import { familiarString, type NamedReference } from "@kubeimg/core/reference";
+import type { FakeTimers } from "@kubeimg/testkit";
 import type { Availability, AvailabilityChecker, SecretRef } from "./checker.js";
-import type { FakeTimers } from "./fake-timers.test-support.js";
 
 /** How one image behaves: answer after `after` ms, or never answer. */
 export type Script =

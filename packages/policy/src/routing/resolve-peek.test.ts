@@ -1,8 +1,8 @@
 import { familiarString } from "@kubeimg/core/reference";
+import { FakeTimers } from "@kubeimg/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Availability, PeekingAvailabilityChecker } from "../availability/checker.js";
-import { FakeTimers } from "../availability/fake-timers.test-support.js";
 import {
   type FirstAvailableResult,
   resolveFirstAvailable,

@@ -1,6 +1,6 @@
+import { FakeTimers, flushMicrotasks } from "@kubeimg/testkit";
 import { describe, expect, it } from "vitest";
 import type { Availability, AvailabilityChecker } from "../availability/checker.js";
-import { FakeTimers, flushMicrotasks } from "../availability/fake-timers.test-support.js";
 import { compileRouting } from "./compile.js";
 import { isRoutingError } from "./errors.js";
 import { parseRoutingResource } from "./load.js";

@@ -210,7 +210,7 @@ function childDigest(value: unknown, what: string, reference: string): string {
 export function createTagMetadataSource(options: TagMetadataSourceOptions): TagMetadataSource & {
   /** Also takes a bare `{ domain, path }`, not only a parsed reference. */
   tagMetadata(
-    repository: MetadataRepository,
+    repository: { readonly domain: string; readonly path: string },
     tag: string,
     options: TagMetadataCallOptions,
   ): Promise<TagImageMetadata>;

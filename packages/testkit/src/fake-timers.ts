@@ -2,7 +2,7 @@
  * A deterministic clock and timers for the resolution tests: time moves only
  * when a test calls `advance`, and due callbacks run in time order.
  */
-import type { RoutingTimers } from "./checker.js";
+import type { RoutingTimers } from "@kubeimg/policy/availability";
 
 interface Scheduled {
   readonly id: number;

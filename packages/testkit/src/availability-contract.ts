@@ -7,12 +7,17 @@
  */
 
 import { type NamedReference, parseNormalizedNamed as ref } from "@kubeimg/core/reference";
+import {
+  type Availability,
+  type AvailabilityChecker,
+  type AvailabilityGateOptions,
+  type AvailabilityState,
+  createAvailabilityGate,
+  type RoutingTimers,
+  resolveFirstAvailable,
+} from "@kubeimg/policy/availability";
 import { describe, expect, it } from "vitest";
-import type { Availability, AvailabilityChecker, RoutingTimers } from "./checker.js";
-import { flushMicrotasks } from "./fake-timers.test-support.js";
-import { resolveFirstAvailable } from "./first-available.js";
-import { type AvailabilityGateOptions, createAvailabilityGate } from "./gate.js";
-import type { AvailabilityState } from "./state.js";
+import { flushMicrotasks } from "./fake-timers.js";
 
 /** What a contract clock's timers return: a fake's id, or Node's own handle. */
 export type ContractTimerHandle = number | ReturnType<typeof setTimeout>;
