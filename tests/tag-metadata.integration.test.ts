@@ -84,12 +84,13 @@ async function tagsFor(needed: boolean, platform?: string): Promise<TagInfo[]> {
 }
 
 describe("dialect selection over a real registry", () => {
-  it("fills created, digest and the index's platforms", async () => {
+  it("fills created, digest, a single manifest's platform and the index's platforms", async () => {
     const tags = await tagsFor(true);
+    const single = { platform: "linux/amd64" };
     expect(tags).toEqual([
-      { name: "0.9.0", digest: digests.get("0.9.0"), created: "2024-05-01T00:00:00.5Z" },
-      { name: "1.0.0", digest: digests.get("1.0.0"), created: "2024-01-01T00:00:00Z" },
-      { name: "1.1.0", digest: digests.get("1.1.0"), created: "2024-03-01T00:00:00Z" },
+      { name: "0.9.0", digest: digests.get("0.9.0"), created: "2024-05-01T00:00:00.5Z", ...single },
+      { name: "1.0.0", digest: digests.get("1.0.0"), created: "2024-01-01T00:00:00Z", ...single },
+      { name: "1.1.0", digest: digests.get("1.1.0"), created: "2024-03-01T00:00:00Z", ...single },
       {
         name: "1.2.0",
         digest: digests.get("1.2.0"),
