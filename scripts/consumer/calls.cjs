@@ -50,7 +50,6 @@ const entryCalls = {
   "@kubeimg/registry/client": (m) =>
     m.basicAuthorization({ username: "u", password: "p" }) === "Basic dTpw",
   "@kubeimg/registry/adapters": (m) => typeof m.availabilityFromError(new Error("x")) === "object",
-  "@kubeimg/registry/http": (m) => m.canonicalHost("Docker.io") === "docker.io",
   "@kubeimg/registry/platform": (m) =>
     m.missingPlatformsReason([{ os: "linux", architecture: "arm64" }]) ===
     "available, but no linux/arm64 manifest",

@@ -1,13 +1,5 @@
 export { isRedisStateError, RedisStateError, type RedisStateErrorCode } from "./errors.js";
-export {
-  checkPrefix,
-  hashTagOf,
-  type ImageKeys,
-  imageKeys,
-  LAYOUT_VERSION,
-  type RegistryKeys,
-  registryKeys,
-} from "./keys.js";
+export { type ImageKeys, imageKeys } from "./keys.js";
 export {
   createRedisAvailabilityState,
   type NodeTimerHandle,
@@ -18,4 +10,3 @@ export {
   type RedisReadyOptions,
 } from "./redis-state.js";
 export { createRedisSender, type RedisCommandSender } from "./sender.js";
-export { decodeVerdict, encodeVerdict, scrubReason } from "./values.js";

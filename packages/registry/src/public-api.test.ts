@@ -1,6 +1,6 @@
 /**
  * Every public function of the package (`/client`, `/adapters`, `/platform`
- * and `/http`), called with arbitrary arguments,
+ * and the http helpers they are built on), called with arbitrary arguments,
  * returns (or resolves) or throws (or rejects) a kubeimg error: never a raw
  * `TypeError` or `RangeError` from deep inside. The client and the adapters
  * are exercised through their methods too, with a `fetch` that answers 404.

@@ -77,11 +77,10 @@ export {
   pulledRecordFromJson,
   pulledRecordToJson,
 } from "./schema.js";
-export {
-  hasSynchronousLookup,
-  type ListResult,
-  type PullRecordStore,
-  type SynchronousLookup,
+export type {
+  ListResult,
+  PullRecordStore,
+  SynchronousLookup,
 } from "./store.js";
 export type {
   Clock,
