@@ -8,6 +8,8 @@
  *   from CommonJS, and one function of each is called (scripts/consumer/);
  * - a file importing every entry type-checks with `tsc` under
  *   moduleResolution node16, bundler and node10;
+ * - the code examples of the READMEs and doc comments compile as pasted
+ *   (scripts/check-examples.ts);
  * - esbuild bundles the browser subpaths (platform browser, minify) within
  *   their gzip budgets;
  * - each tarball holds the LICENSE, the CLI tarball stays under 1 MB, and the
@@ -22,6 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
+import { checkExamples } from "./check-examples.js";
 import { repoRoot } from "./conformance/runner.js";
 
 /**
@@ -149,6 +152,9 @@ export async function checkConsumer(tarballs: readonly string[]): Promise<string
       );
       run(process.execPath, [tsc, "-p", config], dir, `tsc (${profile})`, failures);
     }
+
+    // The READMEs' and doc comments' examples compile as pasted.
+    failures.push(...checkExamples(dir, tsc));
 
     // Browser bundles of the pure subpaths, within their budgets.
     for (const [entry, budget] of Object.entries(browserBudgets)) {

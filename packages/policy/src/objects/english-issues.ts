@@ -22,6 +22,7 @@ let english: z.core.$ZodErrorMap | undefined;
  * @example
  * ```ts
  * import { pullSecretSchema } from "@kubeimg/core/keyring";
+ * import { safeParseEnglish } from "@kubeimg/policy/objects";
  * safeParseEnglish(pullSecretSchema, { type: 7 }).error?.issues[0]?.message;
  * // "Invalid input: expected string, received number"
  * ```

@@ -27,7 +27,11 @@ export interface MetricDefinition {
  *
  * @example
  * ```ts
- * import { Counter, Gauge } from "prom-client";
+ * import { pullManagerMetrics } from "@kubeimg/policy/pull-credentials";
+ *
+ * // prom-client's Counter and Gauge, or your metrics library's
+ * declare class Counter { constructor(o: { name: string; help: string; labelNames: string[] }) }
+ * declare class Gauge { constructor(o: { name: string; help: string }) }
  * for (const m of Object.values(pullManagerMetrics)) {
  *   m.type === "counter" ? new Counter({ name: m.name, help: m.help, labelNames: [...m.labelNames] })
  *                        : new Gauge({ name: m.name, help: m.help });

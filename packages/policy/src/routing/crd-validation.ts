@@ -140,6 +140,25 @@ function checkImageFilter(
 }
 
 /**
+ * A mirror's `registry` is joined with its `path` into an image name, so a
+ * scheme or a path in it routes to an image no runtime can pull.
+ */
+function checkMirrorRegistries(mirrors: unknown, out: CrdViolation[]): void {
+  if (!Array.isArray(mirrors)) return;
+  mirrors.forEach((rawMirror, index) => {
+    const registry = asRecord(rawMirror)?.registry;
+    if (typeof registry !== "string" || !registry.includes("/")) return;
+    out.push({
+      path: ["spec", "mirrors", index, "registry"],
+      value: registry,
+      message: registry.includes("://")
+        ? "must be a registry host[:port], without a scheme: drop the scheme"
+        : "must be a registry host[:port]; put the repository prefix in the mirror's path",
+    });
+  });
+}
+
+/**
  * Returns the CRD rules `raw` breaks (empty when the API server would accept
  * it). `resource` is the same object already parsed by the lenient schema.
  *
@@ -154,6 +173,7 @@ export function crdViolations(raw: unknown, resource: RoutingResource): CrdViola
   checkFilter(resource.kind, spec.filter, out);
   if (resource.kind === "ClusterImageSetMirror" || resource.kind === "ImageSetMirror") {
     checkImageFilter(spec.imageFilter, ["spec", "imageFilter"], out);
+    checkMirrorRegistries(spec.mirrors, out);
     if (hasItems(spec.filter) && hasItems(spec.imageFilter)) {
       out.push({
         path: ["spec"],

@@ -223,6 +223,22 @@ describe("parseRoutingResource", () => {
       expect(result.error).toMatchObject({ code: "INVALID_RESOURCE", path, value });
   });
 
+  it.each(["https://h.example.com", "h.example.com/team"])(
+    "refuses a mirror registry that is not a host[:port]: %s",
+    (registry) => {
+      const result = safeParseRoutingResource(cism({ mirrors: [{ registry, path: "/x" }] }));
+      expect(result.success).toBe(false);
+      if (!result.success) {
+        expect(result.error).toMatchObject({
+          code: "INVALID_RESOURCE",
+          path: "spec.mirrors[0].registry",
+          value: registry,
+        });
+        expect(result.error.message).toMatch(/host\[:port\]/);
+      }
+    },
+  );
+
   it("applies kuik's defaults", () => {
     const r = parseRoutingResource(cism({ mirrors: [{ registry: "h" }] }));
     expect(r.spec).toEqual({ priority: 0, mirrors: [{ registry: "h", path: "", priority: 0 }] });

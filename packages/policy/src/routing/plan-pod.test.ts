@@ -230,3 +230,16 @@ describe("resolvePodRouting", () => {
     expect(result.resolutions.map((r) => r?.index)).toEqual([1, undefined, 0]);
   });
 });
+
+describe("planPodRouting given a Pod's spec", () => {
+  it("throws INVALID_POD saying to pass the whole Pod", () => {
+    let caught: unknown;
+    try {
+      planPodRouting(routing, pod().spec);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ code: "INVALID_POD", path: "spec" });
+    expect(String((caught as Error).message)).toMatch(/whole Pod.*not its spec/);
+  });
+});

@@ -49,6 +49,19 @@ export type RoutingPod = z.output<typeof routingPodSchema>;
  * ```
  */
 export function parseRoutingPod(value: unknown): RoutingPod {
+  // A PodSpec has no `spec` of its own; read as a Pod it would plan no container.
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !("spec" in value) &&
+    ("containers" in value || "initContainers" in value)
+  ) {
+    throw new RoutingError(
+      "INVALID_POD",
+      "pod: spec: is missing, and containers sit at the root: pass the whole Pod (pod, request.object), not its spec",
+      { path: "spec", value: undefined },
+    );
+  }
   const result = safeParseEnglish(routingPodSchema, value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

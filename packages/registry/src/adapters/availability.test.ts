@@ -55,3 +55,12 @@ describe("createAvailabilityChecker", () => {
     expect(fetched).toBe(0);
   });
 });
+
+describe("createAvailabilityChecker given the client itself", () => {
+  it("says to pass { client }", () => {
+    const client = createRegistryClient();
+    expect(() => createAvailabilityChecker(client as never)).toThrow(
+      /pass \{ client \}, not the client itself/,
+    );
+  });
+});

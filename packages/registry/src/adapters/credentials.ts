@@ -35,6 +35,9 @@ export function checkAdapterOptions(where: string, options: unknown): void {
     throw new RegistryError("INVALID_OPTION", `${where}: option ${option} ${rule}`);
   };
   if (typeof o !== "object" || o === null) fail("(options)", "must be an object");
+  if (client === undefined && typeof o?.headManifest === "function") {
+    fail("client", "is missing: pass { client }, not the client itself");
+  }
   if (typeof client !== "object" || client === null || typeof client.headManifest !== "function") {
     fail("client", "must be a registry client (createRegistryClient)");
   }

@@ -71,14 +71,18 @@ export class HostPolicy {
   checkRegistry(registry: string, reference: string): void {
     const allowed = this.#options.allowedRegistries;
     if (allowed && !allowed.includes(registry)) {
-      throw new RegistryError("BLOCKED_HOST", `registry ${registry} is not in the allowed list`, {
-        reference,
-      });
+      throw new RegistryError(
+        "BLOCKED_HOST",
+        `registry ${registry} is not in the allowed list: add ${JSON.stringify(registry)} to the client option allowedRegistries`,
+        {
+          reference,
+        },
+      );
     }
     if (isRestrictedHost(hostnameOf(registry)) && !this.allowPrivate(registry)) {
       throw new RegistryError(
         "BLOCKED_HOST",
-        `registry ${registry} is a private or local address; allow it in the client options`,
+        `registry ${registry} is a private or local address; allow it with the client option registries[${JSON.stringify(registry)}].allowPrivateAddress: true (or allowPrivateAddresses: true for every registry)`,
         { reference },
       );
     }

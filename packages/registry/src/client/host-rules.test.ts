@@ -154,3 +154,25 @@ describe("the resolveHost hook (DNS names resolving to private addresses)", () =
     expect(asked).toEqual([]);
   });
 });
+
+describe("BLOCKED_HOST names the option that allows the host", () => {
+  it("a private registry: registries[host].allowPrivateAddress or allowPrivateAddresses", async () => {
+    const { client } = clientWith(() => new Response(null, { status: 200 }));
+    const error = await rejection(
+      client.headManifest({ domain: "10.0.0.7:5000", path: "a/b", tag: "1" }),
+    );
+    expect(error.code).toBe("BLOCKED_HOST");
+    expect(error.message).toContain('registries["10.0.0.7:5000"].allowPrivateAddress: true');
+    expect(error.message).toContain("allowPrivateAddresses: true");
+  });
+
+  it("a registry outside allowedRegistries names that option", async () => {
+    const { client } = clientWith(() => new Response(null, { status: 200 }), {
+      allowedRegistries: ["quay.io"],
+    });
+    const error = await rejection(
+      client.headManifest({ domain: "ghcr.io", path: "a/b", tag: "1" }),
+    );
+    expect(error.message).toContain('add "ghcr.io" to the client option allowedRegistries');
+  });
+});

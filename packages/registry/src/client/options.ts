@@ -108,6 +108,8 @@ export interface RegistryClientOptions {
    * @example
    * ```ts
    * import { lookup } from "node:dns/promises";
+   * import { createRegistryClient } from "@kubeimg/registry/client";
+   *
    * createRegistryClient({
    *   resolveHost: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
    * });

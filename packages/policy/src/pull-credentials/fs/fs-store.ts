@@ -138,7 +138,15 @@ export interface FileSystemOpenReport {
  *
  * @example
  * ```ts
+ * import {
+ *   CachedPullRecordStore,
+ *   createVerificationPolicy,
+ *   PullManager,
+ * } from "@kubeimg/policy/pull-credentials";
  * import { FileSystemPullRecordStore } from "@kubeimg/policy/pull-credentials/fs";
+ *
+ * const policy = createVerificationPolicy();
+ * const clock = { now: Date.now };
  * const store = await FileSystemPullRecordStore.open("/var/lib/kubelet");
  * const manager = await PullManager.open({ store: await CachedPullRecordStore.create(store), policy, clock });
  * ```

@@ -14,6 +14,8 @@
  * import { compileRouting } from "@kubeimg/policy/routing";
  * import { loadKuikConfig, loadRoutingResources } from "@kubeimg/policy/routing/yaml";
  *
+ * declare const crsYaml: string; // kuik CRs (ClusterImageSetMirror, ImageSetMirror, …)
+ * declare const configYaml: string; // kuik's config.yaml
  * const routing = compileRouting(loadRoutingResources(crsYaml), { config: loadKuikConfig(configYaml) });
  * ```
  *
