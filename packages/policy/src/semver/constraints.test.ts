@@ -157,10 +157,12 @@ describe("parseConstraints errors", () => {
 
   it("parses a crafted constraint in linear time", () => {
     // Counted in characters matched, not time, so that a busy machine cannot fail this.
+    // v3.4.0 has no length limit (v3.5.0 refuses these before matching), so
+    // the matching itself is what is measured.
     const workAt = (n: number) => {
       const crafted = `${"1 ".repeat(n)}   ,   !`;
       regexpWork.chars = 0;
-      expect(() => parseConstraints(crafted)).toThrow(
+      expect(() => parseConstraints(crafted, { semver: "v3.4.0" })).toThrow(
         expect.objectContaining({ code: "CONSTRAINT_INVALID" }),
       );
       return regexpWork.chars;
