@@ -41,9 +41,11 @@ export const browserBudgets: Record<string, { target: number; ceiling: number }>
   "@kubeimg/core/reference": { target: 6 * 1024, ceiling: 6 * 1024 },
   "@kubeimg/policy/tags": { target: 60 * 1024, ceiling: 60 * 1024 },
   // No goal of their own: each dialect is kept from growing unnoticed.
-  "@kubeimg/policy/tags/argocd": { target: 43 * 1024, ceiling: 43 * 1024 },
+  "@kubeimg/policy/tags/argocd": { target: 44 * 1024, ceiling: 44 * 1024 },
   "@kubeimg/policy/tags/kargo": { target: 39 * 1024, ceiling: 39 * 1024 },
-  "@kubeimg/policy/tags/dialects": { target: 50 * 1024, ceiling: 50 * 1024 },
+  // Raised by 1 KB each when Argo CD learnt to drop single-manifest images of an
+  // unwanted platform and the updaters their own Masterminds release.
+  "@kubeimg/policy/tags/dialects": { target: 51 * 1024, ceiling: 51 * 1024 },
   "@kubeimg/policy/routing": { target: 70 * 1024, ceiling: 70 * 1024 },
 };
 /** The packed CLI (everything bundled) must stay small enough to install quickly. */
@@ -108,8 +110,23 @@ export async function checkConsumer(tarballs: readonly string[]): Promise<string
       const name = JSON.parse(
         execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }),
       ) as Manifest;
-      for (const sub of Object.keys(name.exports)) {
-        if (sub !== "./package.json") entries.push(name.name + sub.slice(1));
+      for (const [sub, target] of Object.entries(name.exports)) {
+        if (sub === "./package.json") continue;
+        if (sub.endsWith(".json")) {
+          // A data entry (the CLI's JSON Schema): shipped, and JSON, not code to import.
+          const file = typeof target === "string" ? target : undefined;
+          try {
+            JSON.parse(
+              execFileSync("tar", ["-xzOf", tarball, `package/${(file ?? sub).slice(2)}`], {
+                encoding: "utf8",
+              }),
+            );
+          } catch (error) {
+            failures.push(`${name.name}${sub.slice(1)}: not shipped as JSON (${String(error)})`);
+          }
+          continue;
+        }
+        entries.push(name.name + sub.slice(1));
       }
     }
 

@@ -9,6 +9,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import {
+  type ClientRequest,
   createServer,
   get as httpGet,
   type IncomingMessage,
@@ -356,10 +357,12 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   };
 }
 
-/** GET `path` from a replica's webhook port, over TLS trusting `ca`. */
-function get(port: number, path: string, ca: string): Promise<{ status: number; body: string }> {
+type Reply = { status: number; body: string };
+
+/** The status and text of one answer to `req`. */
+function replyOf(req: ClientRequest): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, method: "GET", ca }, (res) => {
+    req.on("response", (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (c: string) => {
@@ -373,21 +376,14 @@ function get(port: number, path: string, ca: string): Promise<{ status: number; 
   });
 }
 
+/** GET `path` from a replica's webhook port, over TLS trusting `ca`. */
+function get(port: number, path: string, ca: string): Promise<Reply> {
+  return replyOf(request({ host: "127.0.0.1", port, path, method: "GET", ca }));
+}
+
 /** GET /stats from a replica's loopback statistics listener. */
-function getStats(port: number): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpGet({ host: "127.0.0.1", port, path: "/stats" }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => {
-        body += c;
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end();
-  });
+function getStats(port: number): Promise<Reply> {
+  return replyOf(httpGet({ host: "127.0.0.1", port, path: "/stats" }));
 }
 
 /** An AdmissionReview of a Pod whose containers run `images`. */

@@ -54,8 +54,13 @@ const entryCalls = {
     m.missingPlatformsReason([{ os: "linux", architecture: "arm64" }]) ===
     "available, but no linux/arm64 manifest",
   "@kubeimg/redis": (m) =>
-    m.hashTagOf(m.registryKeys("prod:", "quay.io").open).startsWith("r") &&
-    m.decodeVerdict(m.encodeVerdict({ available: true }))?.available === true,
+    m
+      .imageKeys("prod:", {
+        image: "quay.io/a/b:1",
+        credentialSecret: undefined,
+        registry: "quay.io",
+      })
+      .verdict.startsWith("prod:{i"),
   "@kubeimg/cli": async (m) => {
     let out = "";
     const sink = {
