@@ -104,13 +104,13 @@ describe("error texts containers/image v5.36.1 gives for an image", () => {
     );
   });
 
-  it("names the search registry a short name fails to complete with", () => {
+  it("names the input and the search registry a short name fails to complete with", () => {
     const lower = "invalid reference format: repository name must be lowercase";
     expect(() => resolveShortName(conf, "UPPER/x")).toThrow(
       `creating reference with unqualified-search registry "quay.io": ${lower}`,
     );
     expect(() => resolveShortNameLocally(conf, "UPPER/x")).toThrow(
-      `creating reference with unqualified-search registry "localhost": ${lower}`,
+      `"UPPER/x": creating reference with unqualified-search registry "localhost": ${lower}`,
     );
     expect(() => resolveShortNameLocally(conf, "UPPER/x", { forceDockerHub: true })).toThrow(
       `creating reference with unqualified-search registry "docker.io": ${lower}`,

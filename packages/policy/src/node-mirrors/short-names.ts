@@ -85,7 +85,7 @@ function normalized(text: string, name: string): ContainersImageReference {
   }
 }
 
-/** `registry/name`, normalized; a failure names the registry, as upstream words it. */
+/** `registry/name`, normalized; a failure names the input, then the registry as upstream words it. */
 function completed(registry: string, name: string): string {
   try {
     return ciString(ciTagNameOnly(ciParseNormalizedNamed(`${registry}/${name}`)));
@@ -93,7 +93,7 @@ function completed(registry: string, name: string): string {
     if (error instanceof ContainersImageReferenceError) {
       throw new NodeMirrorsError(
         "INVALID_INPUT",
-        `creating reference with unqualified-search registry ${JSON.stringify(registry)}: ${error.message}`,
+        `${JSON.stringify(name)}: creating reference with unqualified-search registry ${JSON.stringify(registry)}: ${error.message}`,
       );
     }
     throw error;
