@@ -7,7 +7,7 @@
  * rewritten into forms with the same language and the same submatches that
  * a backtracking engine runs in linear time.
  */
-import { isValidDigest } from "@kubeimg/core/digest";
+import { safeParseDigest } from "@kubeimg/core/digest";
 
 const nameComponent = "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*";
 const domainComponent = "[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?";
@@ -65,8 +65,11 @@ export function ciParse(s: string): ContainersImageReference {
     );
   }
   const d = m[3];
-  if (d !== undefined && !isValidDigest(d))
-    throw new ContainersImageReferenceError("invalid digest");
+  if (d !== undefined) {
+    // go-digest's own text names the rule broken (format, length, algorithm).
+    const parsed = safeParseDigest(d);
+    if (!parsed.success) throw new ContainersImageReferenceError(parsed.error.message);
+  }
   const split = anchoredName.exec(name) as RegExpExecArray;
   return { domain: split[1] ?? "", path: split[2] as string, tag: m[2], digest: d };
 }

@@ -85,3 +85,39 @@ describe("an invalid image with an invalid registries.conf", () => {
     },
   );
 });
+
+describe("error texts containers/image v5.36.1 gives for an image", () => {
+  const hex = "0123456789abcdef".repeat(4);
+  const conf = () => loadRegistriesConf({ conf: 'unqualified-search-registries = ["quay.io"]\n' });
+
+  it.each([
+    [`a.io/x@sha256:${hex.toUpperCase()}`, "invalid checksum digest format"],
+    [`a.io/x@sha512:${hex}`, "invalid checksum digest length"],
+    [`a.io/x@foo:${hex.slice(0, 32)}`, "unsupported digest algorithm"],
+  ])("names go-digest's rule for a bad digest (%s)", (image, text) => {
+    expect(() => pullSources(conf, image)).toThrow(`${JSON.stringify(image)}: ${text}`);
+    expect(() => resolveShortName(conf, image)).toThrow(
+      `cannot parse input: ${JSON.stringify(image)}: ${text}`,
+    );
+    expect(() => resolveShortNameLocally(conf, image)).toThrow(
+      `cannot parse input: ${JSON.stringify(image)}: ${text}`,
+    );
+  });
+
+  it("names the input and the search registry a short name fails to complete with", () => {
+    const lower = "invalid reference format: repository name must be lowercase";
+    expect(() => resolveShortName(conf, "UPPER/x")).toThrow(
+      `creating reference with unqualified-search registry "quay.io": ${lower}`,
+    );
+    expect(() => resolveShortNameLocally(conf, "UPPER/x")).toThrow(
+      `"UPPER/x": creating reference with unqualified-search registry "localhost": ${lower}`,
+    );
+    expect(() => resolveShortNameLocally(conf, "UPPER/x", { forceDockerHub: true })).toThrow(
+      `creating reference with unqualified-search registry "docker.io": ${lower}`,
+    );
+    // Podman's Docker-compatible path normalizes the name itself.
+    expect(() => resolveShortName(conf, "UPPER/x", { forceDockerHub: true })).toThrow(
+      `cannot normalize input: "UPPER/x": ${lower}`,
+    );
+  });
+});

@@ -85,6 +85,21 @@ function normalized(text: string, name: string): ContainersImageReference {
   }
 }
 
+/** `registry/name`, normalized; a failure names the input, then the registry as upstream words it. */
+function completed(registry: string, name: string): string {
+  try {
+    return ciString(ciTagNameOnly(ciParseNormalizedNamed(`${registry}/${name}`)));
+  } catch (error) {
+    if (error instanceof ContainersImageReferenceError) {
+      throw new NodeMirrorsError(
+        "INVALID_INPUT",
+        `${JSON.stringify(name)}: creating reference with unqualified-search registry ${JSON.stringify(registry)}: ${error.message}`,
+      );
+    }
+    throw error;
+  }
+}
+
 function ownAlias(
   conf: RegistriesConf,
   name: string,
@@ -145,7 +160,7 @@ export function resolveShortName(
         : `short-name ${JSON.stringify(name)} did not resolve to an alias and no containers-registries.conf(5) was found`,
     );
   }
-  const candidates = search.map((registry) => ciString(normalized(`${registry}/${name}`, name)));
+  const candidates = search.map((registry) => completed(registry, name));
   const description = `Resolving ${JSON.stringify(userInput)} using unqualified-search registries (${origin})`;
   if (mode === "enforcing" && candidates.length > 1) {
     throw new NodeMirrorsError(
@@ -169,7 +184,7 @@ export function resolveShortNameLocally(
   const { isShort, ref } = parseUnnormalizedShortName(name);
   if (!isShort) return [ciString(ciTagNameOnly(ref))];
   const complete = (registries: readonly string[]) =>
-    registries.map((registry) => ciString(normalized(`${registry}/${name}`, name)));
+    registries.map((registry) => completed(registry, name));
   if (options.forceDockerHub === true) return complete(["docker.io"]);
   const out: string[] = [];
   const alias = ownAlias(conf(), ciString(ciTrim(ref)));
