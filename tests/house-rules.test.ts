@@ -8,7 +8,9 @@
  * - no import cycle between the modules of a package;
  * - no source file over 450 lines, unless listed below with its reason;
  * - an `index.ts` only re-exports: it is the list of what a folder offers,
- *   never where a behaviour lives.
+ *   never where a behaviour lives;
+ * - no tracked text file keeps a merge's conflict markers (raw, or mangled
+ *   into a Markdown quote by a formatter).
  */
 
 import { execFileSync } from "node:child_process";
@@ -142,6 +144,22 @@ describe("house rules", () => {
     expect(offences).toEqual([]);
   });
 
+  it("no tracked file keeps a merge's conflict markers", () => {
+    const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: repoRoot, encoding: "utf8" })
+      .split("\0")
+      .filter((file) => /\.(ts|mts|md|json|ya?ml|sh|toml|txt)$/.test(file));
+    const offenders = tracked.flatMap((file) =>
+      conflictMarkerLines(readFileSync(join(repoRoot, file), "utf8")).map((n) => `${file}:${n}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it("the conflict marker finder finds both forms (the rule can fail)", () => {
+    const text = ["a", "  <<<<<<< HEAD", "b", "    =======", "c", "> > > > > > > topic", ""];
+    expect(conflictMarkerLines(text.join("\n"))).toEqual([2, 4, 6]);
+    expect(conflictMarkerLines("a\n> quoted text\n===\n")).toEqual([]);
+  });
+
   it("the cycle finder finds a cycle (the rule can fail)", () => {
     const graph = new Map([
       ["a", ["b"]],
@@ -183,4 +201,10 @@ function findCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   };
   for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node);
   return cycles;
+}
+
+/** The 1-based lines of `text` that are conflict markers, raw or quoted by a Markdown formatter. */
+function conflictMarkerLines(text: string): number[] {
+  const marker = /^\s*(<{7}|>{7}|={7}$|(> ){7})/;
+  return text.split("\n").flatMap((line, i) => (marker.test(line) ? [i + 1] : []));
 }

@@ -6,7 +6,7 @@
  * load test (`pnpm --filter @kubeimg/example-admission-webhook load-test`),
  * the integration tests and the `webhook` benchmark.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import {
   type ClientRequest,
@@ -20,6 +20,7 @@ import { Agent, request } from "node:https";
 import type { Socket } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { podAdmissionReview, selfSignedCertificate } from "@kubeimg/testkit";
 import type { WebhookIntake, WebhookTiming } from "../../examples/admission-webhook/server.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -150,32 +151,8 @@ export async function startRegistryProcess(slowMs: number): Promise<RegistryProc
  * RSA) and returns the PEM texts and file paths.
  */
 export function writeCertificate(dir: string): { cert: string; certFile: string; keyFile: string } {
-  const keyFile = join(dir, "tls.key");
-  const certFile = join(dir, "tls.crt");
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-      "-keyout",
-      keyFile,
-      "-out",
-      certFile,
-    ],
-    { stdio: "ignore" },
-  );
-  return { cert: readFileSync(certFile, "utf8"), certFile, keyFile };
+  const { cert, certFile, keyFile } = selfSignedCertificate(dir, "ec");
+  return { cert, certFile, keyFile };
 }
 
 /**
@@ -388,29 +365,11 @@ function getStats(port: number): Promise<Reply> {
 
 /** An AdmissionReview of a Pod whose containers run `images`. */
 export function podReview(uid: string, images: readonly string[]): unknown {
-  return {
-    apiVersion: "admission.k8s.io/v1",
-    kind: "AdmissionReview",
-    request: {
-      uid,
-      kind: { group: "", version: "v1", kind: "Pod" },
-      resource: { group: "", version: "v1", resource: "pods" },
-      operation: "CREATE",
-      namespace: "load",
-      object: {
-        apiVersion: "v1",
-        kind: "Pod",
-        metadata: { generateName: "load-", namespace: "load" },
-        spec: {
-          containers: images.map((image, i) => ({
-            name: `c${i}`,
-            image,
-            imagePullPolicy: "IfNotPresent",
-          })),
-        },
-      },
-    },
-  };
+  return podAdmissionReview(uid, {
+    namespace: "load",
+    metadata: { generateName: "load-", namespace: "load" },
+    containers: images.map((image, i) => ({ name: `c${i}`, image })),
+  });
 }
 
 /** How one review went. */

@@ -8,6 +8,7 @@
 import type { AvailabilityChecker, RoutingTimers } from "@kubeimg/policy/availability";
 import { compileRouting } from "@kubeimg/policy/routing";
 import { loadRoutingResources } from "@kubeimg/policy/routing/yaml";
+import { podAdmissionReview } from "@kubeimg/testkit";
 import { describe, expect, it } from "vitest";
 import { ANSWER_RESERVE_MS, createPodMutator } from "./mutator.js";
 import { type NodeTimerHandle, nodeTimers } from "./timers.js";
@@ -71,23 +72,8 @@ spec:
 );
 
 function review(uid: string, image: string) {
-  return {
-    apiVersion: "admission.k8s.io/v1",
-    kind: "AdmissionReview",
-    request: {
-      uid,
-      kind: { group: "", version: "v1", kind: "Pod" },
-      resource: { group: "", version: "v1", resource: "pods" },
-      operation: "CREATE",
-      namespace: "default",
-      object: {
-        apiVersion: "v1",
-        kind: "Pod",
-        metadata: { name: uid, namespace: "default" },
-        spec: { containers: [{ name: "app", image }] },
-      },
-    },
-  };
+  const metadata = { name: uid, namespace: "default" };
+  return podAdmissionReview(uid, { containers: [{ name: "app", image }], metadata });
 }
 
 describe("createPodMutator under a burst", () => {

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type TLSSocket, connect as tlsConnect } from "node:tls";
 import { fileURLToPath } from "node:url";
+import { podAdmissionReview } from "@kubeimg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReplica, writeCertificate } from "../../bench/webhook/cluster.js";
 import { readAdmissionRequest } from "./admission-review.js";
@@ -59,18 +60,7 @@ async function webhook(
 }
 
 function review(uid: string): unknown {
-  return {
-    apiVersion: "admission.k8s.io/v1",
-    kind: "AdmissionReview",
-    request: {
-      uid,
-      kind: { group: "", version: "v1", kind: "Pod" },
-      resource: { group: "", version: "v1", resource: "pods" },
-      operation: "CREATE",
-      namespace: "default",
-      object: { apiVersion: "v1", kind: "Pod", spec: { containers: [] } },
-    },
-  };
+  return podAdmissionReview(uid, { containers: [] });
 }
 
 /** A raw HTTP exchange over TLS: what was answered (status line, headers, body) once the server closed or answered. */

@@ -13,15 +13,18 @@ import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";
 import {
   buildImage,
+  podAdmissionReview,
   pushImage,
   type RunningRegistry,
+  selfSignedCertificate,
   settlesBefore,
+  startBlackHole,
   startRegistry,
 } from "@kubeimg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPodMutator, type PodMutatorOptions } from "./mutator.js";
 import { startWebhookServer, type WebhookServer } from "./server.js";
-import { postJson, selfSignedCertificate, startBlackHole } from "./test-support.js";
+import { postJson } from "./test-support.js";
 import { nodeTimers } from "./timers.js";
 
 let dir: string;
@@ -133,26 +136,8 @@ function review(
   containers: { name: string; image: string }[],
   extra: Record<string, unknown> = {},
 ) {
-  return {
-    apiVersion: "admission.k8s.io/v1",
-    kind: "AdmissionReview",
-    request: {
-      uid,
-      kind: { group: "", version: "v1", kind: "Pod" },
-      resource: { group: "", version: "v1", resource: "pods" },
-      operation: "CREATE",
-      namespace,
-      object: {
-        apiVersion: "v1",
-        kind: "Pod",
-        metadata: { generateName: "web-", namespace },
-        spec: {
-          containers: containers.map((c) => ({ ...c, imagePullPolicy: "IfNotPresent" })),
-        },
-      },
-      ...extra,
-    },
-  };
+  const metadata = { generateName: "web-", namespace };
+  return podAdmissionReview(uid, { namespace, containers, metadata, request: extra });
 }
 
 interface Reply {

@@ -6,7 +6,6 @@
  */
 
 import type { DockerKeyring } from "@kubeimg/core/keyring";
-import { compileRegexp } from "@kubeimg/core/regexp";
 import {
   type ImagePolicy,
   type ImagePolicyResolution,
@@ -17,9 +16,6 @@ import {
 import { createDigestResolver, createTagLister } from "@kubeimg/registry/adapters";
 import type { RegistryClient } from "@kubeimg/registry/client";
 import type { FluxObjects, ImageRepository } from "./objects.js";
-
-/** Flux's default `ImageRepository.spec.exclusionList`. */
-const DEFAULT_EXCLUSION = ["^.*\\.sig$"];
 
 /** The outcome for one policy, as `kubectl get imagepolicy` shows it and more. */
 export interface PolicyReport {
@@ -38,12 +34,6 @@ export interface CheckOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Returns true for a tag the ImageRepository's `exclusionList` drops, as Flux does. */
-function exclusion(patterns: readonly string[]): (tag: string) => boolean {
-  const compiled = patterns.map((p) => compileRegexp(p));
-  return (tag) => compiled.some((r) => r.matchString(tag));
-}
-
 /** Resolves every policy of `objects` against the registry, in file order. */
 export async function checkImagePolicies(
   objects: FluxObjects,
@@ -53,18 +43,11 @@ export async function checkImagePolicies(
     client: options.client,
     ...(options.keyring ? { keyring: options.keyring } : {}),
   };
+  const lister = createTagLister(adapter);
   const resolver = createDigestResolver(adapter);
   const reports: PolicyReport[] = [];
   for (const policy of objects.policies) {
-    reports.push(
-      await checkOne(
-        policy,
-        objects,
-        (exclude) => createTagLister({ ...adapter, exclude }),
-        resolver,
-        options,
-      ),
-    );
+    reports.push(await checkOne(policy, objects, lister, resolver, options));
   }
   return reports;
 }
@@ -72,7 +55,7 @@ export async function checkImagePolicies(
 async function checkOne(
   policy: ImagePolicy,
   objects: FluxObjects,
-  listerFor: (exclude: (tag: string) => boolean) => TagLister,
+  lister: TagLister,
   resolver: Parameters<typeof resolveImagePolicy>[0]["digestResolver"],
   options: CheckOptions,
 ): Promise<PolicyReport> {
@@ -91,6 +74,7 @@ async function checkOne(
       repository,
       resolution: {
         tag: undefined,
+        tags: undefined,
         status: {
           ...status,
           conditions: [{ type: "Ready", status: "False", reason: "DependencyNotReady", message }],
@@ -104,7 +88,9 @@ async function checkOne(
     spec: policy.spec,
     image: repository.image,
     status,
-    tagLister: listerFor(exclusion(repository.exclusionList ?? DEFAULT_EXCLUSION)),
+    // The library drops what the ImageRepository's `exclusionList` excludes, as Flux's scan does.
+    exclusionList: repository.exclusionList,
+    tagLister: lister,
     digestResolver: resolver,
     ...(options.signal ? { signal: options.signal } : {}),
   });

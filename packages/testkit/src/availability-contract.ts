@@ -6,9 +6,8 @@
  * probe timeout is `10u`.
  */
 
-import { type NamedReference, parseNormalizedNamed as ref } from "@kubeimg/core/reference";
+import { parseNormalizedNamed as ref } from "@kubeimg/core/reference";
 import {
-  type Availability,
   type AvailabilityChecker,
   type AvailabilityGateOptions,
   type AvailabilityState,
@@ -18,6 +17,7 @@ import {
 } from "@kubeimg/policy/availability";
 import { describe, expect, it } from "vitest";
 import { flushMicrotasks } from "./fake-timers.js";
+import { type Script, ScriptedChecker } from "./scripted-checker.js";
 
 /** What a contract clock's timers return: a fake's id, or Node's own handle. */
 export type ContractTimerHandle = number | ReturnType<typeof setTimeout>;
@@ -46,69 +46,17 @@ export interface ContractSetup {
   dispose?(world: ContractWorld): Promise<void> | void;
 }
 
-/** How one scripted image behaves: answer after `after` units, or never. */
-type Script =
-  | { readonly after: number; readonly available: boolean; readonly retryable?: boolean }
-  | "hang"
-  | "hang-ignoring-abort";
-
-/** A scripted registry on the contract clock that records calls and aborts. */
-class ContractChecker implements AvailabilityChecker {
-  readonly calls: string[] = [];
-  readonly aborted: string[] = [];
-
-  constructor(
-    private readonly clock: ContractClock,
-    private readonly unit: number,
-    private readonly script: Record<string, Script | (() => Script)>,
-  ) {}
-
-  callsFor(image: string): number {
-    return this.calls.filter((c) => c === image).length;
-  }
-
-  check(
-    reference: NamedReference,
-    _secret: unknown,
-    { signal }: { signal?: AbortSignal },
-  ): Promise<Availability> {
-    const image = reference.string;
-    this.calls.push(image);
-    const entry = this.script[image];
-    const behaviour = (typeof entry === "function" ? entry() : entry) ?? {
-      after: 0.1,
-      available: false,
-      retryable: false,
-    };
-    return new Promise((resolve) => {
-      if (behaviour === "hang-ignoring-abort") return;
-      let handle: ContractTimerHandle | undefined;
-      if (behaviour !== "hang") {
-        handle = this.clock.setTimeout(
-          () =>
-            resolve(
-              behaviour.available
-                ? { available: true }
-                : {
-                    available: false,
-                    reason: "not found",
-                    retryable: behaviour.retryable ?? false,
-                  },
-            ),
-          behaviour.after * this.unit,
-        );
-      }
-      signal?.addEventListener(
-        "abort",
-        () => {
-          if (handle !== undefined) this.clock.clearTimeout(handle);
-          this.aborted.push(image);
-          resolve({ available: false, reason: "aborted", retryable: true });
-        },
-        { once: true },
-      );
-    });
-  }
+/** A scripted registry on the contract clock, naming images by their full string. */
+function contractChecker(
+  clock: ContractClock,
+  unit: number,
+  script: Readonly<Record<string, Script | (() => Script)>>,
+): ScriptedChecker<ContractTimerHandle> {
+  return new ScriptedChecker(clock, script, {
+    unit,
+    unscriptedAfter: 0.1,
+    nameOf: (reference) => reference.string,
+  });
 }
 
 /** Runs `run` and moves the clock until it settles; returns the elapsed time and the value. */
@@ -171,7 +119,7 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
       (behaviour) =>
         withWorld(async (world) => {
           const { clock } = world;
-          const checker = new ContractChecker(clock, u, {
+          const checker = contractChecker(clock, u, {
             [dead]: behaviour,
             [original]: { after: 0.5, available: true },
             "dead.example.com/mirror/library/redis:7": behaviour,
@@ -264,7 +212,7 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
       withWorld(async (world) => {
         const { clock } = world;
         const alternatives = ["a.example.com/x:1", "b.example.com/x:1", "c.example.com/x:1"];
-        const checker = new ContractChecker(clock, u, {
+        const checker = contractChecker(clock, u, {
           "a.example.com/x:1": { after: 5, available: false },
           "b.example.com/x:1": { after: 8, available: true },
           "c.example.com/x:1": { after: 3, available: true },
@@ -294,7 +242,7 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
       "aborts a losing probe once no caller needs it, and neither caches nor blames it",
       withWorld(async (world) => {
         const { clock } = world;
-        const checker = new ContractChecker(clock, u, {
+        const checker = contractChecker(clock, u, {
           "a.example.com/x:1": { after: 1, available: true },
           "b.example.com/x:1": "hang",
         });
@@ -324,7 +272,7 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
       "keeps a shared probe alive while one caller still waits",
       withWorld(async (world) => {
         const { clock } = world;
-        const checker = new ContractChecker(clock, u, {
+        const checker = contractChecker(clock, u, {
           "a.example.com/x:1": { after: 5, available: true },
         });
         const gate = gateOf(world, checker, world.state());
@@ -343,7 +291,7 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
       "caches available answers longer than unavailable ones",
       withWorld(async (world) => {
         const { clock } = world;
-        const checker = new ContractChecker(clock, u, {
+        const checker = contractChecker(clock, u, {
           "up.example.com/x:1": { after: 0.1, available: true },
           "up.example.com/missing:1": { after: 0.1, available: false },
         });
@@ -367,7 +315,7 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
       "does not open the circuit on definite answers (404)",
       withWorld(async (world) => {
         const { clock } = world;
-        const checker = new ContractChecker(clock, u, {
+        const checker = contractChecker(clock, u, {
           "up.example.com/missing:1": { after: 0.1, available: false },
         });
         const gate = gateOf(world, checker, world.state());
@@ -380,7 +328,7 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
       "keys answers by credential secret too",
       withWorld(async (world) => {
         const { clock } = world;
-        const checker = new ContractChecker(clock, u, {
+        const checker = contractChecker(clock, u, {
           "up.example.com/x:1": { after: 0.1, available: true },
         });
         const gate = gateOf(world, checker, world.state());
@@ -407,12 +355,11 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
       "replicas sharing the state: one probes a dead mirror, the others wait for its verdict and the circuit is open for all",
       withWorld(async (world) => {
         const { clock } = world;
-        const checkers = [0, 1, 2].map(
-          () =>
-            new ContractChecker(clock, u, {
-              [dead]: "hang",
-              [original]: { after: 0.5, available: true },
-            }),
+        const checkers = [0, 1, 2].map(() =>
+          contractChecker(clock, u, {
+            [dead]: "hang",
+            [original]: { after: 0.5, available: true },
+          }),
         );
         const gates = checkers.map((c) => gateOf(world, c, world.state({ shared: true })));
         const list = [{ image: dead }, { image: original }];
@@ -465,8 +412,8 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
           [busy[1] as string]: { after: 9, available: true },
           [image]: { after: 9, available: true },
         };
-        const holderChecker = new ContractChecker(clock, u, script);
-        const waiterChecker = new ContractChecker(clock, u, script);
+        const holderChecker = contractChecker(clock, u, script);
+        const waiterChecker = contractChecker(clock, u, script);
         // One probe slot: the holder claims the image's marker, then queues
         // behind two probes, so its verdict comes after about 27u, past the
         // marker's first lifetime (T plus 250 ms).
@@ -507,8 +454,8 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
           12 * u,
         );
         expect(token).toBeDefined();
-        const checkers = [0, 1].map(
-          () => new ContractChecker(clock, u, { [image]: { after: 1, available: true } }),
+        const checkers = [0, 1].map(() =>
+          contractChecker(clock, u, { [image]: { after: 1, available: true } }),
         );
         const gates = checkers.map((c) =>
           gateOf(world, c, world.state({ shared: true }), { peerWaitMs: 40 * u }),
@@ -536,7 +483,7 @@ export function describeAvailabilityGateContract(name: string, setup: ContractSe
           { image, credentialSecret: undefined, registry: "slow.example.com" },
           100 * u,
         );
-        const checker = new ContractChecker(clock, u, { [image]: { after: 1, available: true } });
+        const checker = contractChecker(clock, u, { [image]: { after: 1, available: true } });
         const gate = gateOf(world, checker, world.state({ shared: true }), { peerWaitMs: 100 * u });
         const caller = new AbortController();
         const handle = clock.setTimeout(() => caller.abort(), 5 * u);

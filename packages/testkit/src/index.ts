@@ -8,6 +8,7 @@
  *
  * @packageDocumentation
  */
+export * from "./admission.js";
 export * from "./availability-contract.js";
 export * from "./fake-timers.js";
 export * from "./hostile-registry.js";
@@ -16,6 +17,7 @@ export * from "./platform-image.js";
 export * from "./real-registry.js";
 export * from "./redis-server.js";
 export * from "./routing-oracle.js";
+export * from "./scripted-checker.js";
 export * from "./scripted-server.js";
 export * from "./seeded-random.js";
 export * from "./timer-order.js";

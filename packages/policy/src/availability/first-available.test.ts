@@ -1,8 +1,7 @@
 import { familiarString, type NamedReference } from "@kubeimg/core/reference";
-import { FakeTimers } from "@kubeimg/testkit";
+import { FakeTimers, type Script, ScriptedChecker } from "@kubeimg/testkit";
 import { describe, expect, it } from "vitest";
 import { resolveFirstAvailable } from "./first-available.js";
-import { type Script, ScriptedChecker } from "./scripted-checker.test-support.js";
 
 function setup(script: Record<string, Script>) {
   const timers = new FakeTimers();

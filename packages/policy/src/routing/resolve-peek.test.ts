@@ -1,5 +1,5 @@
 import { familiarString } from "@kubeimg/core/reference";
-import { FakeTimers } from "@kubeimg/testkit";
+import { FakeTimers, type Script, ScriptedChecker } from "@kubeimg/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Availability, PeekingAvailabilityChecker } from "../availability/checker.js";
@@ -7,7 +7,6 @@ import {
   type FirstAvailableResult,
   resolveFirstAvailable,
 } from "../availability/first-available.js";
-import { type Script, ScriptedChecker } from "../availability/scripted-checker.test-support.js";
 import { compileRouting } from "./compile.js";
 import { parseRoutingResource } from "./load.js";
 import { planPodRouting } from "./plan-pod.js";

@@ -71,6 +71,20 @@ beforeAll(() => {
       "filterTags: { pattern: '(?=x)' }\npolicy: { alphabetical: {} }",
     ),
     "bad-tags.json": '{"tags": [1, 2]}',
+    "signed.tags": "1.0.0\nsha256-0f3c.sig\n1.1.0\n",
+    "signed.yaml": imagePolicy("signed", "policy: { alphabetical: { order: asc } }"),
+    "signed-repo.yaml": `${imagePolicy("signed", "policy: { alphabetical: { order: asc } }")}---
+apiVersion: image.toolkit.fluxcd.io/v1
+kind: ImageRepository
+metadata: { name: signed, namespace: flux-system }
+spec: { image: ghcr.io/org/signed, exclusionList: [] }
+`,
+    "own-exclusion.yaml": `${imagePolicy("signed", "policy: { alphabetical: { order: asc } }")}---
+apiVersion: image.toolkit.fluxcd.io/v1
+kind: ImageRepository
+metadata: { name: signed, namespace: flux-system }
+spec: { image: ghcr.io/org/signed, exclusionList: ['^1\\.1'] }
+`,
   });
 });
 afterAll(() => files.remove());
@@ -81,6 +95,21 @@ async function tagsJson(args: string[]) {
 }
 
 describe("kubeimg tags (built program)", () => {
+  it("a tags file passes through the ImageRepository's exclusionList, as Flux's scan", async () => {
+    // No ImageRepository, or an empty list: Flux's default drops signature tags.
+    for (const policy of ["signed.yaml", "signed-repo.yaml"]) {
+      const { run, json } = await tagsJson(["-f", policy, "--tags-file", "signed.tags"]);
+      expect(run.code).toBe(0);
+      expect(json).toMatchObject({ tag: "1.1.0", error: null });
+    }
+    const { json } = await tagsJson(["-f", "own-exclusion.yaml", "--tags-file", "signed.tags"]);
+    expect(json).toMatchObject({
+      tag: "sha256-0f3c.sig",
+      message: "Latest image tag for ghcr.io/org/signed resolved to sha256-0f3c.sig",
+      tagCount: 2,
+    });
+  });
+
   it.each([
     { policy: "semver.yaml", tagsFile: "semver.tags", tag: "5.1.10" },
     { policy: "rc.yaml", tagsFile: "rc.tags", tag: "1.2.0-rc.1" },

@@ -1,15 +1,18 @@
 import { makeDockerKeyring } from "@kubeimg/core/keyring";
+import type { DigestResolver, TagLister } from "@kubeimg/core/ports";
 import { parseNormalizedNamed } from "@kubeimg/core/reference";
-import { compileRegexp } from "@kubeimg/core/regexp";
 import {
   composeReadyMessage,
+  excludeTags,
   explainTagSelection,
+  type ImagePolicyResolution,
+  resolveImagePolicy,
   safeSelectLatestTag,
   type TagExplanation,
-  type TagPolicyError,
+  TagPolicyError,
   type TagVerdict,
 } from "@kubeimg/policy/tags";
-import { createTagLister } from "@kubeimg/registry/adapters";
+import { createDigestResolver, createTagLister } from "@kubeimg/registry/adapters";
 import { upstreamChoice, upstreamOption } from "../../args/upstream.js";
 import { unknownFieldPolicy, VALIDATE_OPTION } from "../../args/validate-option.js";
 import { CliError } from "../../errors/cli-error.js";
@@ -75,30 +78,19 @@ function progressFetch(
   return { fetch, done: () => tty && pages > 0 && io.stderr.write("\r\u001b[2K") };
 }
 
-/** Returns Flux's ImageRepository tag filter: a tag matching any `exclusionList` regex is dropped. */
-function exclusionFilter(
-  patterns: readonly string[] | undefined,
-): ((tag: string) => boolean) | undefined {
-  if (patterns === undefined) return undefined;
-  const compiled = patterns.map((p) => {
-    try {
-      return compileRegexp(p);
-    } catch (error) {
-      if (error instanceof Error)
-        error.message = `ImageRepository spec.exclusionList: ${error.message}`;
-      throw error;
-    }
-  });
-  return (tag) => compiled.some((r) => r.matchString(tag));
+/** A Flux ImageRepository's registry, reached with the command's registry options. */
+interface FluxRegistry {
+  readonly tagLister: TagLister;
+  readonly digestResolver: DigestResolver;
+  /** Clears the progress line. */
+  done(): void;
 }
 
-/** Lists `image`'s tags from its registry as Flux does (`exclusionList`, `insecure`). */
-export async function listFromRegistry(
+async function fluxRegistry(
   context: CommandContext,
   image: string,
-  exclusionList: readonly string[] | undefined,
   insecure: boolean,
-): Promise<string[]> {
+): Promise<FluxRegistry> {
   let repository: ReturnType<typeof parseNormalizedNamed>;
   try {
     repository = parseNormalizedNamed(image);
@@ -113,22 +105,48 @@ export async function listFromRegistry(
     { ...context, io },
     { defaultTimeoutMs: 30_000, insecureHosts: insecure ? [repository.domain] : [] },
   );
-  const keyring = makeDockerKeyring(access.secrets, access.keyring);
-  const exclude = exclusionFilter(exclusionList);
-  const lister = createTagLister({
+  const adapterOptions = {
     client: access.client,
-    keyring,
+    keyring: makeDockerKeyring(access.secrets, access.keyring),
     timeoutMs: access.timeoutMs,
-    ...(exclude ? { exclude } : {}),
-  });
+  };
+  return {
+    tagLister: createTagLister(adapterOptions),
+    digestResolver: createDigestResolver(adapterOptions),
+    done: progress.done,
+  };
+}
+
+/**
+ * Lists `image`'s tags from its registry as Flux's scan does (`insecure`),
+ * before the ImageRepository's `exclusionList` (see `excludeTags`).
+ */
+export async function listFromRegistry(
+  context: CommandContext,
+  image: string,
+  insecure: boolean,
+): Promise<string[]> {
+  const registry = await fluxRegistry(context, image, insecure);
   try {
-    return await lister.listTags(
-      repository,
+    return await registry.tagLister.listTags(
+      parseNormalizedNamed(image),
       context.io.signal ? { signal: context.io.signal } : {},
     );
   } finally {
-    progress.done();
+    registry.done();
   }
+}
+
+/** Rethrows what stopped a reconciliation before any selection (the registry's own error). */
+function throwUnlessSelection(resolution: ImagePolicyResolution, image: string): void {
+  const error = resolution.error;
+  if (error === undefined || error instanceof TagPolicyError) return;
+  if (resolution.tags === undefined && !(error.cause instanceof Error)) {
+    // The image itself did not parse.
+    error.message = `image ${JSON.stringify(image)}: ${error.message}`;
+    throw error;
+  }
+  throw error.cause instanceof Error ? error.cause : error;
 }
 
 function selectOnly(
@@ -277,37 +295,66 @@ export const tagsCommand: Command = {
           (r.namespace ?? "") === (ref.namespace ?? policy.metadata.namespace ?? ""),
       ) ?? repositories.find((r) => r.name === ref.name);
     const image = stringOption(values, "image") ?? repository?.image;
-    let tags: string[];
-    if (tagsFile !== undefined) {
-      tags = await readTagsFile(tagsFile, io);
-    } else {
-      if (image === undefined) {
-        throw new CliError(
-          "USAGE",
-          `--registry needs the repository: add the ImageRepository "${ref.name}" to the files or give --image`,
-        );
-      }
-      tags = await listFromRegistry(
-        context,
-        image,
-        repository?.exclusionList,
-        repository?.insecure === true,
+    const fileTags = tagsFile !== undefined ? await readTagsFile(tagsFile, io) : undefined;
+    if (fileTags === undefined && image === undefined) {
+      throw new CliError(
+        "USAGE",
+        `--registry needs the repository: add the ImageRepository "${ref.name}" to the files or give --image`,
       );
     }
     const spec = { ...policy.spec, semver: upstream.semver };
     // The explain trace (a verdict per tag) is built only when asked: the
     // selection alone is a single pass over the tags.
     const explain = values.explain === true;
+    let tags: readonly string[];
+    let selected: string | undefined;
+    let selectionError: TagPolicyError | undefined;
+    let readyMessage: string | undefined;
+    let digest: string | undefined;
+    if (image !== undefined) {
+      // One reconciliation as the library runs it: the tags file stands for
+      // the registry's listing, and only a registry reflects digests.
+      const registry =
+        fileTags === undefined
+          ? await fluxRegistry(context, image, repository?.insecure === true)
+          : undefined;
+      let resolution: ImagePolicyResolution;
+      try {
+        resolution = await resolveImagePolicy({
+          spec: registry === undefined ? { ...spec, digestReflectionPolicy: "Never" } : spec,
+          image,
+          exclusionList: repository?.exclusionList,
+          tagLister: registry?.tagLister ?? { listTags: async () => fileTags ?? [] },
+          ...(registry === undefined ? {} : { digestResolver: registry.digestResolver }),
+          ...(io.signal ? { signal: io.signal } : {}),
+        });
+      } finally {
+        registry?.done();
+      }
+      throwUnlessSelection(resolution, image);
+      tags = resolution.tags ?? [];
+      selected = resolution.tag;
+      selectionError = resolution.error as TagPolicyError | undefined;
+      const latest = resolution.status.latestRef;
+      digest = latest?.digest === undefined || latest.digest === "" ? undefined : latest.digest;
+      if (selected !== undefined) {
+        readyMessage = composeReadyMessage({ name: image, tag: selected }, undefined);
+      }
+    } else {
+      // No ImageRepository: Flux's default exclusion still applies to its scan.
+      tags = excludeTags(fileTags ?? [], undefined);
+      const only = selectOnly(tags, spec);
+      selected = only.tag;
+      selectionError = only.error;
+    }
     const result: {
       tag: string | undefined;
       error: TagPolicyError | undefined;
       tags: readonly TagExplanation[];
-    } = explain ? explainTagSelection(tags, spec) : selectOnly(tags, spec);
+    } = explain
+      ? explainTagSelection(tags, spec)
+      : { tag: selected, error: selectionError, tags: [] };
     const policyName = `${policy.metadata.namespace ?? "default"}/${policy.metadata.name}`;
-    const readyMessage =
-      result.tag !== undefined && image !== undefined
-        ? composeReadyMessage({ name: image, tag: result.tag }, undefined)
-        : undefined;
     const data = {
       policy: policyName,
       semver: upstream.semver,
@@ -315,6 +362,7 @@ export const tagsCommand: Command = {
       tag: result.tag ?? null,
       error: result.error ? { code: result.error.code, message: result.error.message } : null,
       ...(readyMessage ? { message: readyMessage } : {}),
+      ...(digest ? { digest } : {}),
       tagCount: tags.length,
       ...(explain ? { tags: result.tags } : {}),
     };
@@ -332,6 +380,7 @@ export const tagsCommand: Command = {
             result.tag !== undefined
               ? ["selected", { text: result.tag, style: c.green }]
               : ["selected", { text: `none: ${result.error?.message ?? "?"}`, style: c.red }],
+            ...(digest ? [["digest", digest] as const] : []),
             ...(readyMessage ? [["message", readyMessage] as const] : []),
           ],
           c,

@@ -59,14 +59,9 @@ export const testCommand: Command = {
       onWarning: context.note,
       listTags: async (request) =>
         request.dialect === "flux"
-          ? (
-              await listFromRegistry(
-                context,
-                request.image,
-                request.exclusionList,
-                request.insecure,
-              )
-            ).map((name) => ({ name }))
+          ? (await listFromRegistry(context, request.image, request.insecure)).map((name) => ({
+              name,
+            }))
           : tagsFromRegistry(context, request.image, request.needsMetadata),
     });
     // Human output unless asked otherwise: CI logs are read by people.

@@ -1,5 +1,5 @@
 /** `select` cases: the tag a Flux, Argo CD or Kargo policy picks, as `kubeimg tags` answers. */
-import { explainTagSelection, safeSelectLatestTag } from "@kubeimg/policy/tags";
+import { excludeTags, explainTagSelection, safeSelectLatestTag } from "@kubeimg/policy/tags";
 import { selectArgoTag } from "@kubeimg/policy/tags/argocd";
 import { needsTagMetadata, type TagInfo } from "@kubeimg/policy/tags/dialects";
 import { selectKargoTag } from "@kubeimg/policy/tags/kargo";
@@ -134,7 +134,11 @@ export async function evaluateSelect(c: CaseContext, tc: TestCase): Promise<Case
   let nothing = false;
   let explain: () => readonly string[];
   if (loaded.dialect === "flux") {
-    const names = tags.map((t) => t.name);
+    // As `kubeimg tags`: the ImageRepository's scan drops excluded tags first.
+    const names = excludeTags(
+      tags.map((t) => t.name),
+      loaded.repository?.exclusionList,
+    );
     const r = safeSelectLatestTag(names, loaded.policy.spec);
     if (r.success) tag = r.tag;
     else {

@@ -135,7 +135,7 @@ const regexps = new Map<string, GoRegexp>();
  * few policies on every scan, and compiling (program, one-pass DFA) costs
  * more than filtering a small repository.
  */
-function sharedRegexp(pattern: string): GoRegexp {
+export function sharedRegexp(pattern: string): GoRegexp {
   let re = regexps.get(pattern);
   if (re === undefined) {
     re = compileRegexp(pattern);

@@ -5,6 +5,7 @@ export {
   TagPolicyError,
   type TagPolicyErrorCode,
 } from "./errors.js";
+export { excludeTags } from "./exclusion.js";
 export {
   explainTagSelection,
   type TagExplanation,

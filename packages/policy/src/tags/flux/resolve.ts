@@ -9,6 +9,7 @@ import type { DigestResolver, TagLister } from "@kubeimg/core/ports";
 import { type NamedReference, parseNormalizedNamed, withTag } from "@kubeimg/core/reference";
 import { parseIntervalMillis } from "./duration.js";
 import { isTagPolicyError, TagPolicyError } from "./errors.js";
+import { excludeTags } from "./exclusion.js";
 import type { ImagePolicySpec, ImagePolicyStatus } from "./image-policy-schema.js";
 import { type CompiledTagPolicy, compileTagPolicy } from "./select.js";
 import {
@@ -28,6 +29,13 @@ export interface ResolveImagePolicyOptions {
   readonly spec: ImagePolicySpec;
   /** The image of the referenced `ImageRepository` (`spec.image`), such as `ghcr.io/org/app`. */
   readonly image: string;
+  /**
+   * The referenced `ImageRepository`'s `spec.exclusionList`: listed tags
+   * matching any of these Go patterns are dropped before selection, as
+   * Flux's scan drops them. Absent or empty means Flux's default,
+   * `["^.*\\.sig$"]`.
+   */
+  readonly exclusionList?: readonly string[] | undefined;
   /** The policy's current status, if any. */
   readonly status?: ImagePolicyStatus | undefined;
   readonly tagLister: TagLister;
@@ -42,6 +50,8 @@ export interface ResolveImagePolicyOptions {
 export interface ImagePolicyResolution {
   /** The selected tag, when the reconciliation succeeded. */
   readonly tag: string | undefined;
+  /** The repository's tags after `exclusionList`, once they were listed. */
+  readonly tags: readonly string[] | undefined;
   /** The next status: refs and conditions. */
   readonly status: ImagePolicyStatus;
   /** When to reconcile again: `spec.interval` with `Always`, 30 s while there are no tags. */
@@ -92,6 +102,7 @@ export async function resolveImagePolicy(
     extra: { tag?: string; status?: Partial<ImagePolicyStatus>; requeue?: number; error?: Error },
   ): ImagePolicyResolution => ({
     tag: extra.tag,
+    tags,
     status: {
       ...previous,
       ...extra.status,
@@ -101,6 +112,7 @@ export async function resolveImagePolicy(
     error: extra.error,
   });
   const reflection = spec.digestReflectionPolicy ?? "Never";
+  let tags: string[] | undefined;
 
   if (reflection === "Always" && spec.interval === undefined) {
     const message = "spec.interval must be set when spec.digestReflectionPolicy is set to 'Always'";
@@ -129,9 +141,13 @@ export async function resolveImagePolicy(
     );
   }
 
-  let tags: string[];
   try {
-    tags = await options.tagLister.listTags(repository, signal === undefined ? {} : { signal });
+    const listed = await options.tagLister.listTags(
+      repository,
+      signal === undefined ? {} : { signal },
+    );
+    // The exclusion is the scan's: a bad pattern fails the listing, not the policy.
+    tags = excludeTags(listed, options.exclusionList);
   } catch (error) {
     if (signal?.aborted) throw error;
     const message = `failed to list tags: ${messageOf(error)}`;
@@ -140,10 +156,11 @@ export async function resolveImagePolicy(
       { error: new Error(message, { cause: error }) },
     );
   }
+  const listedTags = tags;
 
   let tag: string;
   try {
-    tag = compiled.select(tags);
+    tag = compiled.select(listedTags);
   } catch (error) {
     if (!isTagPolicyError(error)) throw error;
     if (error.code === "INVALID_PATTERN" || error.code === "INVALID_POLICY") {
