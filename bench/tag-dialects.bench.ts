@@ -4,7 +4,9 @@
  * text and a digest, read from JSON), each strategy on a **raw** list (the
  * entries checked on every call) and on the same list **prepared** once
  * outside the timed call (`prepareTagList`). Goal: a raw list within 1.5x
- * of the prepared one.
+ * of the prepared one. The strategies that read no metadata (semver,
+ * alphabetical, Lexical) also run on the names alone (`{ name }` entries),
+ * what a caller that fetched no metadata passes.
  *
  * With `--peer "<command>"` each row runs against the Go code it ports (see
  * `peer.ts`; `--emit-inputs <file>` writes the rows): Argo CD's `GetTags`
@@ -70,6 +72,8 @@ interface Scenario {
   readonly strategy: string;
   readonly kind: NameKind;
   readonly seed: number;
+  /** Whether the strategy reads metadata (else a names-only row is added). */
+  readonly metadata: boolean;
   /** The constraint as the peer reads it (Argo CD's `digest`: the tag it follows). */
   readonly constraint: (tags: readonly TagInfo[]) => string;
   readonly argocd?: (constraint: string) => ArgoConfig;
@@ -82,6 +86,7 @@ const scenarios: Scenario[] = [
     label: "Argo CD semver",
     dialect: "argocd",
     strategy: "semver",
+    metadata: false,
     kind: "semver",
     seed: 21,
     constraint: () => range,
@@ -91,6 +96,7 @@ const scenarios: Scenario[] = [
     label: "Argo CD alphabetical",
     dialect: "argocd",
     strategy: "alphabetical",
+    metadata: false,
     kind: "release",
     seed: 22,
     constraint: () => "",
@@ -100,6 +106,7 @@ const scenarios: Scenario[] = [
     label: "Argo CD newest-build",
     dialect: "argocd",
     strategy: "newest-build",
+    metadata: true,
     kind: "build",
     seed: 23,
     constraint: () => "",
@@ -109,6 +116,7 @@ const scenarios: Scenario[] = [
     label: "Argo CD digest",
     dialect: "argocd",
     strategy: "digest",
+    metadata: true,
     kind: "build",
     seed: 24,
     // The tag it follows sits in the middle of the list.
@@ -122,6 +130,7 @@ const scenarios: Scenario[] = [
     label: "Kargo SemVer",
     dialect: "kargo",
     strategy: "SemVer",
+    metadata: false,
     kind: "semver",
     seed: 25,
     constraint: () => range,
@@ -131,6 +140,7 @@ const scenarios: Scenario[] = [
     label: "Kargo Lexical",
     dialect: "kargo",
     strategy: "Lexical",
+    metadata: false,
     kind: "release",
     seed: 26,
     constraint: () => "",
@@ -144,6 +154,7 @@ const scenarios: Scenario[] = [
     label: "Kargo NewestBuild",
     dialect: "kargo",
     strategy: "NewestBuild",
+    metadata: true,
     kind: "build",
     seed: 27,
     constraint: () => "",
@@ -163,14 +174,19 @@ interface Row {
   readonly tags: TagInfo[];
   readonly raw: () => unknown;
   readonly prepared: () => unknown;
-  /** The answer in the peer's terms, for raw and prepared alike. */
-  readonly answer: (form: "raw" | "prepared") => unknown;
+  /** The raw list of names alone, for a strategy that reads no metadata. */
+  readonly names: (() => unknown) | undefined;
+  /** The answer in the peer's terms, for every form alike. */
+  readonly answer: (form: Form) => unknown;
 }
+
+type Form = "raw" | "prepared" | "names";
 
 const rows: Row[] = scenarios.flatMap((s, k) =>
   [10_000, 100_000].map((n, j): Row => {
     const tags = registryTags(s.kind, n, s.seed);
     const prepared = prepareTagList(tags);
+    const named: TagInfo[] = tags.map((t) => ({ name: t.name }));
     const constraint = s.constraint(tags);
     const select = (list: readonly TagInfo[] | typeof prepared) => {
       if (s.argocd !== undefined) {
@@ -188,7 +204,8 @@ const rows: Row[] = scenarios.flatMap((s, k) =>
       tags,
       raw: () => select(tags),
       prepared: () => select(prepared),
-      answer: (form) => select(form === "raw" ? tags : prepared),
+      names: s.metadata ? undefined : () => select(named),
+      answer: (form) => select(form === "raw" ? tags : form === "names" ? named : prepared),
     };
   }),
 );
@@ -213,10 +230,13 @@ if (options.emitInputs !== undefined || options.peer !== undefined) {
     const file = join(mkdtempSync(join(tmpdir(), "kubeimg-tag-dialects-")), "inputs.json");
     writeInputs(file, inputs);
     const peerRows: PeerRow[] = rows.flatMap((r) =>
-      (["raw", "prepared"] as const).map((form) => ({
+      (r.names === undefined
+        ? (["raw", "prepared"] as const)
+        : (["raw", "prepared", "names"] as const)
+      ).map((form) => ({
         id: r.id,
-        name: `${r.scenario.label}, ${r.size} tags, ${form}`,
-        ours: form === "raw" ? r.raw : r.prepared,
+        name: `${r.scenario.label}, ${r.size} tags, ${form === "names" ? "raw names only" : form}`,
+        ours: form === "raw" ? r.raw : form === "names" ? (r.names as () => unknown) : r.prepared,
         check: () => r.answer(form),
       })),
     );
