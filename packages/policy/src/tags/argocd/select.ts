@@ -233,7 +233,7 @@ export function selectArgoTag(
     );
   }
 
-  if (options.explain !== true && strategy !== "digest") {
+  if (options.explain !== true) {
     // Without a trace only the pick matters: one pass over the entries finds
     // it (`single-pass.ts`), or hands over to the plain pass below.
     let constraints: Constraints | undefined;
@@ -253,17 +253,25 @@ export function selectArgoTag(
       platformsWanted: (platforms: readonly string[]) =>
         platforms.some((p) => platformWanted(p, wanted)),
       constraints,
+      constraintTag: constraint,
     };
     // A prepared list was checked when it was prepared: the pass reads its arrays only.
     const prepared = PreparedTagList.isPrepared(tags) ? preparedData(tags) : undefined;
     const pick = argoSinglePass(prepared ?? (tags as readonly TagInfo[]), rules);
     if (pick !== undefined) {
       if (strategy === "semver" && constraint === "") notes.push(noConstraintNote);
-      const name =
-        prepared !== undefined
-          ? (prepared.names[pick] as string)
-          : ((tags as readonly TagInfo[])[pick] as TagInfo).name;
-      return picked(name, undefined, [], notes);
+      if (prepared !== undefined) {
+        const name = prepared.names[pick] as string;
+        const digest = strategy === "digest" ? (prepared.digests[pick] ?? zeroDigest) : undefined;
+        return picked(name, digest, [], notes);
+      }
+      const entry = (tags as readonly TagInfo[])[pick] as TagInfo;
+      return picked(
+        entry.name,
+        strategy === "digest" ? (entry.digest ?? zeroDigest) : undefined,
+        [],
+        notes,
+      );
     }
   }
   const list = readTags(tags, { metadata: usesMetadata });

@@ -1,11 +1,11 @@
 /**
  * Argo CD's pick in one pass, for a selection without an explain trace
- * (`semver`, `alphabetical`, `newest-build`), over either form of a tag list:
+ * (every strategy), over either form of a tag list:
  *
  * - **raw entries**: each is checked as it is read (the same error for the
  *   same first bad entry as `readTags`), with its **own** metadata and the
  *   native string order; what that cannot be sure of is checked on the pick
- *   (see `dialect/single-pass.ts`), and the plain path decides otherwise;
+ *   (see `common/single-pass.ts`), and the plain path decides otherwise;
  * - **a prepared list** (`prepareTagList`): checked when it was prepared, so
  *   the pass is a loop over its arrays; each entry reads its name's last
  *   occurrence and names compare in Go's byte order when any needs it, so
@@ -23,6 +23,9 @@
  * - `newest-build`: the latest `created` (an index's clamped at Go's zero
  *   time as `argoCreated` does), ties by the tag; a raw pick must be its
  *   name's last occurrence.
+ * - `digest`: the constraint tag, read at its last occurrence (a raw list
+ *   finds it while checking every entry), if it passes the filters and the
+ *   platforms.
  *
  * It answers undefined (the plain path decides) when nothing is picked.
  */
@@ -36,13 +39,15 @@ import type { TagInfo } from "../common/types.js";
 
 /** What the pass needs of the configuration, read once by the caller. */
 export interface ArgoPassRules {
-  readonly strategy: "semver" | "alphabetical" | "newest-build";
+  readonly strategy: "semver" | "alphabetical" | "newest-build" | "digest";
   /** `allow-tags` and `ignore-tags` together; undefined when every tag passes both. */
   readonly keeps: ((tag: string) => boolean) | undefined;
   /** `newest-build`: whether an index offering `platforms` offers a wanted one. */
   readonly platformsWanted: (platforms: readonly string[]) => boolean;
   /** `semver`: the parsed constraint (`*` for none). */
   readonly constraints: Constraints | undefined;
+  /** `digest`: the one tag it follows (the constraint text). */
+  readonly constraintTag: string;
 }
 
 /**
@@ -62,6 +67,8 @@ export function argoSinglePass(
         : semver(source, prepared, rules.keeps, rules.constraints);
     case "alphabetical":
       return alphabetical(source, prepared, rules.keeps);
+    case "digest":
+      return digest(source, prepared, rules);
     default:
       return newestBuild(source, prepared, rules.keeps, rules.platformsWanted);
   }
@@ -183,4 +190,41 @@ function newestBuild(
   }
   // Raw: each entry read its own metadata, so the pick must be its name's last occurrence.
   return best < 0 || (prepared === undefined && nameRepeatsAfter(raw, best)) ? undefined : best;
+}
+
+function digest(
+  source: readonly TagInfo[] | PreparedData,
+  prepared: PreparedData | undefined,
+  rules: ArgoPassRules,
+): number | undefined {
+  const wanted = rules.constraintTag;
+  let at: number;
+  let platforms: readonly string[] | undefined;
+  let platform: string | undefined;
+  if (prepared !== undefined) {
+    const last = prepared.lastByName.get(wanted);
+    if (last === undefined) return undefined;
+    at = last;
+    platforms = prepared.platforms[at];
+    platform = prepared.platform[at];
+  } else {
+    const raw = source as readonly TagInfo[];
+    const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
+    at = -1;
+    for (let i = 0; i < raw.length; i++) {
+      const tag = raw[i] as TagInfo;
+      checkEntry(tag, i, slot);
+      if (tag.name === wanted) at = i;
+    }
+    if (at < 0) return undefined;
+    const tag = raw[at] as TagInfo;
+    platforms = tag.platforms;
+    platform = tag.platform;
+  }
+  if (rules.keeps !== undefined && !rules.keeps(wanted)) return undefined;
+  if (platforms !== undefined && !rules.platformsWanted(platforms)) return undefined;
+  if (platforms === undefined && platform !== undefined && !rules.platformsWanted([platform])) {
+    return undefined;
+  }
+  return at;
 }

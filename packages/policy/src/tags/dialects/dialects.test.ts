@@ -4,7 +4,12 @@ import { describe, expect, it } from "vitest";
 import { selectArgoTag } from "../argocd/select.js";
 import { TagDialectError } from "../common/errors.js";
 import { prepareTagList } from "../common/prepared.js";
-import { compareInstants, parseInstant, scanUtcInstant } from "../common/tag-list.js";
+import {
+  compareInstants,
+  isSha256Digest,
+  parseInstant,
+  scanUtcInstant,
+} from "../common/tag-list.js";
 import { selectKargoTag } from "../kargo/select.js";
 
 const list = (key: string) => `argocd-image-updater.argoproj.io/${key}`;
@@ -97,6 +102,30 @@ describe("instants", () => {
     const a = parseInstant("2024-01-01T01:00:00.123456789+01:00");
     const b = parseInstant("2024-01-01T00:00:00.123456788Z");
     expect(a && b && compareInstants(a, b)).toBeGreaterThan(0);
+  });
+});
+
+describe("isSha256Digest", () => {
+  it("answers as the digest's grammar, sha256: and 64 lower-case hex digits", () => {
+    const grammar = /^sha256:[0-9a-f]{64}$/;
+    const hex = "0123456789abcdef";
+    // Near misses: one character of a valid digest replaced, or its length changed.
+    const valid = fc
+      .array(fc.constantFrom(...hex), { minLength: 64, maxLength: 64 })
+      .map((d) => `sha256:${d.join("")}`);
+    const nearMiss = fc
+      .tuple(
+        valid,
+        fc.nat(70),
+        fc.constantFrom("/", ":", "@", "`", "g", "A", "F", "\u00e9", "0", "", "00"),
+      )
+      .map(([d, at, c]) => d.slice(0, at) + c + d.slice(at + 1));
+    fc.assert(
+      fc.property(fc.oneof(valid, nearMiss, fc.string({ maxLength: 80 })), (text) => {
+        expect(isSha256Digest(text)).toBe(grammar.test(text));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });
 

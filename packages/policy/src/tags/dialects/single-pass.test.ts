@@ -12,11 +12,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ArgoConfig } from "../argocd/config.js";
 import { selectArgoTag } from "../argocd/select.js";
-import { type PreparedTagList, prepareTagList } from "../common/prepared.js";
+import { argoSinglePass } from "../argocd/single-pass.js";
+import { type PreparedTagList, preparedData, prepareTagList } from "../common/prepared.js";
 import { isStrictVersion, tryParseStrictVersion } from "../common/semver.js";
 import { keptNamesRepeat, nameRepeatsAfter } from "../common/single-pass.js";
 import type { DialectSelection, TagInfo } from "../common/types.js";
 import { selectKargoTag } from "../kargo/select.js";
+import { kargoSinglePass } from "../kargo/single-pass.js";
 import type { KargoImageSubscription } from "../kargo/subscription.js";
 import { argoCase, kargoCase } from "./dialect-cases.test-support.js";
 
@@ -172,12 +174,29 @@ const constraints = fc.constantFrom(
   "<=3",
 );
 
+/** Constraints that name a tag of the lists, for the digest strategies. */
+const tagConstraints = fc.constantFrom(
+  "1.2.3",
+  "latest",
+  "a",
+  "v1.2.3",
+  "RELEASE.2024-01-02T03-04-05Z",
+);
+
 describe("Argo CD's single pass", () => {
   it("picks what the plain pass picks", () => {
     const config = fc
       .record({
-        constraint: constraints,
-        strategy: fc.constantFrom("semver", "alphabetical", "name", "newest-build", "latest", ""),
+        constraint: fc.oneof(constraints, tagConstraints),
+        strategy: fc.constantFrom(
+          "semver",
+          "alphabetical",
+          "name",
+          "newest-build",
+          "latest",
+          "digest",
+          "",
+        ),
         allowTags: fc.option(fc.constantFrom("regexp:^v?1", "any", "regexp:(", "1.*", "regexp:"), {
           nil: undefined,
         }),
@@ -220,8 +239,11 @@ describe("Kargo's single pass", () => {
   it("discovers what the plain pass discovers", () => {
     const subscription = fc
       .record({
-        imageSelectionStrategy: fc.constantFrom("SemVer", "Lexical", "NewestBuild", ""),
-        constraint: constraints.filter((c) => c !== "!!"),
+        imageSelectionStrategy: fc.constantFrom("SemVer", "Lexical", "NewestBuild", "Digest", ""),
+        constraint: fc.oneof(
+          constraints.filter((c) => c !== "!!"),
+          tagConstraints,
+        ),
         strictSemvers: fc.option(fc.boolean(), { nil: undefined }),
         discoveryLimit: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
         platform: fc.option(fc.constantFrom("linux/amd64", "linux/arm/v7", "linux/arm"), {
@@ -269,6 +291,50 @@ describe("Kargo's single pass", () => {
         expect.objectContaining({ path: "tags[1].created" }),
       );
     }
+  });
+});
+
+describe("every strategy on the single pass", () => {
+  // Names repeat only where the pass must hand over.
+  const tags: TagInfo[] = [
+    { name: "a", digest: `sha256:${"1".repeat(64)}`, platforms: ["linux/arm64"] },
+    { name: "b", digest: `sha256:${"2".repeat(64)}`, platforms: ["linux/amd64"] },
+    { name: "b", digest: `sha256:${"3".repeat(64)}`, platforms: ["linux/amd64", "linux/arm64"] },
+    { name: "c", digest: `sha256:${"4".repeat(64)}`, platforms: ["linux/arm64"] },
+  ];
+  const arm = (platforms: readonly string[]) => platforms.includes("linux/arm64");
+
+  it("Argo CD's digest reads the constraint tag's last occurrence", () => {
+    const rules = {
+      strategy: "digest" as const,
+      keeps: undefined,
+      platformsWanted: arm,
+      constraints: undefined,
+      constraintTag: "b",
+    };
+    expect(argoSinglePass(tags, rules)).toBe(2);
+    expect(argoSinglePass(preparedData(prepareTagList(tags)), rules)).toBe(2);
+    expect(argoSinglePass(tags, { ...rules, constraintTag: "x" })).toBeUndefined();
+  });
+
+  it("Kargo's Digest, and a raw list with a platform", () => {
+    const rules = {
+      keeps: undefined,
+      constraints: undefined,
+      strictSemvers: false,
+      discoveryLimit: 5,
+      constraintTag: "b",
+      platformMatches: arm,
+    };
+    expect(kargoSinglePass(tags, { ...rules, strategy: "Digest" })).toEqual([2]);
+    expect(
+      kargoSinglePass(preparedData(prepareTagList(tags)), { ...rules, strategy: "Digest" }),
+    ).toEqual([2]);
+    // "b" repeats: judged by each entry's own platforms, the raw pass hands over.
+    expect(kargoSinglePass(tags, { ...rules, strategy: "Lexical" })).toBeUndefined();
+    const once = [tags[0], tags[2], tags[3]] as TagInfo[];
+    expect(kargoSinglePass(once, { ...rules, strategy: "Lexical" })).toEqual([2, 1, 0]);
+    expect(kargoSinglePass(once, { ...rules, strategy: "SemVer" })).toBeUndefined();
   });
 });
 

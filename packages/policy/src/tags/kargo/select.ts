@@ -32,7 +32,7 @@ import type {
   DialectTagExplanation,
   TagInfo,
 } from "../common/types.js";
-import { kargoSinglePass } from "./single-pass.js";
+import { type KargoPassRules, kargoSinglePass } from "./single-pass.js";
 import {
   defaultKargoSubscription,
   type KargoImageSubscription,
@@ -133,21 +133,20 @@ export function selectKargoTag(
         return p.os === wanted.os && p.arch === wanted.arch && p.variant === wanted.variant;
       }));
   const prepared = PreparedTagList.isPrepared(tags) ? preparedData(tags) : undefined;
-  if (
-    options.explain !== true &&
-    (strategy === "SemVer" || strategy === "Lexical" || strategy === "NewestBuild")
-  ) {
+  if (options.explain !== true) {
     // Without a trace only the discovered tags matter: one pass finds them,
     // over a prepared list's arrays (checked when it was prepared; it knows
     // each name's last occurrence and platforms) or over the entries
     // (`single-pass.ts`), or hands over to the plain pass.
     const raw = tags as readonly TagInfo[];
     const top = kargoSinglePass(prepared ?? raw, {
-      strategy,
+      // Validated above: one of the four.
+      strategy: strategy as KargoPassRules["strategy"],
       keeps,
       constraints: constraint,
       strictSemvers: sub.strictSemvers,
       discoveryLimit: sub.discoveryLimit,
+      constraintTag: sub.constraint,
       platformMatches,
     });
     if (top !== undefined) {
@@ -156,7 +155,8 @@ export function selectKargoTag(
       return {
         dialect: "kargo",
         tag: discovered[0],
-        // Raw NewestBuild: the pick's name occurs once, so its own entry is its last.
+        // Raw with metadata: the pick's name occurs once (Digest: its index is
+        // the last occurrence), so its own entry is its last.
         digest:
           prepared !== undefined
             ? prepared.digests[prepared.last[first] as number]

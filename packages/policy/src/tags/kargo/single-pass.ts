@@ -1,13 +1,12 @@
 /**
  * Kargo's discovered tags in one pass, for a selection without an explain
- * trace (`SemVer`, `Lexical`, `NewestBuild`), over either form of a tag list:
+ * trace (every strategy), over either form of a tag list:
  *
- * - **raw entries** (no `platform`): each is checked as it is read (the same
- *   error for the same first bad entry as `readTags`), with its **own**
- *   metadata and the native string order; what that cannot be sure of is
- *   checked on the kept tags (see `dialect/single-pass.ts`), and the plain
- *   path decides otherwise;
- * - **a prepared list** (`prepareTagList`), with or without `platform`:
+ * - **raw entries**: each is checked as it is read (the same error for the
+ *   same first bad entry as `readTags`), with its **own** metadata and the
+ *   native string order; what that cannot be sure of is checked on the kept
+ *   tags (see `common/single-pass.ts`), and the plain path decides otherwise;
+ * - **a prepared list** (`prepareTagList`):
  *   checked when it was prepared, so the pass is a loop over its arrays;
  *   every entry of a repeated name ranks under its last occurrence's
  *   metadata (entries that rank equal keep their list order, as the plain
@@ -21,7 +20,7 @@
  * conjunction, so they run cheapest first: for `SemVer` a tag whose version
  * would carry a pre-release is skipped unread when the constraint admits
  * none, and the strict reading, the constraint and the platform are asked
- * only of a version that would be kept.
+ * only of a version that would be kept. `Digest` looks up one tag.
  *
  * It answers undefined (the plain path decides) when nothing is discovered.
  */
@@ -40,17 +39,16 @@ import type { TagInfo } from "../common/types.js";
 
 /** What the pass needs of the subscription, read once by the caller. */
 export interface KargoPassRules {
-  readonly strategy: "SemVer" | "Lexical" | "NewestBuild";
+  readonly strategy: "SemVer" | "Lexical" | "NewestBuild" | "Digest";
   /** The ignore and allow regexes together; undefined when there are none. */
   readonly keeps: ((tag: string) => boolean) | undefined;
   /** `SemVer`: the constraint; undefined when there is none (Kargo checks nothing). */
   readonly constraints: Constraints | undefined;
   readonly strictSemvers: boolean;
   readonly discoveryLimit: number;
-  /**
-   * With `platform` (prepared lists only): whether an index offering these
-   * platforms matches it exactly.
-   */
+  /** `Digest`: the one tag it looks up (the constraint text). */
+  readonly constraintTag: string;
+  /** With `platform`: whether an index offering these platforms matches it exactly. */
   readonly platformMatches: ((platforms: readonly string[]) => boolean) | undefined;
 }
 
@@ -64,29 +62,69 @@ export function kargoSinglePass(
   rules: KargoPassRules,
 ): number[] | undefined {
   const prepared = Array.isArray(source) ? undefined : (source as PreparedData);
-  if (prepared === undefined && (!Array.isArray(source) || rules.platformMatches !== undefined)) {
-    return undefined;
-  }
+  if (prepared === undefined && !Array.isArray(source)) return undefined;
   if (!(rules.discoveryLimit >= 1)) return undefined;
   const raw = source as readonly TagInfo[];
   const n = prepared !== undefined ? prepared.names.length : raw.length;
+  const matches = rules.platformMatches;
+  // Called once entry `i` has been checked: a raw entry answers with its own platforms.
   const platformOk =
-    prepared === undefined || rules.platformMatches === undefined
+    matches === undefined
       ? undefined
-      : (i: number): boolean => {
-          const platforms = prepared.platforms[prepared.last[i] as number];
-          return platforms !== undefined && (rules.platformMatches as Matches)(platforms);
-        };
+      : prepared !== undefined
+        ? (i: number): boolean => {
+            const platforms = prepared.platforms[prepared.last[i] as number];
+            return platforms !== undefined && matches(platforms);
+          }
+        : (i: number): boolean => {
+            const platforms = (raw[i] as TagInfo).platforms;
+            return platforms !== undefined && matches(platforms);
+          };
+  if (rules.strategy === "Digest") return digest(raw, prepared, rules.constraintTag, platformOk);
   const top =
     rules.strategy === "SemVer"
       ? semver(raw, prepared, n, rules, platformOk)
       : rules.strategy === "Lexical"
         ? lexical(raw, prepared, n, rules, platformOk)
         : newestBuild(raw, prepared, n, rules, platformOk);
+  // Raw with a platform: each kept tag was judged by its own platforms, so
+  // no kept name may occur again (`newestBuild` checks that itself).
+  if (
+    prepared === undefined &&
+    platformOk !== undefined &&
+    rules.strategy !== "NewestBuild" &&
+    keptNamesRepeat(raw, top)
+  ) {
+    return undefined;
+  }
   return top.length === 0 ? undefined : top;
 }
 
-type Matches = (platforms: readonly string[]) => boolean;
+/**
+ * `Digest`: the constraint tag, judged (platform) and reported (digest) at
+ * its last occurrence, the entry whose index is returned; a raw list is
+ * checked whole on the way.
+ */
+function digest(
+  raw: readonly TagInfo[],
+  prepared: PreparedData | undefined,
+  wanted: string,
+  platformOk: ((i: number) => boolean) | undefined,
+): number[] | undefined {
+  let at = -1;
+  if (prepared !== undefined) {
+    at = prepared.lastByName.get(wanted) ?? -1;
+  } else {
+    const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
+    for (let i = 0; i < raw.length; i++) {
+      const tag = raw[i] as TagInfo;
+      checkEntry(tag, i, slot);
+      if (tag.name === wanted) at = i;
+    }
+  }
+  if (at < 0 || (platformOk !== undefined && !platformOk(at))) return undefined;
+  return [at];
+}
 
 function semver(
   raw: readonly TagInfo[],
