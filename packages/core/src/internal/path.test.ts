@@ -150,6 +150,21 @@ describe("Join / Clean", () => {
     );
   });
 
+  it("joins clean elements without a regular expression or a split", () => {
+    const test = vi.spyOn(RegExp.prototype, "test");
+    const split = vi.spyOn(String.prototype, "split");
+    try {
+      expect(Join("/etc/containerd/certs.d", "", "docker.io")).toBe(
+        "/etc/containerd/certs.d/docker.io",
+      );
+      expect(test).not.toHaveBeenCalled();
+      expect(split).not.toHaveBeenCalled();
+    } finally {
+      test.mockRestore();
+      split.mockRestore();
+    }
+  });
+
   it("returns a clean path as it is, without splitting it", () => {
     const split = vi.spyOn(String.prototype, "split");
     try {

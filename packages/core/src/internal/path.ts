@@ -243,7 +243,9 @@ function isClean(p: string): boolean {
  * ```
  */
 export function Join(...elements: readonly string[]): string {
-  const kept = elements.filter((e) => e !== "");
-  if (kept.length === 0) return "";
-  return Clean(kept.join("/"));
+  let joined = "";
+  for (const e of elements) {
+    if (e !== "") joined = joined === "" ? e : `${joined}/${e}`;
+  }
+  return joined === "" ? "" : Clean(joined);
 }
