@@ -73,15 +73,14 @@ export class Trace {
 function decodeCapabilities(value: TomlValue, key: string): HostCapability[] {
   const names = expectStringArray(value, key);
   if (names.length === 0) return [...ALL_CAPABILITIES];
-  const set = new Set<HostCapability>();
+  // containerd ORs the named bits, so the list comes out in bit order without repeats.
+  const named = [false, false, false, false];
   for (const name of names) {
-    const lower = name.toLowerCase();
-    if (!(ALL_CAPABILITIES as readonly string[]).includes(lower)) {
-      throw new DecodeError(`unknown capability ${name}`, key, value.at);
-    }
-    set.add(lower as HostCapability);
+    const bit = ALL_CAPABILITIES.indexOf(name.toLowerCase() as HostCapability);
+    if (bit < 0) throw new DecodeError(`unknown capability ${name}`, key, value.at);
+    named[bit] = true;
   }
-  return ALL_CAPABILITIES.filter((c) => set.has(c));
+  return ALL_CAPABILITIES.filter((_, bit) => named[bit]);
 }
 
 function makeAbsPath(p: string, base: string): string {
@@ -317,7 +316,8 @@ function parseHostsFile(baseDir: string, text: string, trace: Trace, file: strin
   const hostTables = new Map<string, TomlTable[]>();
   for (const { key, entry: field } of top.all("host")) {
     for (const [name, entry] of expectTable(field.value, key).entries) {
-      const table = expectTable(entry.value, `${key}.${JSON.stringify(name)}`);
+      if (entry.value.kind !== "table") expectTable(entry.value, `${key}.${JSON.stringify(name)}`);
+      const table = entry.value as TomlTable;
       const tables = hostTables.get(name);
       if (tables === undefined) hostTables.set(name, [table]);
       else tables.push(table);

@@ -95,7 +95,11 @@ export abstract class TomlScanner {
   }
 
   protected skipWhitespace(): void {
-    while (this.peek() === " " || this.peek() === "\t") this.pos++;
+    for (;;) {
+      const c = this.src.charCodeAt(this.pos);
+      if (c !== 0x20 && c !== 0x09) return;
+      this.pos++;
+    }
   }
 
   /** Consumes a newline (LF or CRLF) if one is next. */

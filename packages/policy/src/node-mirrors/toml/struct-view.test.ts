@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GoStruct, goTomlLower, StructView } from "./struct-view.js";
 import type { TomlEntry, TomlTable } from "./types.js";
 
@@ -52,6 +52,22 @@ describe("StructView", () => {
   ] as const)("$library: $key fills skip: $fills", ({ library, key, fills }) => {
     const view = new StructView(countingTable([key]).table, "", new GoStruct(library, ["skip"]));
     expect(view.field("skip") !== undefined).toBe(fills);
+  });
+
+  it("writes key paths bare or quoted by character, without a regular expression", () => {
+    const view = new StructView(countingTable([]).table, "host", struct);
+    const test = vi.spyOn(RegExp.prototype, "test");
+    try {
+      expect(["skip_verify", "x.y", "", "é"].map((k) => view.keyPath(k))).toEqual([
+        "host.skip_verify",
+        'host."x.y"',
+        'host.""',
+        'host."é"',
+      ]);
+      expect(test).not.toHaveBeenCalled();
+    } finally {
+      test.mockRestore();
+    }
   });
 
   it("lowers as go-toml does, returning ASCII lower case as it is", () => {

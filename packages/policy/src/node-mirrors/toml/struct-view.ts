@@ -8,6 +8,7 @@
 import { json } from "@kubeimg/core/internal";
 import type { TomlEntry, TomlPosition, TomlTable, TomlValue } from "./parse.js";
 import { kindName } from "./parse.js";
+import { isBareKeyCode } from "./scanner.js";
 
 /** A value that does not fit its Go field: the TOML library's decode error. */
 export class DecodeError extends Error {
@@ -135,7 +136,9 @@ export class StructView {
   }
 
   keyPath(key: string): string {
-    const part = /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key);
+    let bare = key !== "";
+    for (let i = 0; bare && i < key.length; i++) bare = isBareKeyCode(key.charCodeAt(i));
+    const part = bare ? key : JSON.stringify(key);
     return this.path === "" ? part : `${this.path}.${part}`;
   }
 
