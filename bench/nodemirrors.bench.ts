@@ -8,7 +8,13 @@
  * loaded resolver (reading and parsing the host's hosts.toml each time, as
  * a one-shot call does), and containers/image's linear FindRegistry scan
  * over all 500 prefixes.
+ *
+ * With `--peer "<command>"` (or `--emit-inputs <file>`) the rows of
+ * `nodemirrors-peer.ts` are measured against the upstream Go code instead.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   createContainerdHostsResolver,
   findRegistry,
@@ -20,6 +26,25 @@ import {
   resolveContainerdHosts,
 } from "@kubeimg/policy/node-mirrors";
 import { runBenchmarks } from "./lib.js";
+import { nodeMirrorsPeerRows } from "./nodemirrors-peer.js";
+import { comparePeer, peerOptions, writeInputs } from "./peer.js";
+
+const options = peerOptions();
+if (options.emitInputs !== undefined || options.peer !== undefined) {
+  const { rows, inputs } = nodeMirrorsPeerRows();
+  if (options.emitInputs !== undefined) {
+    writeInputs(options.emitInputs, inputs);
+    console.log(`inputs written to ${options.emitInputs}`);
+  }
+  if (options.peer !== undefined) {
+    const file = join(mkdtempSync(join(tmpdir(), "kubeimg-nodemirrors-")), "inputs.json");
+    writeInputs(file, inputs);
+    await comparePeer("node mirrors", options.peerName, options.peer, file, rows, {
+      rounds: options.rounds,
+    });
+  }
+  process.exit(0);
+}
 
 const certs = "/etc/containerd/certs.d";
 const files: Record<string, string> = {};

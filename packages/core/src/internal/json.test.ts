@@ -76,6 +76,42 @@ describe("Decode with members", () => {
     expect(FoldName("Auths")).toBe("AUTHS");
     expect(FoldName("authé")).not.toBe(FoldName("AUTHE"));
   });
+
+  it("folds every code point on its own: ASCII letters up, ſ to S, the Kelvin sign to K", () => {
+    const byCodePoint = (name: string) =>
+      [...name]
+        .map((ch) =>
+          ch >= "a" && ch <= "z"
+            ? ch.toUpperCase()
+            : ch === "\u017f"
+              ? "S"
+              : ch === "\u212a"
+                ? "K"
+                : ch,
+        )
+        .join("");
+    const letters = fc.constantFrom(
+      "a",
+      "z",
+      "A",
+      "_",
+      "-",
+      "é",
+      "\u017f",
+      "\u212a",
+      "\u0130",
+      "😀",
+      "\ud800",
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ unit: "grapheme" }), fc.string({ unit: letters })),
+        (name) => {
+          expect(FoldName(name)).toBe(byCodePoint(name));
+        },
+      ),
+    );
+  });
 });
 
 function toPlain(v: StrictValue): unknown {

@@ -343,14 +343,35 @@ export const strict: Builder<StrictValue, StrictObject, StrictValue[]> = {
  * non-ASCII characters never fold onto ASCII, so they are kept as they are.
  */
 export function FoldName(name: string): string {
-  let out = "";
-  for (const ch of name) {
-    if (ch >= "a" && ch <= "z") out += ch.toUpperCase();
-    else if (ch === "\u017f") out += "S";
-    else if (ch === "\u212a") out += "K";
-    else out += ch;
+  let ascii = true;
+  let folds = false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c >= 0x61 && c <= 0x7a) folds = true;
+    else if (c >= 0x80) {
+      ascii = false;
+      break;
+    }
   }
-  return out;
+  // ASCII upper-casing is Go's folding on ASCII text: one native call.
+  if (ascii) return folds ? name.toUpperCase() : name;
+  let out = "";
+  let start = 0;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    const folded =
+      c >= 0x61 && c <= 0x7a
+        ? String.fromCharCode(c - 0x20)
+        : c === 0x17f
+          ? "S"
+          : c === 0x212a
+            ? "K"
+            : undefined;
+    if (folded === undefined) continue;
+    out += name.slice(start, i) + folded;
+    start = i + 1;
+  }
+  return out + name.slice(start);
 }
 
 /**

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Clean, Join, Match } from "./path.js";
 import { fromByteStringEscaped } from "./utf8.js";
 
@@ -124,6 +124,57 @@ describe("Join / Clean", () => {
     ["a/b/", "a/b"],
   ])("clean %j -> %j", (input, want) => {
     expect(Clean(input)).toBe(want);
+  });
+
+  it("cleans as Go's lexical rules do, segment by segment", () => {
+    const bySegments = (p: string): string => {
+      if (p === "") return ".";
+      const out: string[] = [];
+      for (const segment of p.split("/")) {
+        if (segment === "" || segment === ".") continue;
+        if (segment === "..") {
+          if (out.length > 0 && out[out.length - 1] !== "..") out.pop();
+          else if (!p.startsWith("/")) out.push("..");
+          continue;
+        }
+        out.push(segment);
+      }
+      const body = out.join("/");
+      return p.startsWith("/") ? `/${body}` : body === "" ? "." : body;
+    };
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a./]{0,12}$/), (p) => {
+        expect(Clean(p)).toBe(bySegments(p));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("joins clean elements without a regular expression or a split", () => {
+    const test = vi.spyOn(RegExp.prototype, "test");
+    const split = vi.spyOn(String.prototype, "split");
+    try {
+      expect(Join("/etc/containerd/certs.d", "", "docker.io")).toBe(
+        "/etc/containerd/certs.d/docker.io",
+      );
+      expect(test).not.toHaveBeenCalled();
+      expect(split).not.toHaveBeenCalled();
+    } finally {
+      test.mockRestore();
+      split.mockRestore();
+    }
+  });
+
+  it("returns a clean path as it is, without splitting it", () => {
+    const split = vi.spyOn(String.prototype, "split");
+    try {
+      for (const p of ["/etc/containerd/certs.d/docker.io/hosts.toml", "a/b", "/", "a..b/.c"]) {
+        expect(Clean(p)).toBe(p);
+      }
+      expect(split).not.toHaveBeenCalled();
+    } finally {
+      split.mockRestore();
+    }
   });
 });
 

@@ -193,6 +193,7 @@ export function Match(pattern: string, name: string): boolean | undefined {
  */
 export function Clean(p: string): string {
   if (p === "") return ".";
+  if (isClean(p)) return p;
   const rooted = p.charCodeAt(0) === 47;
   const out: string[] = [];
   for (const segment of p.split("/")) {
@@ -209,6 +210,28 @@ export function Clean(p: string): string {
   return body === "" ? "." : body;
 }
 
+/** Whether `Clean` would return `p` itself: no empty, `.` or `..` segment, no trailing `/` but the root's. */
+function isClean(p: string): boolean {
+  const n = p.length;
+  let start = 0;
+  if (p.charCodeAt(0) === 47) {
+    if (n === 1) return true;
+    start = 1;
+  }
+  for (let i = start; i <= n; i++) {
+    if (i < n && p.charCodeAt(i) !== 47) continue;
+    const length = i - start;
+    if (length === 0) return false;
+    if (
+      p.charCodeAt(start) === 46 &&
+      (length === 1 || (length === 2 && p.charCodeAt(start + 1) === 46))
+    )
+      return false;
+    start = i + 1;
+  }
+  return true;
+}
+
 /**
  * Joins the non-empty elements with `/` and cleans the result; all empty
  * gives `""`, as Go's `path.Join`.
@@ -220,10 +243,9 @@ export function Clean(p: string): string {
  * ```
  */
 export function Join(...elements: readonly string[]): string {
-  const kept = elements.filter((e) => e !== "");
-  if (kept.length === 0) return "";
-  const joined = kept.join("/");
-  // Fast path: already clean (no empty, `.` or `..` segment, no trailing slash).
-  if (!/(^|\/)\.{1,2}(\/|$)|\/\/|\/$/.test(joined)) return joined;
-  return Clean(joined);
+  let joined = "";
+  for (const e of elements) {
+    if (e !== "") joined = joined === "" ? e : `${joined}/${e}`;
+  }
+  return joined === "" ? "" : Clean(joined);
 }

@@ -15,6 +15,7 @@ import {
   TomlDepthError,
   type TomlPosition,
   TomlSyntaxError,
+  type TomlTable,
   type TomlValue,
 } from "./toml/parse.js";
 import {
@@ -23,6 +24,7 @@ import {
   expectString,
   expectStringArray,
   expectTable,
+  GoStruct,
   StructView,
 } from "./toml/struct-view.js";
 
@@ -71,15 +73,14 @@ export class Trace {
 function decodeCapabilities(value: TomlValue, key: string): HostCapability[] {
   const names = expectStringArray(value, key);
   if (names.length === 0) return [...ALL_CAPABILITIES];
-  const set = new Set<HostCapability>();
+  // containerd ORs the named bits, so the list comes out in bit order without repeats.
+  const named = [false, false, false, false];
   for (const name of names) {
-    const lower = name.toLowerCase();
-    if (!(ALL_CAPABILITIES as readonly string[]).includes(lower)) {
-      throw new DecodeError(`unknown capability ${name}`, key, value.at);
-    }
-    set.add(lower as HostCapability);
+    const bit = ALL_CAPABILITIES.indexOf(name.toLowerCase() as HostCapability);
+    if (bit < 0) throw new DecodeError(`unknown capability ${name}`, key, value.at);
+    named[bit] = true;
   }
-  return ALL_CAPABILITIES.filter((c) => set.has(c));
+  return ALL_CAPABILITIES.filter((_, bit) => named[bit]);
 }
 
 function makeAbsPath(p: string, base: string): string {
@@ -269,8 +270,8 @@ function sortedHostNames(
   return out;
 }
 
-/** Parses hosts.toml text as containerd does; throws DecodeError/TomlSyntaxError on what it rejects. */
-const HOST_FIELDS = new Set([
+/** containerd's `hostFileConfig`: one `[host."…"]` table (and the top level, which embeds it). */
+const HOST_FILE_CONFIG = /*#__PURE__*/ new GoStruct("go-toml", [
   "capabilities",
   "ca",
   "client",
@@ -280,19 +281,26 @@ const HOST_FIELDS = new Set([
   "dial_timeout",
 ]);
 
+/** The struct hosts.toml decodes into: `hostFileConfig` embedded, then `server` and the `host` map. */
+const HOSTS_FILE = /*#__PURE__*/ new GoStruct("go-toml", [
+  ...HOST_FILE_CONFIG.fields,
+  "server",
+  "host",
+]);
+
 /**
  * Whether go-toml, decoding hosts.toml into containerd's struct, finds no
  * field for a table header (it then skips that table's lines). Struct
  * fields match by exact or lower-cased name; maps and `any` take any key.
  */
 function skipsHostsTable(keys: readonly string[]): boolean {
-  const first = (keys[0] as string).toLowerCase();
-  if (first === "server" || HOST_FIELDS.has(first)) return false;
-  if (first !== "host") return true;
-  if (keys.length < 3) return false;
-  return !HOST_FIELDS.has((keys[2] as string).toLowerCase());
+  const first = HOSTS_FILE.fieldOf(keys[0] as string);
+  if (first < 0) return true;
+  if (HOSTS_FILE.fields[first] !== "host" || keys.length < 3) return false;
+  return HOST_FILE_CONFIG.fieldOf(keys[2] as string) < 0;
 }
 
+/** Parses hosts.toml text as containerd does; throws DecodeError/TomlSyntaxError on what it rejects. */
 function parseHostsFile(baseDir: string, text: string, trace: Trace, file: string): HostConfig[] {
   const doc = parseToml(text, { skipsTable: skipsHostsTable });
   const order = sortedHostNames(doc.headers);
@@ -302,33 +310,40 @@ function parseHostsFile(baseDir: string, text: string, trace: Trace, file: strin
     if (header.keys[0] === "host" && name !== undefined && !headerAt.has(name))
       headerAt.set(name, header.at);
   }
-  const top = new StructView(doc.root, "");
-  const hostField = top.field("host");
-  const hostTables = new Map<string, StructView>();
-  if (hostField !== undefined) {
-    const table = expectTable(hostField.entry.value, "host");
-    for (const [name, entry] of table.entries) {
-      const path = `host.${JSON.stringify(name)}`;
-      hostTables.set(name, new StructView(expectTable(entry.value, path), path));
+  const top = new StructView(doc.root, "", HOSTS_FILE);
+  // go-toml decodes every spelling of `host` into the one map, and a name
+  // given twice into the one struct, in file order.
+  const hostTables = new Map<string, TomlTable[]>();
+  for (const { key, entry: field } of top.all("host")) {
+    for (const [name, entry] of expectTable(field.value, key).entries) {
+      if (entry.value.kind !== "table") expectTable(entry.value, `${key}.${JSON.stringify(name)}`);
+      const table = entry.value as TomlTable;
+      const tables = hostTables.get(name);
+      if (tables === undefined) hostTables.set(name, [table]);
+      else tables.push(table);
     }
+  }
+  const hostViews = new Map<string, StructView>();
+  for (const [name, tables] of hostTables) {
+    hostViews.set(name, new StructView(tables, `host.${JSON.stringify(name)}`, HOST_FILE_CONFIG));
   }
   for (const { key, entry } of top.all("server")) expectString(entry.value, key);
   for (const { key, entry } of top.all("host")) expectTable(entry.value, key);
   const serverField = top.field("server");
   const server = serverField === undefined ? "" : expectString(serverField.entry.value, "server");
   // go-toml decodes every value into its Go type before containerd reads any host.
-  for (const view of hostTables.values()) typeCheckHost(view);
+  for (const view of hostViews.values()) typeCheckHost(view);
   typeCheckHost(top);
   // Decode every host first (all decode errors come before any host is used).
   const hosts: HostConfig[] = [];
   const listed = new Set(order);
   for (const name of order) {
-    const view = hostTables.get(name) as StructView;
+    const view = hostViews.get(name) as StructView;
     hosts.push(
       parseHostConfig(name, headerAt.get(name) ?? doc.root.at, baseDir, view, trace, file),
     );
   }
-  for (const [name, view] of hostTables) {
+  for (const [name, view] of hostViews) {
     if (!listed.has(name)) {
       trace.warn({
         code: "HOST_NOT_LISTED",

@@ -22,8 +22,34 @@ import {
   expectString,
   expectStringArray,
   expectTable,
+  GoStruct,
   StructView,
 } from "./toml/struct-view.js";
+
+/** containers/image's structs as BurntSushi/toml decodes them, field names as tagged. */
+const ENDPOINT = /*#__PURE__*/ new GoStruct("burntsushi", [
+  "location",
+  "insecure",
+  "pull-from-mirror",
+]);
+const REGISTRY = /*#__PURE__*/ new GoStruct("burntsushi", [
+  "prefix",
+  ...ENDPOINT.fields,
+  "blocked",
+  "mirror-by-digest-only",
+  "mirror",
+]);
+const CONFIG = /*#__PURE__*/ new GoStruct("burntsushi", [
+  "registry",
+  "unqualified-search-registries",
+  "credential-helpers",
+  "short-name-mode",
+  "additional-layer-store-auth-helper",
+  "aliases",
+  "registries",
+]);
+const V1_CONFIG = /*#__PURE__*/ new GoStruct("burntsushi", ["search", "insecure", "block"]);
+const V1_REGISTRIES = /*#__PURE__*/ new GoStruct("burntsushi", ["registries"]);
 
 interface MutableEndpoint {
   location: string;
@@ -107,7 +133,7 @@ export function decodeFile(
   file: string,
   warnings: NodeMirrorsWarning[],
 ): DecodedFile {
-  const top = new StructView(root, "");
+  const top = new StructView(root, "", CONFIG);
   const out: DecodedFile = {
     registries: undefined,
     search: undefined,
@@ -122,7 +148,7 @@ export function decodeFile(
     const items = expectArray(registry.entry.value, "registry");
     out.registries = items.map((item, i) => {
       const path = `registry[${i}]`;
-      const view = new StructView(expectTable(item, path), path);
+      const view = new StructView(expectTable(item, path), path, REGISTRY);
       const reg: MutableRegistry = {
         prefix: "",
         location: "",
@@ -147,7 +173,7 @@ export function decodeFile(
         const mirrorKey = view.keyPath(mirror.key);
         reg.mirrors = expectArray(mirror.entry.value, mirrorKey).map((m, j) => {
           const mpath = `${mirrorKey}[${j}]`;
-          const mview = new StructView(expectTable(m, mpath), mpath);
+          const mview = new StructView(expectTable(m, mpath), mpath, ENDPOINT);
           const endpoint: MutableEndpoint = { location: "", insecure: false, pullFromMirror: "" };
           decodeEndpoint(mview, endpoint);
           warnUnknown(mview, file, warnings);
@@ -179,13 +205,14 @@ export function decodeFile(
   }
   const v1 = top.field("registries");
   if (v1 !== undefined) {
-    const view = new StructView(expectTable(v1.entry.value, "registries"), "registries");
+    const view = new StructView(expectTable(v1.entry.value, "registries"), "registries", V1_CONFIG);
     for (const part of ["search", "insecure", "block"] as const) {
       const f = view.field(part);
       if (f === undefined) continue;
       const sub = new StructView(
         expectTable(f.entry.value, `registries.${part}`),
         `registries.${part}`,
+        V1_REGISTRIES,
       );
       const list = sub.field("registries");
       if (list !== undefined)

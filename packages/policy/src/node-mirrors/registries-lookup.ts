@@ -2,7 +2,6 @@ import {
   type ContainersImageReference,
   ContainersImageReferenceError,
   ciName,
-  ciParse,
   ciParseNamed,
   ciParseNormalizedNamed,
   ciString,
@@ -109,6 +108,16 @@ function indexOf(registries: readonly RegistryEntry[]): RegistryIndex {
  * (containers/image `Endpoint.rewriteReference`). Throws `REWRITE_ERROR`.
  */
 export function rewriteReference(ref: string, prefix: string, location: string): string {
+  const rewritten = rewriteParsed(ref, prefix, location);
+  return rewritten === undefined ? ref : ciString(rewritten);
+}
+
+/** {@link rewriteReference}'s reference as parsed, or `undefined` when it is `ref` unchanged. */
+function rewriteParsed(
+  ref: string,
+  prefix: string,
+  location: string,
+): ContainersImageReference | undefined {
   const n = refMatchingPrefix(ref, prefix);
   if (n === -1) {
     throw new NodeMirrorsError(
@@ -123,11 +132,11 @@ export function rewriteReference(ref: string, prefix: string, location: string):
         `invalid prefix '${prefix}' for empty location, should be in the format: *.example.com`,
       );
     }
-    return ref;
+    return undefined;
   }
   const rewritten = location + ref.slice(n);
   try {
-    return ciString(ciParseNamed(rewritten));
+    return ciParseNamed(rewritten);
   } catch (error) {
     if (error instanceof ContainersImageReferenceError) {
       throw new NodeMirrorsError("REWRITE_ERROR", `rewriting reference: ${error.message}`);
@@ -193,10 +202,6 @@ export function pullSources(
   const refString = ciString(ref);
   const explain: string[] = [];
   const registry = findRegistry(conf, ciName(ref));
-  const blockedFor = (reference: string): boolean => {
-    const name = ciName(ciParse(reference));
-    return findRegistry(conf, name)?.blocked === true;
-  };
   if (registry === null) {
     explain.push(`no [[registry]] prefix matches ${ciName(ref)}: pulled as is`);
     return {
@@ -208,7 +213,8 @@ export function pullSources(
           insecure: false,
           pullFromMirror: "",
           reference: refString,
-          blocked: blockedFor(refString),
+          // No registry matches the name, so none blocks it.
+          blocked: false,
           explain: ["no registry entry: the image itself"],
         },
       ],
@@ -252,8 +258,10 @@ export function pullSources(
     why: "the registry's own location, always last",
   });
   const sources = endpoints.map(({ endpoint, why }): PullSource => {
-    const reference = rewriteReference(refString, registry.prefix, endpoint.location);
-    const blocked = blockedFor(reference);
+    // The rewritten reference is read once, for its text and for the registry that may block it.
+    const rewritten = rewriteParsed(refString, registry.prefix, endpoint.location) ?? ref;
+    const reference = ciString(rewritten);
+    const blocked = findRegistry(conf, ciName(rewritten))?.blocked === true;
     return {
       location: endpoint.location,
       insecure: endpoint.insecure,

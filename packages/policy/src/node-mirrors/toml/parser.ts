@@ -6,7 +6,7 @@
  */
 import {
   describeChar,
-  isBareKeyChar,
+  isBareKeyCode,
   type KeyPart,
   type RawValue,
   TomlScanner,
@@ -85,9 +85,10 @@ export class TomlParser extends TomlScanner {
       if (this.peek() !== "]") this.fail(`expected "]]" to close the array-of-tables header`);
       this.pos++;
     }
-    this.headers.push({ keys: keys.map((k) => k.name), array, at });
+    const names = keys.map((k) => k.name);
+    this.headers.push({ keys: names, array, at });
     this.builder.header(keys, array, at);
-    this.skipping = this.skipsTable?.(keys.map((k) => k.name)) ?? false;
+    this.skipping = this.skipsTable?.(names) ?? false;
     this.endOfLine();
   }
 
@@ -108,7 +109,8 @@ export class TomlParser extends TomlScanner {
         name = this.literalString();
       } else {
         const start = this.pos;
-        while (isBareKeyChar(this.peek())) this.pos++;
+        while (this.pos < this.src.length && isBareKeyCode(this.src.charCodeAt(this.pos)))
+          this.pos++;
         if (this.pos === start) this.fail(`expected a key, found ${describeChar(c)}`);
         name = this.src.slice(start, this.pos);
       }

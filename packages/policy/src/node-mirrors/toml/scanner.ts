@@ -18,7 +18,16 @@ import {
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
 
-export const isBareKeyChar = (c: string): boolean => /^[A-Za-z0-9_-]$/.test(c);
+/** `A-Za-z0-9_-`, by character code. */
+export function isBareKeyCode(c: number): boolean {
+  return (
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x5f ||
+    c === 0x2d
+  );
+}
 
 export function isControl(code: number): boolean {
   return (code < 0x20 && code !== 0x09) || code === 0x7f;
@@ -86,7 +95,11 @@ export abstract class TomlScanner {
   }
 
   protected skipWhitespace(): void {
-    while (this.peek() === " " || this.peek() === "\t") this.pos++;
+    for (;;) {
+      const c = this.src.charCodeAt(this.pos);
+      if (c !== 0x20 && c !== 0x09) return;
+      this.pos++;
+    }
   }
 
   /** Consumes a newline (LF or CRLF) if one is next. */
@@ -273,20 +286,21 @@ export abstract class TomlScanner {
   protected basicString(): string {
     this.pos++;
     let out = "";
+    let start = this.pos;
     for (;;) {
       if (this.eof()) this.fail("unterminated string");
-      const c = this.peek();
-      if (c === '"') {
+      const code = this.src.charCodeAt(this.pos);
+      if (code === 0x22) {
+        out += this.src.slice(start, this.pos);
         this.pos++;
         return out;
       }
-      if (c === "\\") {
-        out += this.escape();
+      if (code === 0x5c) {
+        out += this.src.slice(start, this.pos) + this.escape();
+        start = this.pos;
         continue;
       }
-      const code = c.charCodeAt(0);
       if (isControl(code)) this.fail(`control character U+${hex4(code)} in a string`);
-      out += c;
       this.pos++;
     }
   }

@@ -1,13 +1,14 @@
 /**
  * How the two Go TOML libraries map a parsed document onto the runtimes'
- * config structs: which key fills which field (exact name first, then a
- * case-insensitive match, as both libraries do), which TOML value kinds a
+ * config structs: which key fills which field (exact name first, then
+ * go-toml's lower-cased or BurntSushi's case-folded match), which TOML value kinds a
  * Go field type accepts, and which keys are left over (ignored by the
  * runtime, reported by kubeimg as warnings).
  */
 import { json } from "@kubeimg/core/internal";
 import type { TomlEntry, TomlPosition, TomlTable, TomlValue } from "./parse.js";
 import { kindName } from "./parse.js";
+import { isBareKeyCode } from "./scanner.js";
 
 /** A value that does not fit its Go field: the TOML library's decode error. */
 export class DecodeError extends Error {
@@ -21,56 +22,129 @@ export class DecodeError extends Error {
   }
 }
 
+/** Which library decodes the struct: how a key that misses every field name exactly is folded. */
+export type GoStructLibrary = "go-toml" | "burntsushi";
+
 /**
- * Whether a key fills the Go field `name`: exactly, or under Go's simple case
- * folding (ASCII, plus the two non-ASCII letters that fold onto it), which
- * both TOML libraries match field names with as `encoding/json` does.
+ * The lower-casing go-toml v2 retries a missed key with (`strings.ToLower`):
+ * of the non-ASCII letters only U+0130 (İ) and U+212A (Kelvin sign) lower
+ * onto ASCII, so the rest may stay as written. Returns `key` itself when
+ * nothing changes.
  */
-function fills(key: string, name: string): boolean {
-  return key === name || json.FoldName(key) === json.FoldName(name);
+export function goTomlLower(key: string): string {
+  let i = 0;
+  for (; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if ((c >= 0x41 && c <= 0x5a) || c === 0x130 || c === 0x212a) break;
+  }
+  if (i === key.length) return key;
+  let out = key.slice(0, i);
+  for (; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) out += String.fromCharCode(c + 0x20);
+    else if (c === 0x130) out += "i";
+    else if (c === 0x212a) out += "k";
+    else out += key[i];
+  }
+  return out;
 }
 
-/** A table read as a Go struct: `field` takes each field once, `rest` lists what no field took. */
-export class StructView {
-  private readonly used = new Set<string>();
+/**
+ * A Go struct's TOML field names, with the maps both libraries match keys
+ * against, built once per struct: the exact name first, then go-toml's
+ * lower-cased name or BurntSushi's `strings.EqualFold` (Go's simple case
+ * folding, as `json.FoldName` keys it).
+ */
+export class GoStruct {
+  private readonly exact = new Map<string, number>();
+  private readonly folded = new Map<string, number>();
+  private readonly fold: (name: string) => string;
   constructor(
-    readonly table: TomlTable,
-    readonly path: string,
-  ) {}
-
-  /** The entry a Go field named `name` receives (the last matching key, as decoding order makes it). */
-  field(name: string): { key: string; entry: TomlEntry } | undefined {
-    let found: { key: string; entry: TomlEntry } | undefined;
-    for (const [key, entry] of this.table.entries) {
-      if (fills(key, name)) {
-        found = { key, entry };
-        this.used.add(key);
-      }
-    }
-    return found;
+    readonly library: GoStructLibrary,
+    readonly fields: readonly string[],
+  ) {
+    this.fold = library === "go-toml" ? goTomlLower : json.FoldName;
+    fields.forEach((name, i) => {
+      this.exact.set(name, i);
+      // go-toml's cache holds each name as written and lower-cased; BurntSushi
+      // takes the first field that folds equal.
+      if (library === "go-toml" && !this.folded.has(name)) this.folded.set(name, i);
+      const key = this.fold(name);
+      if (!this.folded.has(key)) this.folded.set(key, i);
+    });
   }
 
-  /** Every key a Go field named `name` receives, in file order (without marking them used). */
-  all(name: string): { key: string; entry: TomlEntry }[] {
-    const out: { key: string; entry: TomlEntry }[] = [];
-    for (const [key, entry] of this.table.entries) {
-      if (fills(key, name)) out.push({ key, entry });
+  /** The index of the field a key fills, or -1. */
+  fieldOf(key: string): number {
+    return this.exact.get(key) ?? this.folded.get(this.fold(key)) ?? -1;
+  }
+
+  indexOf(name: string): number {
+    const i = this.exact.get(name);
+    if (i === undefined) throw new Error(`${name} is not a field of this struct`);
+    return i;
+  }
+}
+
+/** A key and its entry, as a field receives it. */
+export interface StructEntry {
+  readonly key: string;
+  readonly entry: TomlEntry;
+}
+
+const none: readonly StructEntry[] = [];
+
+/**
+ * A table read as a Go struct: each key is matched to its field once, in
+ * one pass over the table; `field` and `all` then read what each field
+ * received, and `unknown` lists what no field took. Several tables decode
+ * into one struct in turn, as when two spellings of a map key (`host`,
+ * `HOST`) name the same entry.
+ */
+export class StructView {
+  private readonly byField: (StructEntry[] | undefined)[];
+  private readonly rest: StructEntry[] = [];
+  constructor(
+    tables: TomlTable | readonly TomlTable[],
+    readonly path: string,
+    private readonly struct: GoStruct,
+  ) {
+    this.byField = new Array(struct.fields.length);
+    for (const table of "kind" in tables ? [tables] : tables) {
+      for (const [key, entry] of table.entries) {
+        const i = struct.fieldOf(key);
+        if (i < 0) {
+          this.rest.push({ key, entry });
+          continue;
+        }
+        const list = this.byField[i];
+        if (list === undefined) this.byField[i] = [{ key, entry }];
+        else list.push({ key, entry });
+      }
     }
-    return out;
+  }
+
+  /** The entry a Go field named `name` receives (the last matching key, as decoding order makes it). */
+  field(name: string): StructEntry | undefined {
+    const list = this.byField[this.struct.indexOf(name)];
+    return list === undefined ? undefined : list[list.length - 1];
+  }
+
+  /** Every key a Go field named `name` receives, in file order. */
+  all(name: string): readonly StructEntry[] {
+    return this.byField[this.struct.indexOf(name)] ?? none;
   }
 
   keyPath(key: string): string {
-    const part = /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key);
+    let bare = key !== "";
+    for (let i = 0; bare && i < key.length; i++) bare = isBareKeyCode(key.charCodeAt(i));
+    const part = bare ? key : JSON.stringify(key);
     return this.path === "" ? part : `${this.path}.${part}`;
   }
 
-  /** Keys no field took, with where they were written. */
+  /** Keys no field takes, with where they were written. */
   unknown(): { key: string; path: string; at: TomlPosition }[] {
-    const out: { key: string; path: string; at: TomlPosition }[] = [];
-    for (const [key, entry] of this.table.entries) {
-      if (!this.used.has(key)) out.push({ key, path: this.keyPath(key), at: entry.keyAt });
-    }
-    return out;
+    return this.rest.map(({ key, entry }) => ({ key, path: this.keyPath(key), at: entry.keyAt }));
   }
 }
 

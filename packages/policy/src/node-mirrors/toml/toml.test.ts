@@ -103,6 +103,24 @@ const nestings: Record<string, (depth: number) => string> = {
       .join(".")}]\nb.c = {d = 1}\n`,
 };
 
+describe("parseToml per character", () => {
+  it("reads bare keys and basic strings without a regular expression per character", () => {
+    const key = "k".repeat(200);
+    const text = `${key} = "${"v".repeat(200)}\\t${"w".repeat(50)}"\n[t.${key}]\n${key} = 'x'\n`;
+    const test = vi.spyOn(RegExp.prototype, "test");
+    const exec = vi.spyOn(RegExp.prototype, "exec");
+    try {
+      const doc = parseToml(text);
+      const first = doc.root.entries.get(key)?.value;
+      expect(first?.kind === "string" && first.value).toBe(`${"v".repeat(200)}\t${"w".repeat(50)}`);
+      expect(test.mock.calls.length + exec.mock.calls.length).toBeLessThan(10);
+    } finally {
+      test.mockRestore();
+      exec.mockRestore();
+    }
+  });
+});
+
 describe("parseToml nesting bound", () => {
   const flavors: TomlFlavor[] = ["go-toml", "burntsushi"];
   for (const [name, make] of Object.entries(nestings)) {
