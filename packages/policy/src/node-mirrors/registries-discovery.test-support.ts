@@ -1,0 +1,69 @@
+/** The recorded 5.40 discovery answers of the Go code, and how a kubeimg answer is compared with them. */
+import { readFileSync } from "node:fs";
+import { expect } from "vitest";
+import {
+  isNodeMirrorsError,
+  type NodeRegistriesConfOptions,
+  type RegistriesConf,
+} from "./index.js";
+import { V1_HINT } from "./registries-conf.js";
+
+export interface Recorded {
+  readonly id: string;
+  readonly files: Readonly<Record<string, string>>;
+  readonly options: NodeRegistriesConfOptions;
+  readonly expect: { readonly error: string } | Readonly<Record<string, unknown>>;
+}
+
+/** go.podman.io/image/v5 at e2c14667a598 (the 5.40 line), `TryUpdatingCache`, on generated node trees. */
+export const recordedDiscovery: readonly Recorded[] = readFileSync(
+  new URL("./testdata/registries-discovery-5.40.jsonl", import.meta.url),
+  "utf8",
+)
+  .split("\n")
+  .filter((line) => line !== "")
+  .map((line) => JSON.parse(line) as Recorded);
+
+/** The answer in the shape the Go program printed. */
+export function goShape(load: () => RegistriesConf): unknown {
+  try {
+    const conf = load();
+    return {
+      registries: conf.registries.map((r) => ({
+        prefix: r.prefix,
+        location: r.location,
+        insecure: r.insecure,
+        blocked: r.blocked,
+        mirrorByDigestOnly: r.mirrorByDigestOnly,
+        mirrors: r.mirrors.map((m) => ({
+          location: m.location,
+          insecure: m.insecure,
+          pullFromMirror: m.pullFromMirror,
+        })),
+      })),
+      unqualifiedSearchRegistries: conf.unqualifiedSearchRegistries,
+      unqualifiedSearchRegistriesOrigin: conf.unqualifiedSearchRegistriesOrigin,
+      credentialHelpers: conf.credentialHelpers,
+      shortNameMode: conf.shortNameMode,
+      additionalLayerStoreAuthHelper: conf.additionalLayerStoreAuthHelper,
+    };
+  } catch (error) {
+    if (!isNodeMirrorsError(error)) throw error;
+    return { error: error.message.replace(V1_HINT, "") };
+  }
+}
+
+/**
+ * Go's answer, or, for a TOML syntax or type error (which kubeimg's reader
+ * words its own way), Go's wrapper: the file and the class must agree.
+ */
+export function expectGoAnswer(got: unknown, want: Recorded["expect"]): void {
+  const error = (want as { error?: string }).error;
+  const toml =
+    error === undefined ? null : /^loading registries configuration "[^"]*": toml: /.exec(error);
+  if (toml !== null) {
+    expect((got as { error?: string }).error?.startsWith(toml[0])).toBe(true);
+    return;
+  }
+  expect(got).toEqual(want);
+}
