@@ -147,6 +147,21 @@ describe("loadNodeRegistriesConf, 5.36 discovery", () => {
     expect(conf.unqualifiedSearchRegistriesOrigin).toBe("/etc/containers/registries.conf");
   });
 
+  it("lists every drop-in directory before reading any drop-in", () => {
+    const e = thrown(() =>
+      loadNodeRegistriesConf(
+        {
+          "/root/.config": "",
+          "/etc/containers/registries.conf.d/a.conf": 'short-name-mode = "bad"\n',
+        },
+        options,
+      ),
+    );
+    expect(e.message).toBe(
+      "reading registries.conf.d: lstat /root/.config/containers/registries.conf.d: not a directory",
+    );
+  });
+
   it("the user's registries.conf, when it exists, replaces /etc and its drop-ins and ignores the environment", () => {
     const files = {
       "/etc/containers/registries.conf.d/a.conf": reg("etc.io"),

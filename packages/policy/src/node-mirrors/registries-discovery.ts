@@ -287,6 +287,8 @@ function walk536(files: NodeFiles, o: Checked, visit: Visit, warnings: NodeMirro
   const main = userExists ? userFile : rooted(o.root, ETC);
   const dirs = userExists ? [userDir] : [rooted(o.root, `${ETC}.d`), userDir];
   openAndVisit(files, main, true, false, visit, "5.36");
+  // Every directory is listed before any drop-in is read (dropInConfigs, then the loads).
+  const dropIns: string[] = [];
   for (const dir of dirs) {
     const problem = files.problem(dir);
     const kind = files.stat(dir);
@@ -308,9 +310,10 @@ function walk536(files: NodeFiles, o: Checked, visit: Visit, warnings: NodeMirro
         });
         continue;
       }
-      openAndVisit(files, file, true, true, visit, "5.36");
+      dropIns.push(file);
     }
   }
+  for (const file of dropIns) openAndVisit(files, file, true, true, visit, "5.36");
 }
 
 /**
