@@ -36,13 +36,27 @@ export interface Recorded {
 }
 
 /** go.podman.io/image/v5 at e2c14667a598 (the 5.40 line), `TryUpdatingCache`, on generated node trees. */
-export const recordedDiscovery: readonly Recorded[] = readFileSync(
-  new URL("./testdata/registries-discovery-5.40.jsonl", import.meta.url),
-  "utf8",
-)
-  .split("\n")
-  .filter((line) => line !== "")
-  .map((line) => JSON.parse(line) as Recorded);
+function readRecorded(name: string): readonly Recorded[] {
+  return readFileSync(new URL(`./testdata/${name}`, import.meta.url), "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as Recorded);
+}
+
+/** go.podman.io/image/v5 at e2c14667a598 (the 5.40 line), `TryUpdatingCache`, on generated node trees. */
+export const recordedDiscovery: readonly Recorded[] = readRecorded(
+  "registries-discovery-5.40.jsonl",
+);
+
+/**
+ * github.com/containers/image/v5 v5.36.1 (f6ca2da), `TryUpdatingCache`, on
+ * generated node trees that load (its errors are kubeimg's own wording
+ * under 5.36): each combination of the user's file, the user's drop-ins
+ * and /etc's drop-ins.
+ */
+export const recordedDiscovery536: readonly Recorded[] = readRecorded(
+  "registries-discovery-5.36.jsonl",
+);
 
 /** The answer in the shape the Go program printed. */
 export function goShape(load: () => RegistriesConf): unknown {

@@ -6,7 +6,12 @@ import {
   type NodeRegistriesConfOptions,
   type RegistriesConf,
 } from "./index.js";
-import { expectGoAnswer, goShape, recordedDiscovery } from "./registries-discovery.test-support.js";
+import {
+  expectGoAnswer,
+  goShape,
+  recordedDiscovery,
+  recordedDiscovery536,
+} from "./registries-discovery.test-support.js";
 
 function thrown(f: () => unknown): NodeMirrorsError {
   try {
@@ -185,5 +190,11 @@ describe("recorded 5.40 answers (Go, generated node trees)", () => {
       goShape(() => loadNodeRegistriesConf(c.files, c.options)),
       c.expect,
     );
+  });
+});
+
+describe("recorded 5.36 answers (Go, generated node trees)", () => {
+  it.each(recordedDiscovery536.map((c) => [c.id, c] as const))("%s", (_id, c) => {
+    expect(goShape(() => loadNodeRegistriesConf(c.files, c.options))).toEqual(c.expect);
   });
 });
