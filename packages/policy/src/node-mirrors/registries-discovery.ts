@@ -198,6 +198,10 @@ function openAndVisit(
 ): boolean {
   const problem = files.problem(path);
   if (problem !== undefined) {
+    // Opening a directory succeeds; reading it is what fails (a link to one, from the fs reader).
+    if (problem.code === "READ_ERROR" && problem.message === "is a directory") {
+      throw wrapped(release, path, "READ_ERROR", `read ${path}: is a directory`);
+    }
     if (problem.code === "TOML_ERROR") {
       throw wrapped(release, path, "TOML_ERROR", `${path} is not valid UTF-8`);
     }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -61,6 +61,22 @@ describe("readNodeRegistriesConf on a real directory tree", () => {
     expect(conf.unqualifiedSearchRegistriesOrigin).toBe(
       `${dir}/r/usr/share/containers/registries.conf`,
     );
+  });
+
+  it("lists a link as containers/image does: a dangling one masks its name, one to a directory fails", async () => {
+    writeTree({
+      "/node/r/usr/share/containers/registries.conf.d/10.conf":
+        '[[registry]]\nlocation = "low.io"\n',
+      "/node/r/etc/containers/registries.conf.d/": "",
+      "/node/d/": "",
+    });
+    const etc = join(dir, "r/etc/containers/registries.conf.d");
+    symlinkSync(join(dir, "nowhere"), join(etc, "10.conf"));
+    expect((await load(moved({ root: "/node/r" }))).registries).toEqual([]);
+    symlinkSync(join(dir, "d"), join(etc, "20.conf"));
+    await expect(load(moved({ root: "/node/r" }))).rejects.toMatchObject({
+      message: `loading registries configuration "${etc}/20.conf": read ${etc}/20.conf: is a directory`,
+    });
   });
 
   it("turns a file in place of a drop-in directory into containers/image's listing error", async () => {

@@ -1,5 +1,5 @@
 /** Reads the files containers/image may read for `registries.conf` on a node, for `loadNodeRegistriesConf`. */
-import { stat } from "node:fs/promises";
+import { lstat, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { path as goPath } from "@kubeimg/core/internal";
 import type { NodePathProblem } from "../node-files.js";
@@ -91,6 +91,17 @@ export async function readNodeRegistriesConf(
       for (const name of names) {
         const entry = goPath.Join(path, name);
         const entryKind = await kindOf(entry);
+        // containers/image lists by the entry's own type (a link is not a directory) and then opens it.
+        const link = (await lstat(entry).catch(() => undefined))?.isSymbolicLink() === true;
+        if (link && name.endsWith(".conf") && (entryKind === undefined || entryKind === "dir")) {
+          if (entryKind === undefined) {
+            // A dangling link still masks the name, and opening it finds nothing: as an empty file.
+            files[entry] = "";
+          } else {
+            unreadable[entry] = { code: "READ_ERROR", message: "is a directory" };
+          }
+          continue;
+        }
         if (entryKind === undefined) continue;
         if (typeof entryKind === "object") unreadable[entry] = entryKind.problem;
         else if (entryKind === "dir") files[`${entry}/`] = "";
