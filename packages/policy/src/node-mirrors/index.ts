@@ -58,6 +58,11 @@ export {
   type ShortNameMode,
 } from "./registries-conf.js";
 export {
+  loadNodeRegistriesConf,
+  type NodeRegistriesConfOptions,
+  type RegistriesConfSearchOptions,
+} from "./registries-discovery.js";
+export {
   type ConfSource,
   resolveShortName,
   resolveShortNameLocally,

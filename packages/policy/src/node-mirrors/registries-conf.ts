@@ -11,7 +11,7 @@
  * a blocked registry's mirrors are still used, and digest-only mirrors are
  * skipped for tags.
  */
-import { strings as goStrings } from "@kubeimg/core/internal";
+import { strconv as goStrconv, strings as goStrings } from "@kubeimg/core/internal";
 import { NodeMirrorsError, type NodeMirrorsWarning, tooDeep } from "./errors.js";
 import {
   convertV1,
@@ -80,32 +80,67 @@ export interface RegistriesConfInput {
   readonly containersImage?: ContainersImageRelease;
 }
 
+/** Appended to containers/image's v1 rejection: the setting that reads such a file. */
+export const V1_HINT =
+  ' (containers/image 5.40; the option containersImage: "5.36" reads v1 files)';
+
 /** The containers/image releases whose registries.conf reading kubeimg reproduces, oldest first. */
 export const containersImageReleases = Object.freeze(["5.36", "5.40"] as const);
 
 /** A containers/image release {@link loadRegistriesConf} reproduces. */
 export type ContainersImageRelease = (typeof containersImageReleases)[number];
 
-function loadFile(
+/**
+ * One file's configuration, or the error that fails the whole load. From
+ * 5.40 every error from one file is wrapped with its name
+ * (`tryUpdatingCache` in go.podman.io/image/v5 `sysregistriesv2`); 5.36
+ * kept each error as the decoder gave it.
+ */
+export function loadFile(
   text: string,
   file: string,
   dropIn: boolean,
   warnings: NodeMirrorsWarning[],
   release: ContainersImageRelease,
 ): ParsedFile {
+  if (release === "5.36") return decodeOneFile(text, file, dropIn, warnings, release);
+  try {
+    return decodeOneFile(text, file, dropIn, warnings, release);
+  } catch (error) {
+    if (error instanceof NodeMirrorsError && error.code !== "LIMIT_EXCEEDED") {
+      throw new NodeMirrorsError(
+        error.code,
+        `loading registries configuration ${goStrconv.Quote(file)}: ${error.message}`,
+        { file: error.file, line: error.line, column: error.column, key: error.key },
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+function decodeOneFile(
+  text: string,
+  file: string,
+  dropIn: boolean,
+  warnings: NodeMirrorsWarning[],
+  release: ContainersImageRelease,
+): ParsedFile {
+  // 5.36 put the file name before the decoder's text; 5.40 wraps it instead (loadFile).
+  const at = release === "5.36" ? `${file}: ` : "";
   let decoded: DecodedFile;
   try {
     decoded = decodeFile(parseToml(text, { flavor: "burntsushi" }).root, file, warnings);
   } catch (error) {
     if (error instanceof TomlSyntaxError) {
-      throw new NodeMirrorsError("TOML_ERROR", `${file}: toml: ${error.message}`, {
+      throw new NodeMirrorsError("TOML_ERROR", `${at}toml: ${error.message}`, {
         file,
         line: error.line,
         column: error.column,
       });
     }
     if (error instanceof DecodeError) {
-      throw new NodeMirrorsError("TOML_ERROR", `${file}: ${error.message}`, {
+      throw new NodeMirrorsError("TOML_ERROR", `${at}${error.message}`, {
         file,
         line: error.at.line,
         column: error.at.column,
@@ -121,7 +156,7 @@ function loadFile(
     // fails the file, and every per-file error is wrapped with its name.
     if (release === "5.40") {
       throw invalidRegistries(
-        `loading registries configuration ${JSON.stringify(file)}: registries.conf must be in v2 format but is in v1 (containers/image 5.40; the option containersImage: "5.36" reads v1 files)`,
+        `registries.conf must be in v2 format but is in v1${V1_HINT}`,
         file,
         "registries",
       );
@@ -211,24 +246,19 @@ export function loadRegistriesConf(input: RegistriesConfInput): RegistriesConf {
   const confPath = input.confPath ?? REGISTRIES_CONF_PATH;
   const dropInDir = input.dropInDir ?? REGISTRIES_CONF_DIR;
   const warnings: NodeMirrorsWarning[] = [];
-  let main: ParsedFile;
+  let main: ParsedFile | undefined;
   if (input.conf === null) {
     if (input.missingConf !== "empty") {
+      // 5.40's configfile returns the open error as it is; 5.36 wrapped it with the file name.
+      const open = `open ${confPath}: no such file or directory`;
       throw new NodeMirrorsError(
         "NO_CONFIG_FILE",
-        `loading registries configuration ${JSON.stringify(confPath)}: open ${confPath}: no such file or directory`,
+        release === "5.36"
+          ? `loading registries configuration ${JSON.stringify(confPath)}: ${open}`
+          : open,
         { file: confPath },
       );
     }
-    main = {
-      registries: [],
-      search: undefined,
-      credentialHelpers: undefined,
-      shortNameMode: undefined,
-      layerStoreHelper: "",
-      aliases: new Map(),
-      origin: "",
-    };
   } else {
     main = loadFile(input.conf, confPath, false, warnings, release);
   }
@@ -256,25 +286,56 @@ export function loadRegistriesConf(input: RegistriesConfInput): RegistriesConf {
       return direct && name.endsWith(".conf");
     })
     .sort((a, b) => goStrings.Compare(a[0], b[0]));
-  const registries = new Map<string, MutableRegistry>(main.registries.map((r) => [r.prefix, r]));
-  let search = main.search;
-  let searchOrigin = main.origin;
-  let helpers = main.credentialHelpers;
-  let mode = main.shortNameMode;
-  let layerStoreHelper = main.layerStoreHelper;
-  const aliases = new Map(main.aliases);
-  for (const [name, text] of names) {
-    const file = `${dropInDir}/${name}`;
-    const dropIn = loadFile(text, file, true, warnings, release);
-    for (const reg of dropIn.registries) registries.set(reg.prefix, reg);
-    if (dropIn.search !== undefined) {
-      search = dropIn.search;
-      searchOrigin = file;
+  const loaded = names.map(([name, text]) =>
+    loadFile(text, `${dropInDir}/${name}`, true, warnings, release),
+  );
+  return mergeFiles(main, loaded, release, warnings);
+}
+
+function emptyFile(): ParsedFile {
+  return {
+    registries: [],
+    search: undefined,
+    credentialHelpers: undefined,
+    shortNameMode: undefined,
+    layerStoreHelper: "",
+    aliases: new Map(),
+    origin: "",
+  };
+}
+
+/**
+ * The effective configuration of a main file (when one was read) and the
+ * files read after it, each merged over the ones before
+ * (`updateWithConfigurationFrom`). 5.36 started from the main file, so its
+ * name was the search list's origin even when it set no list; 5.40 starts
+ * from an empty configuration and merges the main file like any other.
+ */
+export function mergeFiles(
+  main: ParsedFile | undefined,
+  updates: readonly ParsedFile[],
+  release: ContainersImageRelease,
+  warnings: NodeMirrorsWarning[],
+): RegistriesConf {
+  const base = release === "5.36" ? (main ?? emptyFile()) : emptyFile();
+  const rest = release === "5.36" || main === undefined ? updates : [main, ...updates];
+  const registries = new Map<string, MutableRegistry>(base.registries.map((r) => [r.prefix, r]));
+  let search = base.search;
+  let searchOrigin = base.origin;
+  let helpers = base.credentialHelpers;
+  let mode = base.shortNameMode;
+  let layerStoreHelper = base.layerStoreHelper;
+  const aliases = new Map(base.aliases);
+  for (const file of rest) {
+    for (const reg of file.registries) registries.set(reg.prefix, reg);
+    if (file.search !== undefined) {
+      search = file.search;
+      searchOrigin = file.origin;
     }
-    if (dropIn.credentialHelpers !== undefined) helpers = dropIn.credentialHelpers;
-    if (dropIn.shortNameMode !== undefined) mode = dropIn.shortNameMode;
-    if (dropIn.layerStoreHelper !== "") layerStoreHelper = dropIn.layerStoreHelper;
-    for (const [k, v] of dropIn.aliases) aliases.set(k, v);
+    if (file.credentialHelpers !== undefined) helpers = file.credentialHelpers;
+    if (file.shortNameMode !== undefined) mode = file.shortNameMode;
+    if (file.layerStoreHelper !== "") layerStoreHelper = file.layerStoreHelper;
+    for (const [k, v] of file.aliases) aliases.set(k, v);
   }
   const sorted = [...registries.keys()]
     .sort(goStrings.Compare)

@@ -59,4 +59,36 @@ describe("containersImage release option", () => {
     expect(e.code).toBe("INVALID_ARGUMENT");
     expect(e.key).toBe("containersImage");
   });
+
+  it("5.40 wraps every error of one file with its name; 5.36 keeps the decoder's text", () => {
+    const bad = 'short-name-mode = "bad"\n';
+    expect(thrown(() => loadRegistriesConf({ conf: bad })).message).toBe(
+      'loading registries configuration "/etc/containers/registries.conf": invalid short-name mode: "bad"',
+    );
+    expect(thrown(() => loadRegistriesConf({ conf: bad, containersImage: "5.36" })).message).toBe(
+      'invalid short-name mode: "bad"',
+    );
+    const dropIn = thrown(() =>
+      loadRegistriesConf({
+        conf: "",
+        dropIns: { "a.conf": '[[registry]]\nlocation = "http://x"\n' },
+      }),
+    );
+    expect(dropIn.message).toMatch(
+      /^loading registries configuration "\/etc\/containers\/registries.conf.d\/a.conf": invalid location/,
+    );
+  });
+
+  it("5.40 returns a missing named file's open error as it is", () => {
+    const e = thrown(() => loadRegistriesConf({ conf: null, confPath: "/x/registries.conf" }));
+    expect(e.code).toBe("NO_CONFIG_FILE");
+    expect(e.message).toBe("open /x/registries.conf: no such file or directory");
+  });
+
+  it("5.40 names no origin for a search list no file set; 5.36 names the main file", () => {
+    expect(loadRegistriesConf({ conf: "" }).unqualifiedSearchRegistriesOrigin).toBe("");
+    expect(
+      loadRegistriesConf({ conf: "", containersImage: "5.36" }).unqualifiedSearchRegistriesOrigin,
+    ).toBe("/etc/containers/registries.conf");
+  });
 });

@@ -64,3 +64,47 @@ describe("createAvailabilityChecker given the client itself", () => {
     );
   });
 });
+
+describe("createAvailabilityChecker with platforms", () => {
+  // A Windows Server 2022 image only: a host past the newest LTSC runs it under
+  // containerd/platforms rc.5 (containerd/platforms#34), not under rc.4.
+  const index = JSON.stringify({
+    schemaVersion: 2,
+    mediaType: "application/vnd.oci.image.index.v1+json",
+    manifests: [
+      {
+        mediaType: "application/vnd.oci.image.manifest.v1+json",
+        digest: `sha256:${"a".repeat(64)}`,
+        size: 100,
+        platform: { os: "windows", architecture: "amd64", "os.version": "10.0.20348.3207" },
+      },
+    ],
+  });
+  const client = createRegistryClient({
+    fetch: async () =>
+      new Response(index, {
+        status: 200,
+        headers: { "content-type": "application/vnd.oci.image.index.v1+json" },
+      }),
+  });
+  const host = [{ os: "windows", architecture: "amd64", osVersion: "10.0.26200.1" }];
+
+  it("matches as the containerd/platforms release it is given, the newest by default", async () => {
+    const rc5 = createAvailabilityChecker({ client, platforms: host });
+    expect(await rc5.check("quay.io/a/b:1", undefined, {})).toEqual({ available: true });
+    const rc4 = createAvailabilityChecker({ client, platforms: host, platformsRelease: "rc.4" });
+    expect(await rc4.check("quay.io/a/b:1", undefined, {})).toMatchObject({
+      available: false,
+      reason: expect.stringMatching(/^available, but no windows/),
+    });
+  });
+
+  it("refuses a release it does not reproduce, naming the option", () => {
+    expect(() =>
+      createAvailabilityChecker({
+        client,
+        platformsRelease: "rc.3" as unknown as "rc.4",
+      }),
+    ).toThrow(/platformsRelease "rc.3"/);
+  });
+});

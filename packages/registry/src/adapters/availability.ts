@@ -5,7 +5,13 @@
  * 401 for repositories that do not exist); the reason keeps which it was.
  */
 import { isDockerConfigError } from "@kubeimg/core/keyring";
-import { type HostPlatform, isPlatformError, type PlatformInput } from "@kubeimg/core/platform";
+import {
+  type HostPlatform,
+  isPlatformError,
+  type PlatformInput,
+  type PlatformsRelease,
+  platformsReleases,
+} from "@kubeimg/core/platform";
 import type {
   Availability,
   AvailabilityChecker,
@@ -53,6 +59,8 @@ export interface AvailabilityCheckerOptions extends AdapterCredentials {
   readonly platforms?: readonly PlatformInput[];
   /** Completes a platform with an empty OS (see `@kubeimg/core/platform`). */
   readonly host?: HostPlatform;
+  /** The containerd/platforms release whose matching decides what serves a platform; default the newest. */
+  readonly platformsRelease?: PlatformsRelease;
 }
 
 /**
@@ -107,6 +115,13 @@ export function createAvailabilityChecker(
 } {
   checkAdapterOptions("createAvailabilityChecker", options);
   checkPlatforms("createAvailabilityChecker: option platforms", options.platforms);
+  const release = options.platformsRelease;
+  if (release !== undefined && !platformsReleases.includes(release)) {
+    throw new RegistryError(
+      "INVALID_OPTION",
+      `createAvailabilityChecker: option platformsRelease ${JSON.stringify(release)} is not one of ${platformsReleases.join(", ")}`,
+    );
+  }
   return {
     async check(
       image: NamedReference | string,
@@ -131,6 +146,7 @@ export function createAvailabilityChecker(
         const { missing } = await imageServesPlatforms(options.client, name, platforms, {
           ...call,
           ...(options.host ? { host: options.host } : {}),
+          ...(options.platformsRelease ? { platformsRelease: options.platformsRelease } : {}),
         });
         if (missing.length > 0) {
           return { available: false, reason: missingPlatformsReason(missing), retryable: false };

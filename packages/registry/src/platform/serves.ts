@@ -15,6 +15,7 @@ import {
   orderIndexEntries,
   type PlatformInput,
   type PlatformMatchComparer,
+  type PlatformsRelease,
   parsePlatform,
 } from "@kubeimg/core/platform";
 import type { RegistryCallOptions } from "../client/options.js";
@@ -47,16 +48,20 @@ function servedBy(entries: readonly ListedEntry[], comparer: PlatformMatchCompar
 
 /**
  * Returns the comparer of a node of platform `platform` (containerd's
- * default there), from a specifier or a platform object.
+ * default there), from a specifier or a platform object, as the
+ * containerd/platforms release `options.platforms` decides (default the newest).
  */
 export function nodeComparer(
   platform: string | PlatformInput,
   host?: HostPlatform,
+  options: { readonly platforms?: PlatformsRelease } = {},
 ): PlatformMatchComparer {
   if (typeof platform !== "string") checkPlatformInput("nodeComparer: platform", platform);
   if (host !== undefined) checkPlatformInput("nodeComparer: host", host);
-  const p = typeof platform === "string" ? parsePlatform(platform, { host }) : platform;
-  return defaultMatcher(normalizePlatform(p, { host }), { host });
+  checkOptionsObject("nodeComparer", options);
+  const release = { host, platforms: options.platforms };
+  const p = typeof platform === "string" ? parsePlatform(platform, release) : platform;
+  return defaultMatcher(normalizePlatform(p, release), release);
 }
 
 /** What {@link imageServesPlatforms} found: the platforms the image cannot serve (empty when it serves all). */
@@ -81,16 +86,20 @@ export async function imageServesPlatforms(
   client: RegistryClient,
   image: RegistryImage,
   platforms: readonly PlatformInput[],
-  options: RegistryCallOptions & { readonly host?: HostPlatform } = {},
+  options: RegistryCallOptions & {
+    readonly host?: HostPlatform;
+    /** The containerd/platforms release whose matching to reproduce; default the newest. */
+    readonly platformsRelease?: PlatformsRelease;
+  } = {},
 ): Promise<PlatformsServed> {
   checkClient("imageServesPlatforms", client);
   checkPlatformList("imageServesPlatforms: platforms", platforms);
   checkOptionsObject("imageServesPlatforms", options);
-  const { host, ...call } = options ?? {};
+  const { host, platformsRelease, ...call } = options ?? {};
   const listing = await listImagePlatforms(client, image, call);
   const missing: PlatformInput[] = [];
   for (const platform of platforms) {
-    const comparer = nodeComparer(platform, host);
+    const comparer = nodeComparer(platform, host, { platforms: platformsRelease });
     let served: Served;
     if (listing.kind === "manifest") {
       served = comparer.match(listing.config) ? "yes" : "no";

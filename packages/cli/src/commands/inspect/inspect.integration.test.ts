@@ -178,4 +178,15 @@ describe("kubeimg route --check --platform", () => {
       expect(json.winner).toBe(`${registry.host}/mirror/team/multi:1.0`);
     }
   });
+
+  it("matches Windows builds as the --upstream platforms release does", async () => {
+    // A host past the newest LTSC runs Windows Server 2022 images under rc.5
+    // (containerd/platforms#34), not under rc.4; the mirror holds linux/amd64 only.
+    const node = ["--platform", "windows(10.0.26200.1)/amd64"];
+    const rc5 = JSON.parse((await route(...node)).stdout) as { winner: string | null };
+    expect(rc5.winner).toBe(`${registry.host}/team/multi:1.0`);
+    const rc4 = await route(...node, "--upstream", "platforms=rc.4");
+    expect(rc4.stderr).toBe("");
+    expect((JSON.parse(rc4.stdout) as { winner: string | null }).winner).toBeNull();
+  });
 });

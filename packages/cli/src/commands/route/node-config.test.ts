@@ -186,4 +186,17 @@ describe("kubeimg route --node-config text output", () => {
       blocked: true,
     });
   });
+
+  it("names the containers/image release it reproduced in the node explain", async () => {
+    const newest = await route("registries.conf");
+    expect(newest.json.node.explain[0]).toMatch(/^containers\/image 5\.40: /);
+    const older = await route("registries.conf", "json", ["--upstream", "containers-image=5.36"]);
+    expect(older.json.node.explain[0]).toMatch(/^containers\/image 5\.36: /);
+  });
+
+  it("takes --upstream platforms=…, which --check --platform uses", async () => {
+    const run = await route("registries.conf", "json", ["--upstream", "platforms=rc.4"]);
+    expect(run.err).toBe("");
+    expect(run.code).toBe(0);
+  });
 });

@@ -4,6 +4,7 @@ import { isKubeimgError } from "@kubeimg/core";
 import { makeDockerKeyring, type PullSecret } from "@kubeimg/core/keyring";
 import {
   type ContainersImageRelease,
+  containersImageReleases,
   loadRegistriesConf,
   type NodeRuntimeConfig,
   type PullPlan,
@@ -11,6 +12,7 @@ import {
 } from "@kubeimg/policy/node-mirrors";
 import { readContainerdHostDirs, readRegistriesConf } from "@kubeimg/policy/node-mirrors/fs";
 import type { CompiledRouting, RouteContainerInput } from "@kubeimg/policy/routing";
+import type { UpstreamChoice } from "../../args/upstream.js";
 import { CliError } from "../../errors/cli-error.js";
 import { fileError } from "../../files/read-file.js";
 import type { CliIo } from "../../io/io.js";
@@ -68,8 +70,24 @@ export async function loadNodeConfig(
   }
 }
 
-/** The pull plan for the container, each alternative's keyring holding its kuik credential secret. */
+/** The pull plan for the container, each alternative's keyring holding its kuik credential secret; its explain names the release reproduced. */
 export function nodePlan(
+  routing: CompiledRouting,
+  input: RouteContainerInput,
+  node: NodeRuntimeConfig,
+  secrets: ReadonlyMap<string, PullSecret>,
+  upstream?: Pick<UpstreamChoice, "containerd" | "containers-image">,
+): PullPlan {
+  const plan = planned(routing, input, node, secrets);
+  if (upstream === undefined) return plan;
+  const release =
+    node.runtime === "containerd"
+      ? `containerd ${upstream.containerd}: hosts.toml read as that release does`
+      : `containers/image ${upstream["containers-image"]}: registries.conf read as that release does (--upstream containers-image=${containersImageReleases.join("|")})`;
+  return { ...plan, explain: [release, ...plan.explain] };
+}
+
+function planned(
   routing: CompiledRouting,
   input: RouteContainerInput,
   node: NodeRuntimeConfig,

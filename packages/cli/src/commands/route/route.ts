@@ -130,7 +130,7 @@ export const routeCommand: Command = {
       value: "DIR|FILE",
       help: "a node's containerd hosts root or registries.conf: show the endpoints each alternative uses",
     },
-    upstream: upstreamOption(["containerd", "containers-image"]),
+    upstream: upstreamOption(["containerd", "containers-image", "platforms"]),
     ...REGISTRY_OPTIONS,
   },
   positionals: false,
@@ -154,7 +154,11 @@ export const routeCommand: Command = {
   ],
   async run(context) {
     const { io, values, format, colors } = context;
-    const upstream = upstreamChoice(values, "route", ["containerd", "containers-image"]);
+    const upstream = upstreamChoice(values, "route", [
+      "containerd",
+      "containers-image",
+      "platforms",
+    ]);
     const files = requireFileOptions(values, "route");
     const namespace = requireOption(stringOption(values, "namespace"), "--namespace", "route");
     const image = requireOption(stringOption(values, "image"), "--image", "route");
@@ -233,15 +237,14 @@ export const routeCommand: Command = {
     // reported rather than ignored (once, for the plan and the probes).
     const secrets = await secretFileSecrets(context);
     const nodeConfigName = stringOption(values, "node-config");
-    const plan =
+    const node =
       nodeConfigName === undefined
         ? undefined
-        : nodePlan(
-            routing,
-            { pod, container },
-            await loadNodeConfig(nodeConfigName, io, upstream["containers-image"]),
-            secrets,
-          );
+        : await loadNodeConfig(nodeConfigName, io, upstream["containers-image"]);
+    const plan =
+      node === undefined
+        ? undefined
+        : nodePlan(routing, { pod, container }, node, secrets, upstream);
     const planData =
       plan === undefined
         ? {}
@@ -303,7 +306,11 @@ export const routeCommand: Command = {
           );
         }
       }
-      const checker = createAvailabilityChecker({ ...access, timeoutMs: access.timeoutMs });
+      const checker = createAvailabilityChecker({
+        ...access,
+        timeoutMs: access.timeoutMs,
+        platformsRelease: upstream.platforms,
+      });
       const result = await resolveFirstAvailable(route.alternatives, checker, {
         ...(io.signal ? { signal: io.signal } : {}),
         ...(platforms ? { platforms } : {}),

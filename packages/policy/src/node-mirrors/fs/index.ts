@@ -11,3 +11,4 @@
  * @packageDocumentation
  */
 export * from "./read.js";
+export * from "./registries.js";
