@@ -6,6 +6,7 @@
  * @module
  */
 import { checkDigest } from "../digest/validate.js";
+import { parseCommonShape } from "./common-shape.js";
 import { ImageReferenceError } from "./errors.js";
 import {
   DIGEST_NO_MATCH,
@@ -175,6 +176,16 @@ export function parse(s: string): Reference {
  * ```
  */
 export function parseNormalizedNamed(s: string): NamedReference {
+  return parseCommonShape(s) ?? normalizeExactly(s);
+}
+
+/**
+ * {@link parseNormalizedNamed} for every input, step by step in upstream
+ * order; `common-shape.ts` answers the usual shapes faster and must agree.
+ *
+ * @internal
+ */
+export function normalizeExactly(s: string): NamedReference {
   if (isIdentifier(s)) throw new ImageReferenceError("NAME_IS_HEX_IDENTIFIER", s, s);
 
   // splitDockerDomain: the first component is a domain when it is
