@@ -9,6 +9,8 @@
  * a one-shot call does), and containers/image's linear FindRegistry scan
  * over all 500 prefixes.
  */
+
+import { nodeMirrors } from "@kubeimg/policy/internal";
 import {
   createContainerdHostsResolver,
   findRegistry,
@@ -16,10 +18,11 @@ import {
   NodeFiles,
   pullSources,
   type RegistryEntry,
-  refMatchingPrefix,
   resolveContainerdHosts,
 } from "@kubeimg/policy/node-mirrors";
 import { runBenchmarks } from "./lib.js";
+
+const { refMatchingPrefix } = nodeMirrors;
 
 const certs = "/etc/containerd/certs.d";
 const files: Record<string, string> = {};

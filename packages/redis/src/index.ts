@@ -1,4 +1,4 @@
-export { isRedisStateError, RedisStateError, type RedisStateErrorCode } from "./errors.js";
+export { RedisStateError, type RedisStateErrorCode } from "./errors.js";
 export { type ImageKeys, imageKeys } from "./keys.js";
 export {
   createRedisAvailabilityState,

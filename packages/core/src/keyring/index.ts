@@ -6,14 +6,12 @@ export {
   parseDockerConfigJson,
   parseDockercfg,
 } from "./docker-config.js";
-export { DockerConfigError, type DockerConfigErrorCode, isDockerConfigError } from "./errors.js";
+export { DockerConfigError, type DockerConfigErrorCode } from "./errors.js";
 export {
   type CredentialSource,
   createDockerKeyring,
   type DockerKeyring,
-  isDefaultRegistryMatch,
   type KeyringConfig,
-  normalizeKeyringKey,
   type TrackedCredential,
   unionDockerKeyrings,
 } from "./keyring.js";
@@ -23,6 +21,4 @@ export {
   type PullSecret,
   parsePullSecret,
   pullSecretSchema,
-  SECRET_TYPE_DOCKER_CONFIG_JSON,
-  SECRET_TYPE_DOCKERCFG,
 } from "./secrets.js";

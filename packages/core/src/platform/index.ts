@@ -37,13 +37,7 @@ export {
   type PlatformMatchComparer,
   windowsHost,
 } from "./compare.js";
-export { isKnownArch, isKnownOS } from "./database.js";
-export {
-  isPlatformError,
-  PlatformError,
-  type PlatformErrorCode,
-  type PlatformSpecifierPart,
-} from "./errors.js";
+export { PlatformError, type PlatformErrorCode, type PlatformSpecifierPart } from "./errors.js";
 export { formatAllPlatform, formatPlatform } from "./format.js";
 export { newMatcher, type PlatformMatcher } from "./matcher.js";
 export { normalizePlatform } from "./normalize.js";
@@ -53,14 +47,8 @@ export {
   selectPlatform,
   sortPlatforms,
 } from "./order.js";
+export { parseAllPlatforms, parsePlatform } from "./parse.js";
 export {
-  parseAllPlatforms,
-  parsePlatform,
-  type SafeParsePlatformResult,
-  safeParsePlatform,
-} from "./parse.js";
-export {
-  completePlatform,
   type HostPlatform,
   type Platform,
   type PlatformInput,

@@ -29,5 +29,4 @@ export {
   type MemoryAvailabilityStateSizes,
   type ProbePeek,
   type VerdictKey,
-  verdictKeyString,
 } from "./state.js";

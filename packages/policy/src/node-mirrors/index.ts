@@ -1,20 +1,14 @@
 export {
-  CONTAINERD_CERTS_DIR,
   type ContainerdEndpoint,
   type ContainerdHostsOptions,
   type ContainerdHostsResolver,
   type ContainerdHostsResult,
-  CRI_DEFAULT_CONFIG_PATH,
   createContainerdHostsResolver,
   type HostCapability,
-  hostDirectoryName,
-  hostPaths,
   resolveContainerdHosts,
 } from "./containerd-hosts.js";
-export type { ContainersImageReference } from "./containers-image-reference.js";
 export { type EmitLimitation, type EmittedNodeMirrors, emitNodeMirrors } from "./emit.js";
 export {
-  isNodeMirrorsError,
   type NodeFileLocation,
   NodeMirrorsError,
   type NodeMirrorsErrorCode,
@@ -41,19 +35,13 @@ export {
   containersImageReleases,
   findRegistry,
   loadRegistriesConf,
-  normalizeImage,
-  type PullFromMirror,
   type PullSource,
   type PullSourcesResult,
   pullSources,
-  REGISTRIES_CONF_DIR,
-  REGISTRIES_CONF_PATH,
   type RegistriesConf,
   type RegistriesConfInput,
   type RegistryEndpoint,
   type RegistryEntry,
-  refMatchingPrefix,
-  rewriteReference,
   type ShortNameAlias,
   type ShortNameMode,
 } from "./registries-conf.js";

@@ -12,10 +12,7 @@
  *
  * @packageDocumentation
  */
-export { safeParseEnglish } from "./english-issues.js";
-export { editDistance } from "./unknown-fields.js";
 export {
-  DEFAULT_MAX_EXPANDED_NODES,
   describeYamlProblem,
   readYamlDocuments,
   type YamlPosition,

@@ -1,8 +1,8 @@
 import { makeDockerKeyring } from "@kubeimg/core/keyring";
 import { parseNormalizedNamed } from "@kubeimg/core/reference";
 import { compileRegexp } from "@kubeimg/core/regexp";
+import { tags as fluxInternals } from "@kubeimg/policy/internal";
 import {
-  composeReadyMessage,
   explainTagSelection,
   safeSelectLatestTag,
   type TagExplanation,
@@ -306,7 +306,7 @@ export const tagsCommand: Command = {
     const policyName = `${policy.metadata.namespace ?? "default"}/${policy.metadata.name}`;
     const readyMessage =
       result.tag !== undefined && image !== undefined
-        ? composeReadyMessage({ name: image, tag: result.tag }, undefined)
+        ? fluxInternals.composeReadyMessage({ name: image, tag: result.tag }, undefined)
         : undefined;
     const data = {
       policy: policyName,

@@ -9,7 +9,7 @@
  * only when `compareTagSelections` is used.
  */
 
-export { isTagDialectError, TagDialectError, type TagDialectErrorCode } from "../common/errors.js";
+export { TagDialectError } from "../common/errors.js";
 export {
   type DialectObjectKind,
   type DialectObjectOptions,
@@ -37,7 +37,6 @@ export {
   type GuardedSelection,
   guardSelection,
   type SelectionGuards,
-  tagOrders,
 } from "./guards.js";
 export {
   type CollectTagInfoOptions,
@@ -48,7 +47,6 @@ export {
   type TagImageMetadata,
   type TagMetadataCallOptions,
   TagMetadataError,
-  type TagMetadataErrorCode,
   type TagMetadataSource,
 } from "./metadata.js";
 export {
