@@ -1,6 +1,9 @@
 import { errorGuard, KubeimgError } from "@kubeimg/core";
 
-/** The stable codes a {@link RedisStateError} carries. */
+/** The stable codes a {@link RedisStateError} carries.
+ *
+ * @inline
+ */
 export type RedisStateErrorCode =
   /** An option of `createRedisAvailabilityState` is invalid (field and value on the error). */
   | "INVALID_OPTION"

@@ -1,6 +1,9 @@
 import { errorGuard, KubeimgError } from "../errors/kubeimg-error.js";
 
-/** The stable codes of {@link DigestError}, one per go-digest error. */
+/** The stable codes of {@link DigestError}, one per go-digest error.
+ *
+ * @inline
+ */
 export type DigestErrorCode =
   | "DIGEST_INVALID_FORMAT"
   | "DIGEST_INVALID_LENGTH"

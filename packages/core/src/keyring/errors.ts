@@ -1,6 +1,9 @@
 import { errorGuard, KubeimgError } from "../errors/index.js";
 
-/** Codes of {@link DockerConfigError}. */
+/** Codes of {@link DockerConfigError}.
+ *
+ * @inline
+ */
 export type DockerConfigErrorCode = "INVALID_DOCKER_CONFIG" | "INVALID_SECRET";
 
 /**

@@ -1,14 +1,11 @@
 export {
   type DockerConfig,
-  type DockerConfigAuth,
-  type DockerConfigEntry,
   type DockerConfigInput,
   parseDockerConfigJson,
   parseDockercfg,
 } from "./docker-config.js";
-export { DockerConfigError, type DockerConfigErrorCode } from "./errors.js";
+export { DockerConfigError } from "./errors.js";
 export {
-  type CredentialSource,
   createDockerKeyring,
   type DockerKeyring,
   type KeyringConfig,

@@ -28,8 +28,6 @@ export {
   allPlatforms,
   anyOf,
   defaultMatcher,
-  defaultStrictMatcher,
-  type MatchComparerKind,
   only,
   onlyOS,
   onlyStrict,
@@ -37,12 +35,11 @@ export {
   type PlatformMatchComparer,
   windowsHost,
 } from "./compare.js";
-export { PlatformError, type PlatformErrorCode, type PlatformSpecifierPart } from "./errors.js";
+export { PlatformError } from "./errors.js";
 export { formatAllPlatform, formatPlatform } from "./format.js";
 export { newMatcher, type PlatformMatcher } from "./matcher.js";
 export { normalizePlatform } from "./normalize.js";
 export {
-  type IndexEntryPlatform,
   orderIndexEntries,
   selectPlatform,
   sortPlatforms,

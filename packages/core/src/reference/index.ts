@@ -3,7 +3,7 @@ export {
   withDigest,
   withTag,
 } from "./compose.js";
-export { ImageReferenceError, type ImageReferenceErrorCode } from "./errors.js";
+export { ImageReferenceError } from "./errors.js";
 export {
   type DefaultPullPolicy,
   defaultPullPolicy,

@@ -15,7 +15,10 @@ import type {
   SecretRef,
 } from "./checker.js";
 
-/** What {@link resolveFirstAvailable} needs of each alternative. */
+/** What {@link resolveFirstAvailable} needs of each alternative.
+ *
+ * @inline
+ */
 export interface ProbeTarget {
   readonly image: string;
   /**

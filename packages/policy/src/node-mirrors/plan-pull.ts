@@ -43,7 +43,10 @@ export type NodeRuntimeConfig =
       readonly conf: RegistriesConf;
     };
 
-/** Which credential the runtime offers an endpoint. */
+/** Which credential the runtime offers an endpoint.
+ *
+ * @inline
+ */
 export type EndpointCredentials =
   | {
       /** The kubelet's keyring matched the image; the runtime offers it to this endpoint. */
@@ -54,7 +57,10 @@ export type EndpointCredentials =
     }
   | { readonly source: "none" };
 
-/** One registry endpoint the runtime contacts for an alternative. */
+/** One registry endpoint the runtime contacts for an alternative.
+ *
+ * @inline
+ */
 export interface PlannedEndpoint {
   /** `scheme://host/path`, or for registries.conf the location. */
   readonly endpoint: string;
@@ -76,7 +82,10 @@ export interface PlannedEndpoint {
   readonly explain: readonly string[];
 }
 
-/** One image the webhook may rewrite the container to, and what the runtime does with it. */
+/** One image the webhook may rewrite the container to, and what the runtime does with it.
+ *
+ * @inline
+ */
 export interface PlannedAlternative {
   readonly image: string;
   /** Why the webhook lists it (original, upstream or mirror of which CR). */

@@ -17,6 +17,5 @@ export {
   readYamlDocuments,
   type YamlPosition,
   type YamlReadLimits,
-  type YamlReadProblem,
   type YamlReadResult,
 } from "./yaml-documents.js";

@@ -7,6 +7,8 @@ import { errorGuard, KubeimgError } from "@kubeimg/core";
  * ```ts
  * const code: PullCredentialsConfigErrorCode = "INVALID_ALLOWLIST";
  * ```
+ *
+ * @inline
  */
 export type PullCredentialsConfigErrorCode =
   | "UNKNOWN_POLICY"
@@ -68,6 +70,8 @@ export const isPullCredentialsConfigError = errorGuard<PullCredentialsConfigErro
  * ```ts
  * if (isPullRecordError(e) && e.code === ("DECODE_ERROR" satisfies PullRecordErrorCode)) { … }
  * ```
+ *
+ * @inline
  */
 export type PullRecordErrorCode =
   /** The content is not a readable intent / record of a known version. */

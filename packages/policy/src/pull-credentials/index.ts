@@ -1,28 +1,15 @@
-export { type AllowlistMatching, type KubeletRelease, kubeletReleases } from "./allowlist.js";
+export { type KubeletRelease, kubeletReleases } from "./allowlist.js";
 export { CachedPullRecordStore, type CachedPullRecordStoreOptions } from "./cached-store.js";
 export {
   type KubeletPullCredentialsConfig,
   parseKubeletPullCredentialsConfig,
 } from "./config.js";
-export {
-  PullCredentialsConfigError,
-  type PullCredentialsConfigErrorCode,
-  PullRecordError,
-  type PullRecordErrorCode,
-} from "./errors.js";
+export { PullCredentialsConfigError, PullRecordError } from "./errors.js";
 export { type HashableCredential, hashCredential } from "./hashing.js";
 export { PullManager } from "./manager.js";
-export type {
-  PullManagerErrorContext,
-  PullManagerOptions,
-  RecordPulledOutcome,
-} from "./manager-options.js";
+export type { PullManagerOptions } from "./manager-options.js";
 export { MemoryPullRecordStore } from "./memory-store.js";
-export {
-  type MetricDefinition,
-  type MetricsRecorder,
-  pullManagerMetrics,
-} from "./metrics.js";
+export { type MetricsRecorder, pullManagerMetrics } from "./metrics.js";
 export {
   createVerificationPolicy,
   type VerificationPolicy,

@@ -1,6 +1,10 @@
 import { errorGuard, KubeimgError } from "@kubeimg/core";
 
-/** The stable codes a {@link RoutingError} carries. */
+/**
+ * The stable codes a {@link RoutingError} carries.
+ *
+ * @inline
+ */
 export type RoutingErrorCode =
   /** A YAML document could not be parsed. */
   | "INVALID_YAML"

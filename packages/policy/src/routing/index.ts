@@ -13,7 +13,7 @@ export {
   type KuikConfigOptions,
   parseKuikConfig,
 } from "./config-schema.js";
-export { RoutingError, type RoutingErrorCode } from "./errors.js";
+export { RoutingError } from "./errors.js";
 export {
   type ParseRoutingResourceOptions,
   parseRoutingResource,
@@ -29,7 +29,6 @@ export {
 export {
   type BuildPodPatchOptions,
   buildPodPatch,
-  type JsonPatchOperation,
   type PodPatch,
   type PullSecretToEnsure,
 } from "./pod-patch.js";
@@ -53,9 +52,4 @@ export type {
   ContainerRoute,
   RouteContainerInput,
   RoutedAlternative,
-  RoutedContainerRoute,
-  RoutingContainerInput,
-  RoutingPodMetaInput,
-  RoutingSkipReason,
-  SkippedContainerRoute,
 } from "./route-types.js";

@@ -5,6 +5,8 @@ import { errorGuard, KubeimgError } from "@kubeimg/core";
  * error values of Masterminds/semver v3 (`ErrInvalidSemVer`,
  * `ErrSegmentStartsZero`, `ErrVersionTooLong` of v3.5.0, …);
  * `CONSTRAINT_INVALID` covers every error of `NewConstraint`.
+ *
+ * @inline
  */
 export type SemverErrorCode =
   | "INVALID_SEMVER"

@@ -1,12 +1,6 @@
 export { type Constraints, parseConstraints } from "./constraints.js";
-export { SemverError, type SemverErrorCode } from "./errors.js";
-export {
-  type Comparator,
-  type Constraint,
-  type ConstraintMiss,
-  describeMiss,
-  type Operator,
-} from "./operators.js";
+export { SemverError } from "./errors.js";
+export { type Constraint, describeMiss } from "./operators.js";
 export { type SemverRelease, semverReleases } from "./release.js";
 export {
   compareVersions,

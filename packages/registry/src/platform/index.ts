@@ -1,8 +1,3 @@
-export type {
-  BlobDescriptor,
-  ImageConfigSummary,
-  IndexEntry,
-} from "./documents.js";
 export {
   type ImagePlatforms,
   type ListedEntry,
@@ -11,8 +6,6 @@ export {
 } from "./list.js";
 export {
   type PlatformResolution,
-  type ResolvedIndex,
   type ResolvePlatformOptions,
   resolveImagePlatform,
 } from "./resolve.js";
-export { imageServesPlatforms, type PlatformsServed } from "./serves.js";

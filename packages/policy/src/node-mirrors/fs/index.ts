@@ -10,4 +10,10 @@
  *
  * @packageDocumentation
  */
-export * from "./read.js";
+export {
+  type NodeContainerdFiles,
+  type NodeRegistriesConf,
+  type ReadNodeOptions,
+  readContainerdHostDirs,
+  readRegistriesConf,
+} from "./read.js";

@@ -120,6 +120,8 @@ export interface FileSystemPullRecordStoreOptions {
  * ```ts
  * const { migrated, errors } = (await FileSystemPullRecordStore.open(root)).openReport;
  * ```
+ *
+ * @inline
  */
 export interface FileSystemOpenReport {
   readonly migrated: readonly string[];

@@ -14,7 +14,6 @@ export type {
   ArgoImageUpdaterConfig,
   ArgoUpdateSettings,
 } from "./config.js";
-export { argoVersionConstraint } from "./constraint.js";
 export {
   type ArgoConfigObject,
   readArgoApplication,

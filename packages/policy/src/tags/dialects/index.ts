@@ -18,31 +18,26 @@ export {
 export { PreparedTagList, prepareTagList } from "../common/prepared.js";
 export type {
   DialectOutcome,
-  DialectOutcomeCode,
   DialectSelection,
-  DialectTagExplanation,
   DialectVerdict,
   TagDialect,
   TagInfo,
 } from "../common/types.js";
 export {
-  type ComparedDialect,
   type CompareTagSelectionsInput,
   compareTagSelections,
-  type DialectPick,
-  type PickDifference,
   type TagSelectionComparison,
 } from "./compare.js";
 export {
   type GuardedSelection,
   guardSelection,
   type SelectionGuards,
+  tagOrders,
 } from "./guards.js";
 export {
   type CollectTagInfoOptions,
   collectTagInfo,
   MemoryTagMetadataSource,
-  type MetadataNeed,
   needsTagMetadata,
   type TagImageMetadata,
   type TagMetadataCallOptions,

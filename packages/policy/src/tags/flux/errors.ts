@@ -5,6 +5,8 @@ import { errorGuard, KubeimgError } from "@kubeimg/core";
  * `applyPolicy` (see the tagpolicy conformance suite), plus
  * `INVALID_IMAGE_POLICY` / `INVALID_IMAGE_REPOSITORY` for an object that
  * fails its schema and `UNKNOWN_FIELD` for a field its CRD does not know.
+ *
+ * @inline
  */
 export type TagPolicyErrorCode =
   | "INVALID_POLICY"
@@ -54,7 +56,10 @@ export class TagPolicyError extends KubeimgError {
   }
 }
 
-/** One schema problem of an `ImagePolicy` object. */
+/** One schema problem of an `ImagePolicy` object.
+ *
+ * @inline
+ */
 export interface PolicyIssue {
   /** The field path, such as `spec.policy.semver.range`. */
   readonly path: string;

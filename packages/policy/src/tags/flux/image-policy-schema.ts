@@ -227,9 +227,15 @@ export const imagePolicyV1beta1Schema = z.object({
 export type ImagePolicy = z.output<typeof imagePolicySchema>;
 /** A validated `ImagePolicy` spec. */
 export type ImagePolicySpec = z.output<typeof imagePolicySpecSchema>;
-/** An image reference in the status. */
+/** An image reference in the status.
+ *
+ * @inline
+ */
 export type ImageRef = z.output<typeof imageRefSchema>;
-/** A status condition. */
+/** A status condition.
+ *
+ * @inline
+ */
 export type Condition = z.output<typeof conditionSchema>;
 /** The status of an `ImagePolicy`. */
 export type ImagePolicyStatus = z.output<typeof imagePolicyStatusSchema>;

@@ -1,4 +1,4 @@
-export { type PolicyIssue, TagPolicyError, type TagPolicyErrorCode } from "./errors.js";
+export { TagPolicyError } from "./errors.js";
 export {
   explainTagSelection,
   type TagExplanation,
@@ -6,13 +6,11 @@ export {
   type TagVerdict,
 } from "./explain.js";
 export {
-  type Condition,
   FLUX_IMAGE_API_VERSIONS,
   type FluxImageApiVersion,
   type ImagePolicy,
   type ImagePolicySpec,
   type ImagePolicyStatus,
-  type ImageRef,
 } from "./image-policy-schema.js";
 export type { ImageRepository, ImageRepositorySpec } from "./image-repository-schema.js";
 export { MemoryRegistry } from "./memory.js";
@@ -38,8 +36,6 @@ export {
 export type { DigestReflectionPolicy } from "./status.js";
 export type {
   ImagePolicyChoice,
-  OrderPolicySpec,
-  SemverPolicySpec,
   TagFilterSpec,
   TagSelectionPolicy,
 } from "./types.js";

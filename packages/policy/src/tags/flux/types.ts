@@ -4,13 +4,19 @@
  */
 import type { SemverRelease } from "../../semver/index.js";
 
-/** `spec.policy.semver`. */
+/** `spec.policy.semver`.
+ *
+ * @inline
+ */
 export interface SemverPolicySpec {
   /** A Masterminds/semver v3 constraint, such as `>=1.0.0 <2.0.0`. */
   readonly range: string;
 }
 
-/** `spec.policy.alphabetical` and `spec.policy.numerical`. */
+/** `spec.policy.alphabetical` and `spec.policy.numerical`.
+ *
+ * @inline
+ */
 export interface OrderPolicySpec {
   /** `asc` (the default) selects the greatest tag, `desc` the smallest. Case is ignored. */
   readonly order?: string | undefined;
