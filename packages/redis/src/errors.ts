@@ -25,7 +25,7 @@ export type RedisStateErrorCode =
  * @example
  * ```ts
  * try { createRedisAvailabilityState({ url, prefix: "{bad}" }) } catch (e) {
- *   if (isRedisStateError(e)) console.error(e.code, e.field, e.value);
+ *   if (e instanceof RedisStateError) console.error(e.code, e.field, e.value);
  * }
  * ```
  */

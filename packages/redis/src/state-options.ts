@@ -83,7 +83,7 @@ export interface RedisAvailabilityState extends AvailabilityState {
    * try {
    *   await state.ready({ timeoutMs: 10_000 });
    * } catch (error) {
-   *   if (!isRedisStateError(error)) throw error;
+   *   if (!(error instanceof RedisStateError)) throw error;
    *   console.error(`not sharing (${error.code}): ${error.message}`);
    * }
    * ```

@@ -44,7 +44,7 @@ export type PlatformSpecifierPart =
  * @example
  * ```ts
  * try { parsePlatform("linux/arm 64") } catch (e) {
- *   if (isPlatformError(e)) [e.code, e.part, e.value]; // ["INVALID_COMPONENT", "architecture", "arm 64"]
+ *   if (e instanceof PlatformError) [e.code, e.part, e.value]; // ["INVALID_COMPONENT", "architecture", "arm 64"]
  * }
  * ```
  */

@@ -74,7 +74,7 @@ export function imageReferenceErrorMessage(code: ImageReferenceErrorCode, detail
  * @example
  * ```ts
  * try { parseNormalizedNamed("Foo") } catch (e) {
- *   if (isImageReferenceError(e)) e.code; // "REMOTE_NAME_CONTAINS_UPPERCASE"
+ *   if (e instanceof ImageReferenceError) e.code; // "REMOTE_NAME_CONTAINS_UPPERCASE"
  * }
  * ```
  */

@@ -68,7 +68,7 @@ export interface NodeFileLocation {
  * @example
  * ```ts
  * try { loadRegistriesConf(files) } catch (e) {
- *   if (isNodeMirrorsError(e)) console.error(e.code, e.file, e.line, e.key);
+ *   if (e instanceof NodeMirrorsError) console.error(e.code, e.file, e.line, e.key);
  * }
  * ```
  */

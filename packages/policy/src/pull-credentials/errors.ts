@@ -25,7 +25,7 @@ export type PullCredentialsConfigErrorCode =
  * @example
  * ```ts
  * try { createVerificationPolicy({ policy: "NeverVerifyAllowlistedImages", allowlist: ["nginx:1"] }) }
- * catch (e) { if (isPullCredentialsConfigError(e)) console.log(e.code, e.value) } // INVALID_ALLOWLIST nginx:1
+ * catch (e) { if (e instanceof PullCredentialsConfigError) console.log(e.code, e.value) } // INVALID_ALLOWLIST nginx:1
  * ```
  */
 export class PullCredentialsConfigError extends KubeimgError {
@@ -88,7 +88,7 @@ export type PullRecordErrorCode =
  *
  * @example
  * ```ts
- * try { decodePulledRecordFile("{}") } catch (e) { if (isPullRecordError(e)) console.log(e.code) } // DECODE_ERROR
+ * catch (e) { if (e instanceof PullRecordError) console.log(e.code, e.key, e.path) } // DECODE_ERROR …
  * ```
  */
 export class PullRecordError extends KubeimgError {

@@ -55,7 +55,7 @@ export type RoutingErrorCode =
  * @example
  * ```ts
  * try { loadRoutingResources(text) } catch (e) {
- *   if (isRoutingError(e)) console.error(e.code, e.path, e.value);
+ *   if (e instanceof RoutingError) console.error(e.code, e.path, e.value);
  * }
  * ```
  */

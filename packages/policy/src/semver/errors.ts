@@ -26,7 +26,7 @@ export type SemverErrorCode =
  * @example
  * ```ts
  * try { parseVersion("1.2.3-01") } catch (e) {
- *   if (isSemverError(e)) console.log(e.code); // SEGMENT_STARTS_ZERO
+ *   if (e instanceof SemverError) console.log(e.code); // SEGMENT_STARTS_ZERO
  * }
  * ```
  */

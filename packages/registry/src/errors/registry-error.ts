@@ -96,7 +96,7 @@ export interface RegistryErrorDetails {
  * @example
  * ```ts
  * try { await client.headManifest(image) } catch (e) {
- *   if (isRegistryError(e) && e.code === "MANIFEST_UNKNOWN") console.log("no such tag", e.reference);
+ *   if (e instanceof RegistryError && e.code === "MANIFEST_UNKNOWN") console.log("no such tag", e.reference);
  * }
  * ```
  */

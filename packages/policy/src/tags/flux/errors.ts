@@ -32,7 +32,7 @@ export type TagPolicyErrorCode =
  * @example
  * ```ts
  * try { selectLatestTag([], { policy: { alphabetical: {} } }) } catch (e) {
- *   if (isTagPolicyError(e)) console.log(e.code); // NO_TAGS
+ *   if (e instanceof TagPolicyError) console.log(e.code); // NO_TAGS
  * }
  * ```
  */
