@@ -13,6 +13,7 @@ import { pullCredentials } from "@kubeimg/policy/internal";
 import {
   CachedPullRecordStore,
   createVerificationPolicy,
+  type ImagePullCredentialsInput,
   MemoryPullRecordStore,
   type MetricsRecorder,
   type PullDecision,
@@ -35,7 +36,6 @@ const {
   pulledRecordToJson,
   mergeCredentials,
 } = pullCredentials;
-type ImagePullCredentialsInput = pullCredentials.ImagePullCredentialsInput;
 
 type Json = unknown;
 type Step = { op: string } & Record<string, Json>;

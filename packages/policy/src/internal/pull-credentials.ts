@@ -8,7 +8,6 @@ export {
 } from "../pull-credentials/codec.js";
 export { mergeCredentials } from "../pull-credentials/merge.js";
 export {
-  type ImagePullCredentialsInput,
   parseImagePullCredentials,
   pulledRecordFromJson,
   pulledRecordToJson,
