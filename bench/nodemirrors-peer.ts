@@ -18,7 +18,7 @@
  * the first image's sources.
  */
 import {
-  type ContainerdEndpoint,
+  type ContainerdHostsResult,
   loadRegistriesConf,
   NodeFiles,
   type PullSourcesResult,
@@ -27,6 +27,8 @@ import {
   resolveContainerdHosts,
 } from "@kubeimg/policy/node-mirrors";
 import type { PeerRow } from "./peer.js";
+
+type ContainerdEndpoint = ContainerdHostsResult["hosts"][number];
 
 const root = "/etc/containerd/certs.d";
 

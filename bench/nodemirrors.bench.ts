@@ -15,6 +15,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { nodeMirrors } from "@kubeimg/policy/internal";
 import {
   createContainerdHostsResolver,
   findRegistry,
@@ -22,7 +23,6 @@ import {
   NodeFiles,
   pullSources,
   type RegistryEntry,
-  refMatchingPrefix,
   resolveContainerdHosts,
 } from "@kubeimg/policy/node-mirrors";
 import { runBenchmarks } from "./lib.js";
@@ -45,6 +45,8 @@ if (options.emitInputs !== undefined || options.peer !== undefined) {
   }
   process.exit(0);
 }
+
+const { refMatchingPrefix } = nodeMirrors;
 
 const certs = "/etc/containerd/certs.d";
 const files: Record<string, string> = {};

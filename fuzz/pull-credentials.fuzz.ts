@@ -10,14 +10,13 @@
  *   first second of year 1 is written as `0001-01-01T00:00:00Z`, which reads
  *   back as Go's zero time and is then written as `null`).
  */
-import {
-  decodeIntentFile,
-  decodePulledRecordFile,
-  encodeIntentFile,
-  encodePulledRecordFile,
-  isPullRecordError,
-} from "@kubeimg/policy/pull-credentials";
+
+import { pullCredentials } from "@kubeimg/policy/internal";
+import { PullRecordError } from "@kubeimg/policy/pull-credentials";
 import fc from "fast-check";
+
+const { decodeIntentFile, decodePulledRecordFile, encodeIntentFile, encodePulledRecordFile } =
+  pullCredentials;
 
 const runs = Number(process.env.FUZZ_RUNS ?? 1_000_000);
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
@@ -120,7 +119,7 @@ function decodeOrRefuse(text: string | Uint8Array): void {
           ? encodeIntentFile(d.object)
           : encodePulledRecordFile(d.object as Parameters<typeof encodePulledRecordFile>[0]);
     } catch (error) {
-      if (!isPullRecordError(error) || error.code !== "DECODE_ERROR") throw error;
+      if (!(error instanceof PullRecordError) || error.code !== "DECODE_ERROR") throw error;
       refused++;
       continue;
     }

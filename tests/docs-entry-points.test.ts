@@ -1,8 +1,8 @@
 /**
  * The API site (`pnpm docs`) documents every public subpath: each package's
  * `typedoc.json` lists exactly the `@kubeimg/source` files of its `exports`
- * map, except `@kubeimg/core/internal`, which makes no stability promise and
- * is not documented.
+ * map, except `@kubeimg/core/internal` and `@kubeimg/policy/internal`, which
+ * make no stability promise and are not documented.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { repoRoot } from "../scripts/conformance/runner.js";
 
 const published = ["cli", "core", "policy", "redis", "registry"];
-const undocumented = new Set(["@kubeimg/core/internal"]);
+const undocumented = new Set(["@kubeimg/core/internal", "@kubeimg/policy/internal"]);
 
 function readJson(file: string): Record<string, unknown> {
   return JSON.parse(readFileSync(join(repoRoot, file), "utf8")) as Record<string, unknown>;

@@ -101,6 +101,8 @@ const schemaSubpaths = new Set([
   "@kubeimg/policy/pull-credentials",
   "@kubeimg/policy/pull-credentials/fs",
   "@kubeimg/policy/objects",
+  // Internal: the command's English parse of a Secret and the record codec.
+  "@kubeimg/policy/internal",
   "@kubeimg/registry/adapters",
 ]);
 

@@ -11,12 +11,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { type CliIo, runCli } from "@kubeimg/cli";
+import { pullCredentials } from "@kubeimg/policy/internal";
 import { readYamlDocuments } from "@kubeimg/policy/objects";
-import { decodeIntentFile, decodePulledRecordFile } from "@kubeimg/policy/pull-credentials";
 import { loadKuikConfig, loadRoutingResources } from "@kubeimg/policy/routing/yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFluxObjects } from "../examples/image-updater/objects.js";
 import { readYaml } from "../examples/playground/src/compute/input.js";
+
+const { decodeIntentFile, decodePulledRecordFile } = pullCredentials;
 
 const root = join(import.meta.dirname, "..");
 

@@ -25,7 +25,7 @@ import { createAvailabilityGate } from "@kubeimg/policy/availability";
 import { describeYamlProblem, readYamlDocuments } from "@kubeimg/policy/objects";
 import { activeCheckTimeoutMs, compileRouting } from "@kubeimg/policy/routing";
 import { loadKuikConfig, loadRoutingResources } from "@kubeimg/policy/routing/yaml";
-import { createRedisAvailabilityState, isRedisStateError } from "@kubeimg/redis";
+import { createRedisAvailabilityState, RedisStateError } from "@kubeimg/redis";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";
 import { answerKindOf, createPodMutator } from "./mutator.js";
@@ -220,7 +220,7 @@ if (state) {
     const { attempts } = await state.ready({ timeoutMs: redisReadyTimeoutMs });
     log(`availability state: sharing through Redis (answered after ${attempts} attempt(s)); ready`);
   } catch (error) {
-    if (!isRedisStateError(error)) throw error;
+    if (!(error instanceof RedisStateError)) throw error;
     // Fail safe: a replica that cannot share still decides, from its own memory.
     log(
       `availability state: not sharing through Redis [${error.code}]: ${error.message}; answering from this replica's memory and retrying; ready`,

@@ -41,18 +41,21 @@ const entryCalls = {
     m.createVerificationPolicy({ policy: "NeverVerify" }).name === "NeverVerify",
   "@kubeimg/policy/pull-credentials/fs": (m) =>
     m.storageFileName("testimageref1").startsWith("sha256-d77ed748"),
-  "@kubeimg/policy/objects": (m) =>
-    m.editDistance("registy", "registry") === 1 &&
-    m.readYamlDocuments("a: 1\n---\nb: 2\n").ok === true,
-  "@kubeimg/policy/node-mirrors": (m) => typeof m.hostDirectoryName("docker.io") === "string",
+  "@kubeimg/policy/objects": (m) => m.readYamlDocuments("a: 1\n---\nb: 2\n").ok === true,
+  "@kubeimg/policy/node-mirrors": (m) => m.findRegistry({ registries: [] }, "docker.io") === null,
+  "@kubeimg/policy/internal": (m) => m.objects.editDistance("registy", "registry") === 1,
   "@kubeimg/policy/node-mirrors/fs": async (m) =>
     typeof (await m.readRegistriesConf("/nonexistent/registries.conf")) === "object",
   "@kubeimg/registry/client": (m) =>
-    m.basicAuthorization({ username: "u", password: "p" }) === "Basic dTpw",
-  "@kubeimg/registry/adapters": (m) => typeof m.availabilityFromError(new Error("x")) === "object",
-  "@kubeimg/registry/platform": (m) =>
-    m.missingPlatformsReason([{ os: "linux", architecture: "arm64" }]) ===
-    "available, but no linux/arm64 manifest",
+    typeof m.keyringCredentials({ lookup: () => [] }) === "function",
+  "@kubeimg/registry/adapters": (m) =>
+    typeof m.createTagLister({ client: { headManifest() {} } }).listTags === "function",
+  // A refusal of a missing client, before any request: a typed error.
+  "@kubeimg/registry/platform": async (m) =>
+    m.listImagePlatforms(undefined, { domain: "docker.io", path: "library/nginx" }).then(
+      () => false,
+      (error) => error?.name === "RegistryError",
+    ),
   "@kubeimg/redis": (m) =>
     m
       .imageKeys("prod:", {

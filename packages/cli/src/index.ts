@@ -1,12 +1,10 @@
-export { CliError, type CliErrorCode, isCliError } from "./errors/cli-error.js";
+export { CliError } from "./errors/cli-error.js";
 export { EXIT_CODES, type ExitCode } from "./errors/exit-codes.js";
-export type { CliIo, TextSink } from "./io/io.js";
+export type { CliIo } from "./io/io.js";
 export { nodeIo } from "./io/node-io.js";
 export type {
   ListTags,
-  PolicyTestCaseResult,
   PolicyTestReport,
-  PolicyTestStatus,
   RunPolicyTestsOptions,
 } from "./policy-tests/index.js";
 export { runPolicyTests } from "./policy-tests/index.js";

@@ -1,6 +1,9 @@
 import { errorGuard, KubeimgError } from "@kubeimg/core";
 
-/** The stable codes a {@link RedisStateError} carries. */
+/** The stable codes a {@link RedisStateError} carries.
+ *
+ * @inline
+ */
 export type RedisStateErrorCode =
   /** An option of `createRedisAvailabilityState` is invalid (field and value on the error). */
   | "INVALID_OPTION"
@@ -22,7 +25,7 @@ export type RedisStateErrorCode =
  * @example
  * ```ts
  * try { createRedisAvailabilityState({ url, prefix: "{bad}" }) } catch (e) {
- *   if (isRedisStateError(e)) console.error(e.code, e.field, e.value);
+ *   if (e instanceof RedisStateError) console.error(e.code, e.field, e.value);
  * }
  * ```
  */

@@ -16,7 +16,8 @@
  * key length does not depend on user input.
  */
 import { createHash } from "node:crypto";
-import { type VerdictKey, verdictKeyString } from "@kubeimg/policy/availability";
+import type { VerdictKey } from "@kubeimg/policy/availability";
+import { availability } from "@kubeimg/policy/internal";
 import { RedisStateError } from "./errors.js";
 
 /** Characters a prefix may use: no braces (they would become the hash tag), no spaces. */
@@ -65,7 +66,7 @@ export interface RegistryKeys {
  * ```
  */
 export function imageKeys(prefix: string, key: VerdictKey): ImageKeys {
-  const base = `${prefix}{i${tagOf("image", verdictKeyString(key))}}:${LAYOUT_VERSION}:`;
+  const base = `${prefix}{i${tagOf("image", availability.verdictKeyString(key))}}:${LAYOUT_VERSION}:`;
   return { verdict: `${base}verdict`, probe: `${base}probe` };
 }
 

@@ -30,7 +30,10 @@ export interface RedisAvailabilityStateOptions<Handle = NodeTimerHandle> {
   readonly maxLocalVerdicts?: number;
 }
 
-/** Counters of a {@link RedisAvailabilityState}. */
+/** Counters of a {@link RedisAvailabilityState}.
+ *
+ * @inline
+ */
 export interface RedisAvailabilityStateStats {
   /** Commands Redis answered. */
   readonly commands: number;
@@ -50,7 +53,10 @@ export interface RedisReadyOptions {
   readonly timeoutMs?: number;
 }
 
-/** What {@link RedisAvailabilityState.ready} resolves to: the state shares through Redis. */
+/** What {@link RedisAvailabilityState.ready} resolves to: the state shares through Redis.
+ *
+ * @inline
+ */
 export interface RedisReadiness {
   readonly mode: "shared";
   /** PINGs sent until one was answered (1 when Redis answered at once). */
@@ -77,7 +83,7 @@ export interface RedisAvailabilityState extends AvailabilityState {
    * try {
    *   await state.ready({ timeoutMs: 10_000 });
    * } catch (error) {
-   *   if (!isRedisStateError(error)) throw error;
+   *   if (!(error instanceof RedisStateError)) throw error;
    *   console.error(`not sharing (${error.code}): ${error.message}`);
    * }
    * ```

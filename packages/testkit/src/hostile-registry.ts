@@ -12,7 +12,7 @@
  * Used by `pnpm fuzz registry` (long) and by a short unit test.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { createRegistryClient, isRegistryError } from "@kubeimg/registry/client";
+import { createRegistryClient, RegistryError } from "@kubeimg/registry/client";
 import { seededRandom } from "./seeded-random.js";
 import { settlesBefore } from "./timer-order.js";
 
@@ -238,7 +238,7 @@ export async function runHostileRegistry(options: HostileRunOptions): Promise<Ho
         await call;
         resolved++;
       } catch (error) {
-        if (!isRegistryError(error)) {
+        if (!(error instanceof RegistryError)) {
           violations.push(`untyped error: ${String(error).slice(0, 200)}`);
         } else {
           codes[error.code] = (codes[error.code] ?? 0) + 1;

@@ -8,14 +8,17 @@
 import { path as goPath } from "@kubeimg/core/internal";
 import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import { compileRegexp } from "@kubeimg/core/regexp";
+import { routing as routingInternals } from "@kubeimg/policy/internal";
 import {
   compileRouting,
-  parseLabelSelector,
   parseRoutingResource,
+  RoutingError,
   type RoutingResource,
-  safeRouteContainer,
+  routeContainer,
 } from "@kubeimg/policy/routing";
 import fc from "fast-check";
+
+const { parseLabelSelector } = routingInternals;
 
 type Pod = {
   namespace: string;
@@ -337,16 +340,21 @@ export function compareScenario(value: typeof scenario extends fc.Arbitrary<infe
   const got: (string[] | string)[] = [];
   for (let round = 0; round < 2; round++) {
     // The second round is served from the memo.
-    const result = safeRouteContainer(routing, input);
+    let route: ReturnType<typeof routeContainer>;
+    try {
+      route = routeContainer(routing, input);
+    } catch (error) {
+      if (!(error instanceof RoutingError)) throw error;
+      got.push(error.code);
+      continue;
+    }
     got.push(
-      !result.success
-        ? result.error.code
-        : result.data.status === "skipped"
-          ? "skipped"
-          : result.data.alternatives.map(
-              (a) =>
-                `${a.image} ${a.credentialSecret ? `${a.credentialSecret.namespace}/${a.credentialSecret.name}` : null}`,
-            ),
+      route.status === "skipped"
+        ? "skipped"
+        : route.alternatives.map(
+            (a) =>
+              `${a.image} ${a.credentialSecret ? `${a.credentialSecret.namespace}/${a.credentialSecret.name}` : null}`,
+          ),
     );
   }
   return { want, got };

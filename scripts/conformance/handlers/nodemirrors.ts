@@ -2,8 +2,9 @@
  * The `nodemirrors` suite: containerd v2.3.4 host directories and
  * containers/image v5.36.1 registries.conf. See `conformance/nodemirrors/FORMAT.md`.
  */
+
+import { nodeMirrors } from "@kubeimg/policy/internal";
 import {
-  CONTAINERD_CERTS_DIR,
   findRegistry,
   loadRegistriesConf,
   NodeMirrorsError,
@@ -12,10 +13,11 @@ import {
   resolveContainerdHosts,
   resolveShortName,
   resolveShortNameLocally,
-  rewriteReference,
 } from "@kubeimg/policy/node-mirrors";
 import { expectOrError } from "../compare.js";
 import type { SuiteHandler, Vector } from "../types.js";
+
+const { CONTAINERD_CERTS_DIR, rewriteReference } = nodeMirrors;
 
 function nodeFiles(files: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};

@@ -13,13 +13,13 @@ import {
   formatAllPlatform,
   formatPlatform,
   type HostPlatform,
-  isPlatformError,
   newMatcher,
   normalizePlatform,
   only,
   onlyOS,
   onlyStrict,
   ordered,
+  PlatformError,
   type PlatformInput,
   type PlatformMatchComparer,
   type PlatformMatcher,
@@ -128,9 +128,10 @@ const handler: SuiteHandler = {
     try {
       got = { expect: compute(v) };
     } catch (error) {
-      got = isPlatformError(error)
-        ? { error: error.code, message: error.message }
-        : { error: `unexpected exception: ${String((error as Error)?.stack ?? error)}` };
+      got =
+        error instanceof PlatformError
+          ? { error: error.code, message: error.message }
+          : { error: `unexpected exception: ${String((error as Error)?.stack ?? error)}` };
     }
     return { ok: jsonEqual(expected, got), expected, got };
   },

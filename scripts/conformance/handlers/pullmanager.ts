@@ -9,28 +9,33 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { pullCredentials } from "@kubeimg/policy/internal";
 import {
   CachedPullRecordStore,
   createVerificationPolicy,
-  decodeIntentFile,
-  decodePulledRecordFile,
-  encodeIntentFile,
-  encodePulledRecordFile,
   type ImagePullCredentialsInput,
   MemoryPullRecordStore,
   type MetricsRecorder,
   type PullDecision,
   PullManager,
   type PullRecordStore,
-  parseImagePullCredentials,
-  pulledRecordFromJson,
-  pulledRecordToJson,
   pullManagerMetrics,
   type RuntimeImage,
 } from "@kubeimg/policy/pull-credentials";
 import { FileSystemPullRecordStore, storageFileName } from "@kubeimg/policy/pull-credentials/fs";
 import { jsonEqual } from "../compare.js";
 import type { SuiteHandler, Vector, VectorOutcome } from "../types.js";
+
+const {
+  decodeIntentFile,
+  decodePulledRecordFile,
+  encodeIntentFile,
+  encodePulledRecordFile,
+  parseImagePullCredentials,
+  pulledRecordFromJson,
+  pulledRecordToJson,
+  mergeCredentials,
+} = pullCredentials;
 
 type Json = unknown;
 type Step = { op: string } & Record<string, Json>;
@@ -309,8 +314,6 @@ function runPureStep(
       return fail("a known op", step.op);
   }
 }
-
-import { mergeCredentials } from "@kubeimg/policy/pull-credentials";
 
 function mergeOf(...args: Parameters<typeof mergeCredentials>) {
   const { changed, record } = mergeCredentials(...args);

@@ -5,10 +5,10 @@
  * (v3.5.0, which Flux pins) whatever the library's default.
  */
 import {
-  isSemverError,
   parseConstraints,
   parseTagVersion,
   parseVersion,
+  SemverError,
   type Version,
 } from "@kubeimg/policy/semver";
 import { expectOrError } from "../compare.js";
@@ -42,7 +42,7 @@ function versionOperand(text: string): Version {
   try {
     return parseVersion(text, release);
   } catch (error) {
-    if (isSemverError(error))
+    if (error instanceof SemverError)
       throw Object.assign(new Error(error.message), { code: "VERSION_INVALID" });
     throw error;
   }

@@ -3,7 +3,11 @@
  * `@kubeimg/policy/tags`. `expect.tagOneOf` accepts any tag Flux can return
  * when Go's map order decides.
  */
-import { type ImagePolicyChoice, selectLatestTag, type TagFilterSpec } from "@kubeimg/policy/tags";
+import { selectLatestTag, type TagSelectionPolicy } from "@kubeimg/policy/tags";
+
+type ImagePolicyChoice = TagSelectionPolicy["policy"];
+type TagFilterSpec = NonNullable<TagSelectionPolicy["filterTags"]>;
+
 import { expectOrError } from "../compare.js";
 import type { SuiteHandler, Vector } from "../types.js";
 

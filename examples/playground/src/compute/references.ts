@@ -3,7 +3,7 @@
 import {
   defaultPullPolicy,
   familiarString,
-  isImageReferenceError,
+  ImageReferenceError,
   parseNormalizedNamed,
 } from "@kubeimg/core/reference";
 import { type InputIssue, MAX_INPUT_CHARS, tooLarge } from "./input.js";
@@ -53,7 +53,7 @@ export function runReferences(text: string): ReferencesResult {
         error: undefined,
       });
     } catch (error) {
-      if (!isImageReferenceError(error)) throw error;
+      if (!(error instanceof ImageReferenceError)) throw error;
       rows.push({
         line: i + 1,
         input: raw,

@@ -3,8 +3,8 @@
 import {
   type ContainerRoute,
   compileRouting,
-  isRoutingError,
   planPodRouting,
+  RoutingError,
   type RoutingResourceRef,
   routeContainer,
 } from "@kubeimg/policy/routing";
@@ -131,7 +131,7 @@ function routingIssue(
   error: unknown,
   yaml: ParsedYaml | undefined,
 ): InputIssue | undefined {
-  if (!isRoutingError(error)) return undefined;
+  if (!(error instanceof RoutingError)) return undefined;
   const path = error.path ?? "";
   return {
     input,
@@ -192,7 +192,7 @@ export function runRouting(input: RoutingInput): RoutingResult {
       });
       containers = [containerRow(route)];
     } catch (e) {
-      if (!isRoutingError(e)) throw e;
+      if (!(e instanceof RoutingError)) throw e;
       containers = [];
       error = e.message;
       issues.push({

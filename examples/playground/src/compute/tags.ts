@@ -7,8 +7,8 @@
 import { compileRegexp } from "@kubeimg/core/regexp";
 import {
   explainTagSelection,
-  isTagPolicyError,
   parseImagePolicy,
+  TagPolicyError,
   type TagSelectionPolicy,
 } from "@kubeimg/policy/tags";
 import {
@@ -19,7 +19,7 @@ import {
 import {
   compareTagSelections,
   dialectObjectKind,
-  isTagDialectError,
+  TagDialectError,
   translateFluxToArgo,
   translateFluxToKargo,
 } from "@kubeimg/policy/tags/dialects";
@@ -168,7 +168,7 @@ function readPolicy(text: string): { policy: TagSelectionPolicy; image: string }
       image: spec.imageRepositoryRef.name,
     };
   } catch (error) {
-    if (isTagPolicyError(error)) {
+    if (error instanceof TagPolicyError) {
       const issue = error.issues[0];
       if (issue !== undefined) {
         return {
@@ -267,7 +267,7 @@ function readDialectObjects(text: string): DialectObjects | InputIssue {
         argo = { object, index };
       }
     } catch (error) {
-      if (!isTagDialectError(error)) throw error;
+      if (!(error instanceof TagDialectError)) throw error;
       const inner = error.path.startsWith(`${at}.`) ? error.path.slice(at.length + 1) : "";
       return {
         input: "objects",

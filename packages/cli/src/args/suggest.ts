@@ -3,7 +3,7 @@
  * small edit distance of what was typed (the distance of policy's
  * unknown-field messages, `@kubeimg/policy/objects`).
  */
-import { editDistance } from "@kubeimg/policy/objects";
+import { objects } from "@kubeimg/policy/internal";
 
 /**
  * Returns the candidate closest to `typed`, when it is close enough to be a
@@ -24,7 +24,7 @@ export function closestName(typed: string, candidates: readonly string[]): strin
       3,
       Math.max(1, Math.floor(Math.max(typed.length, candidate.length) / 3)),
     );
-    const d = editDistance(typed.toLowerCase(), candidate.toLowerCase());
+    const d = objects.editDistance(typed.toLowerCase(), candidate.toLowerCase());
     if (d <= limit && d < bestDistance) {
       best = candidate;
       bestDistance = d;

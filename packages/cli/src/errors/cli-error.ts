@@ -3,6 +3,8 @@ import { errorGuard, KubeimgError } from "@kubeimg/core";
 /**
  * The stable codes of {@link CliError}: what was wrong with what the user
  * gave the command.
+ *
+ * @inline
  */
 export type CliErrorCode =
   /** Unknown command or option, a missing or malformed argument. */

@@ -3,11 +3,9 @@
  * (`@kubeimg/policy/objects`), its problems turned into `CliError`s that name
  * the file, line and column.
  */
-import {
-  DEFAULT_MAX_EXPANDED_NODES,
-  readYamlDocuments,
-  type YamlPosition,
-} from "@kubeimg/policy/objects";
+
+import { objects } from "@kubeimg/policy/internal";
+import { readYamlDocuments, type YamlPosition } from "@kubeimg/policy/objects";
 import { CliError } from "../errors/cli-error.js";
 import type { InputFile } from "./read-file.js";
 
@@ -15,7 +13,7 @@ import type { InputFile } from "./read-file.js";
  * The most nodes one document may hold once its YAML aliases are expanded:
  * the same bound as the library's loaders.
  */
-export const MAX_EXPANDED_NODES = DEFAULT_MAX_EXPANDED_NODES;
+export const MAX_EXPANDED_NODES = objects.DEFAULT_MAX_EXPANDED_NODES;
 
 /** How {@link yamlDocuments} reports problems. */
 export interface YamlDocumentsOptions {

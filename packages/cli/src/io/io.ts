@@ -1,4 +1,7 @@
-/** A stream `kubeimg` writes text to. */
+/** A stream `kubeimg` writes text to.
+ *
+ * @inline
+ */
 export interface TextSink {
   write(text: string): void;
   /** True when a person is reading (a terminal): tables and colour then. */

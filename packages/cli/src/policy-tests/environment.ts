@@ -4,7 +4,10 @@
  * `kubeimg route --node-config`, each piece only when a case needs it.
  */
 import { isAbsolute, join, relative, resolve } from "node:path";
-import type { NodeRuntimeConfig } from "@kubeimg/policy/node-mirrors";
+import type { PlanPullInput } from "@kubeimg/policy/node-mirrors";
+
+type NodeRuntimeConfig = PlanPullInput["node"];
+
 import {
   type CompiledRouting,
   compileRouting,

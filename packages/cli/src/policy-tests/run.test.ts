@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type NamedReference, parseNormalizedNamed } from "@kubeimg/core/reference";
 import { resolveFirstAvailable } from "@kubeimg/policy/availability";
-import { type NodeRuntimeConfig, planPull } from "@kubeimg/policy/node-mirrors";
+import { type PlanPullInput, planPull } from "@kubeimg/policy/node-mirrors";
 import { readContainerdHostDirs } from "@kubeimg/policy/node-mirrors/fs";
 import { createVerificationPolicy, PullManager } from "@kubeimg/policy/pull-credentials";
 import { FileSystemPullRecordStore } from "@kubeimg/policy/pull-credentials/fs";
@@ -141,7 +141,7 @@ async function libraryAnswer(file: string, c: Json, kind: string): Promise<Json>
     };
   }
   const hosts = await readContainerdHostDirs(join(dir, test.nodeConfig as string));
-  const node: NodeRuntimeConfig = {
+  const node: PlanPullInput["node"] = {
     runtime: "containerd",
     files: hosts.files,
     options: { configPath: join(dir, test.nodeConfig as string) },

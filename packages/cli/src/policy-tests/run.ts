@@ -30,10 +30,16 @@ export interface RunPolicyTestsOptions {
   readonly onWarning?: (line: string) => void;
 }
 
-/** How one case ended. `new`: it has no `expect` yet; `updated`: `update` wrote it. */
+/** How one case ended. `new`: it has no `expect` yet; `updated`: `update` wrote it.
+ *
+ * @inline
+ */
 export type PolicyTestStatus = "passed" | "failed" | "new" | "updated";
 
-/** One case's result. */
+/** One case's result.
+ *
+ * @inline
+ */
 export interface PolicyTestCaseResult {
   /** The test file, relative to `cwd` when inside it. */
   readonly file: string;

@@ -1,12 +1,12 @@
 import {
   createDockerKeyring,
+  DockerConfigError,
   type DockerKeyring,
-  isDockerConfigError,
   type PullSecret,
   parseDockerConfigJson,
   pullSecretSchema,
 } from "@kubeimg/core/keyring";
-import { safeParseEnglish } from "@kubeimg/policy/objects";
+import { objects } from "@kubeimg/policy/internal";
 import type { UnknownFieldPolicy } from "@kubeimg/policy/routing";
 import type { AdapterCredentials, PullSecretGetter } from "@kubeimg/registry/adapters";
 import {
@@ -43,7 +43,7 @@ async function loadKeyring(name: string, context: CommandContext): Promise<Docke
   try {
     return createDockerKeyring([{ config: parseDockerConfigJson(file.text) }]);
   } catch (error) {
-    if (isDockerConfigError(error)) throw inFile(name, error);
+    if (error instanceof DockerConfigError) throw inFile(name, error);
     throw error;
   }
 }
@@ -78,7 +78,7 @@ export async function loadSecrets(
         if (unknownFields === "strict") throw new CliError("UNKNOWN_FIELD", message, name);
         context.note(`warning: ${message}`);
       }
-      const parsed = safeParseEnglish(pullSecretSchema, document);
+      const parsed = objects.safeParseEnglish(pullSecretSchema, document);
       const metadata = parsed.success ? parsed.data.metadata : undefined;
       if (!parsed.success || metadata?.name === undefined) {
         const issue = parsed.success ? undefined : parsed.error.issues[0];

@@ -1,6 +1,9 @@
 import { errorGuard, KubeimgError } from "../errors/kubeimg-error.js";
 
-/** The stable codes of {@link DigestError}, one per go-digest error. */
+/** The stable codes of {@link DigestError}, one per go-digest error.
+ *
+ * @inline
+ */
 export type DigestErrorCode =
   | "DIGEST_INVALID_FORMAT"
   | "DIGEST_INVALID_LENGTH"
@@ -32,7 +35,7 @@ export const digestErrorMessages: Readonly<Record<DigestErrorCode, string>> = {
  * @example
  * ```ts
  * try { parseDigest("md5:d41d8cd98f00b204e9800998ecf8427e") }
- * catch (e) { if (isDigestError(e)) e.code; } // "DIGEST_UNSUPPORTED"
+ * catch (e) { if (e instanceof DigestError) e.code; } // "DIGEST_UNSUPPORTED"
  * ```
  */
 export class DigestError extends KubeimgError {

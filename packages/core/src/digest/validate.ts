@@ -19,7 +19,10 @@
 import { digestAlgorithms, isDigestAlgorithm } from "./algorithms.js";
 import type { DigestErrorCode } from "./errors.js";
 
-/** The codes a digest string itself can earn (go-digest `Validate`). */
+/** The codes a digest string itself can earn (go-digest `Validate`).
+ *
+ * @inline
+ */
 export type DigestValidationCode = Exclude<DigestErrorCode, "WEBCRYPTO_UNAVAILABLE">;
 
 /** `[a-z0-9]`: the characters of one OCI algorithm component. */

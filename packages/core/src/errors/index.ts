@@ -1,6 +1,6 @@
-export { errorGuard, isKubeimgError, KubeimgError } from "./kubeimg-error.js";
 export {
-  chooseRelease,
-  isUpstreamReleaseError,
-  UpstreamReleaseError,
-} from "./upstream-release.js";
+  errorGuard,
+  isKubeimgError,
+  KubeimgError,
+} from "./kubeimg-error.js";
+export { chooseRelease, UpstreamReleaseError } from "./upstream-release.js";

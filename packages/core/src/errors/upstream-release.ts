@@ -9,7 +9,7 @@ import { errorGuard, KubeimgError } from "./kubeimg-error.js";
  * @example
  * ```ts
  * try { only(p, { platforms: "rc.6" as never }) } catch (e) {
- *   if (isUpstreamReleaseError(e)) e.accepted; // ["rc.4", "rc.5"]
+ *   if (e instanceof UpstreamReleaseError) e.accepted; // ["rc.4", "rc.5"]
  * }
  * ```
  */

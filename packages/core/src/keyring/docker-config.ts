@@ -13,7 +13,10 @@ import * as strings from "../internal/strings.js";
 import * as utf8 from "../internal/utf8.js";
 import { DockerConfigError } from "./errors.js";
 
-/** One registry's credentials from a docker config. */
+/** One registry's credentials from a docker config.
+ *
+ * @inline
+ */
 export interface DockerConfigEntry {
   readonly username: string;
   readonly password: string;
@@ -22,7 +25,10 @@ export interface DockerConfigEntry {
   readonly credentialHash: string;
 }
 
-/** One `auths` member: the registry key as written and its credentials. */
+/** One `auths` member: the registry key as written and its credentials.
+ *
+ * @inline
+ */
 export interface DockerConfigAuth {
   readonly key: string;
   readonly entry: DockerConfigEntry;

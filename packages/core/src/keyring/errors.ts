@@ -1,6 +1,9 @@
 import { errorGuard, KubeimgError } from "../errors/index.js";
 
-/** Codes of {@link DockerConfigError}. */
+/** Codes of {@link DockerConfigError}.
+ *
+ * @inline
+ */
 export type DockerConfigErrorCode = "INVALID_DOCKER_CONFIG" | "INVALID_SECRET";
 
 /**
@@ -11,7 +14,7 @@ export type DockerConfigErrorCode = "INVALID_DOCKER_CONFIG" | "INVALID_SECRET";
  * @example
  * ```ts
  * try { parseDockerConfigJson('{"auths":[]}') } catch (e) {
- *   if (isDockerConfigError(e)) console.error(e.code, e.path); // INVALID_DOCKER_CONFIG auths
+ *   if (e instanceof DockerConfigError) console.error(e.code, e.path); // INVALID_DOCKER_CONFIG auths
  * }
  * ```
  */

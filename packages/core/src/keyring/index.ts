@@ -1,19 +1,14 @@
 export {
   type DockerConfig,
-  type DockerConfigAuth,
-  type DockerConfigEntry,
   type DockerConfigInput,
   parseDockerConfigJson,
   parseDockercfg,
 } from "./docker-config.js";
-export { DockerConfigError, type DockerConfigErrorCode, isDockerConfigError } from "./errors.js";
+export { DockerConfigError } from "./errors.js";
 export {
-  type CredentialSource,
   createDockerKeyring,
   type DockerKeyring,
-  isDefaultRegistryMatch,
   type KeyringConfig,
-  normalizeKeyringKey,
   type TrackedCredential,
   unionDockerKeyrings,
 } from "./keyring.js";
@@ -23,6 +18,4 @@ export {
   type PullSecret,
   parsePullSecret,
   pullSecretSchema,
-  SECRET_TYPE_DOCKER_CONFIG_JSON,
-  SECRET_TYPE_DOCKERCFG,
 } from "./secrets.js";

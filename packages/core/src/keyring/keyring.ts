@@ -12,7 +12,10 @@ import * as url from "../internal/url.js";
 import * as utf8 from "../internal/utf8.js";
 import type { DockerConfig } from "./docker-config.js";
 
-/** Where a credential came from: a pod's pull Secret, or the node (config files, credential providers). */
+/** Where a credential came from: a pod's pull Secret, or the node (config files, credential providers).
+ *
+ * @inline
+ */
 export type CredentialSource =
   | {
       readonly kind: "secret";

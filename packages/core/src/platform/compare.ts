@@ -19,7 +19,10 @@ import { type PlatformInput, type PlatformOptions, platformsRelease } from "./pl
 import { compareDecimalText, type Preference, platformPreferences } from "./platform-vector.js";
 import { windowsVersionMatcher } from "./windows-version.js";
 
-/** The kinds of comparer this module builds, named after their upstream constructors. */
+/** The kinds of comparer this module builds, named after their upstream constructors.
+ *
+ * @inline
+ */
 export type MatchComparerKind =
   | "only"
   | "onlyStrict"

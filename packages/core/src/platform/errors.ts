@@ -4,6 +4,8 @@ import { errorGuard, KubeimgError } from "../errors/kubeimg-error.js";
  * The stable codes of {@link PlatformError}. All but `HOST_REQUIRED` stand
  * for one error of containerd/platforms' `Parse`; `EMPTY_OS_FEATURE` exists
  * upstream but the specifier grammar never lets a parse reach it.
+ *
+ * @inline
  */
 export type PlatformErrorCode =
   | "WILDCARD_NOT_SUPPORTED"
@@ -21,6 +23,8 @@ export type PlatformErrorCode =
  * options), its version or a feature inside the parentheses, the
  * architecture or variant piece, a fourth piece (`extra`: specifiers have
  * at most three), or the specifier as a whole.
+ *
+ * @inline
  */
 export type PlatformSpecifierPart =
   | "specifier"
@@ -40,7 +44,7 @@ export type PlatformSpecifierPart =
  * @example
  * ```ts
  * try { parsePlatform("linux/arm 64") } catch (e) {
- *   if (isPlatformError(e)) [e.code, e.part, e.value]; // ["INVALID_COMPONENT", "architecture", "arm 64"]
+ *   if (e instanceof PlatformError) [e.code, e.part, e.value]; // ["INVALID_COMPONENT", "architecture", "arm 64"]
  * }
  * ```
  */

@@ -28,8 +28,6 @@ export {
   allPlatforms,
   anyOf,
   defaultMatcher,
-  defaultStrictMatcher,
-  type MatchComparerKind,
   only,
   onlyOS,
   onlyStrict,
@@ -37,30 +35,17 @@ export {
   type PlatformMatchComparer,
   windowsHost,
 } from "./compare.js";
-export { isKnownArch, isKnownOS } from "./database.js";
-export {
-  isPlatformError,
-  PlatformError,
-  type PlatformErrorCode,
-  type PlatformSpecifierPart,
-} from "./errors.js";
+export { PlatformError } from "./errors.js";
 export { formatAllPlatform, formatPlatform } from "./format.js";
 export { newMatcher, type PlatformMatcher } from "./matcher.js";
 export { normalizePlatform } from "./normalize.js";
 export {
-  type IndexEntryPlatform,
   orderIndexEntries,
   selectPlatform,
   sortPlatforms,
 } from "./order.js";
+export { parseAllPlatforms, parsePlatform } from "./parse.js";
 export {
-  parseAllPlatforms,
-  parsePlatform,
-  type SafeParsePlatformResult,
-  safeParsePlatform,
-} from "./parse.js";
-export {
-  completePlatform,
   type HostPlatform,
   type Platform,
   type PlatformInput,

@@ -69,7 +69,10 @@ export function selectPlatform(
   return best;
 }
 
-/** An entry of an image index as far as choosing goes: its platform, when it states one. */
+/** An entry of an image index as far as choosing goes: its platform, when it states one.
+ *
+ * @inline
+ */
 export interface IndexEntryPlatform {
   readonly platform?: PlatformInput | undefined;
 }

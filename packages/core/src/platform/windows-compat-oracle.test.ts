@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { seededRandom } from "@kubeimg/testkit";
 import { describe, expect, it } from "vitest";
-import { isUpstreamReleaseError } from "../errors/index.js";
+import { isUpstreamReleaseError } from "../errors/upstream-release.js";
 import { anyOf, only, onlyOS, onlyStrict, ordered } from "./compare.js";
 import { newMatcher } from "./matcher.js";
 import type { PlatformOptions, PlatformsRelease } from "./platform.js";

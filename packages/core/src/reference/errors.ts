@@ -6,6 +6,8 @@ import { errorGuard, KubeimgError } from "../errors/kubeimg-error.js";
  * The stable codes of {@link ImageReferenceError}: one per distinct upstream
  * error message (distribution/reference v0.6.0 and go-digest v1.0.0), plus
  * `BAD_PATTERN` for {@link familiarMatch} (Go's `path.ErrBadPattern`).
+ *
+ * @inline
  */
 export type ImageReferenceErrorCode =
   | "INVALID_REFERENCE_FORMAT"
@@ -72,7 +74,7 @@ export function imageReferenceErrorMessage(code: ImageReferenceErrorCode, detail
  * @example
  * ```ts
  * try { parseNormalizedNamed("Foo") } catch (e) {
- *   if (isImageReferenceError(e)) e.code; // "REMOTE_NAME_CONTAINS_UPPERCASE"
+ *   if (e instanceof ImageReferenceError) e.code; // "REMOTE_NAME_CONTAINS_UPPERCASE"
  * }
  * ```
  */

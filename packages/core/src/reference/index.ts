@@ -1,9 +1,9 @@
-export { trimNamed, withDigest, withTag } from "./compose.js";
 export {
-  ImageReferenceError,
-  type ImageReferenceErrorCode,
-  isImageReferenceError,
-} from "./errors.js";
+  trimNamed,
+  withDigest,
+  withTag,
+} from "./compose.js";
+export { ImageReferenceError } from "./errors.js";
 export {
   type DefaultPullPolicy,
   defaultPullPolicy,
@@ -13,12 +13,8 @@ export {
 } from "./kubernetes.js";
 export { familiarMatch } from "./match.js";
 export {
-  DEFAULT_DOMAIN,
-  DEFAULT_TAG,
   familiarName,
   familiarString,
-  LEGACY_DEFAULT_DOMAIN,
-  OFFICIAL_REPO_PREFIX,
   tagNameOnly,
 } from "./normalize.js";
 export {
@@ -29,9 +25,6 @@ export {
   parseNormalizedNamed,
   type SafeParseResult,
   safeParse,
-  safeParseAnyReference,
-  safeParseDockerRef,
-  safeParseNamed,
   safeParseNormalizedNamed,
 } from "./parse.js";
 export {

@@ -7,7 +7,7 @@
  * `parseNormalizedNamed` answer exactly as upstream's regular expressions.
  */
 
-import { isImageReferenceError, parse, parseNormalizedNamed } from "@kubeimg/core/reference";
+import { parse, parseNormalizedNamed } from "@kubeimg/core/reference";
 import fc from "fast-check";
 import {
   describeOutcome,
@@ -16,6 +16,7 @@ import {
   oracleParseNormalizedNamed,
   referenceLike,
 } from "./arbitraries.test-support.js";
+import { isImageReferenceError } from "./errors.js";
 
 const runs = Number(process.env.FUZZ_RUNS ?? 1_000_000);
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);

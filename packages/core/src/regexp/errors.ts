@@ -13,7 +13,7 @@ export type RegexpErrorCode = "COMPILE_ERROR";
  * @example
  * ```ts
  * try { compileRegexp("(a") } catch (e) {
- *   if (isRegexpError(e)) console.log(e.code, e.reason); // COMPILE_ERROR missing closing )
+ *   if (e instanceof RegexpError) console.log(e.code, e.reason); // COMPILE_ERROR missing closing )
  * }
  * ```
  */

@@ -1,8 +1,7 @@
 export { compileRegexp, type GoRegexp } from "./compile.js";
-export { isRegexpError, RegexpError, type RegexpErrorCode } from "./errors.js";
+export { RegexpError } from "./errors.js";
 export { requiredLiteralPrefix } from "./literal-prefix.js";
 export {
-  bindTemplate,
   type ExpandTemplate,
   parseTemplate,
   type TemplatePiece,

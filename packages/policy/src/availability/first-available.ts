@@ -15,7 +15,10 @@ import type {
   SecretRef,
 } from "./checker.js";
 
-/** What {@link resolveFirstAvailable} needs of each alternative. */
+/** What {@link resolveFirstAvailable} needs of each alternative.
+ *
+ * @inline
+ */
 export interface ProbeTarget {
   readonly image: string;
   /**
@@ -188,7 +191,7 @@ export function resolveFromKnown<T extends ProbeTarget>(
  * sum. Probes behind a known-available entry are aborted through their
  * `AbortSignal`. A checker that throws counts as "unavailable" (retryable).
  * Never rejects. Note that kuik does not probe a list of fewer than two
- * entries; `RoutedContainerRoute.probed` (`@kubeimg/policy/routing`) says when to call this.
+ * entries; the `probed` flag of a routed `ContainerRoute` (`@kubeimg/policy/routing`) says when to call this.
  *
  * @example
  * ```ts

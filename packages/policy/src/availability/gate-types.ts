@@ -57,7 +57,10 @@ export interface AvailabilityGateOptions<Handle> {
   readonly peerPollMs?: number;
 }
 
-/** Counters for observability and tests. */
+/** Counters for observability and tests.
+ *
+ * @inline
+ */
 export interface AvailabilityGateStats {
   /** Probes actually sent to the wrapped checker. */
   readonly probes: number;

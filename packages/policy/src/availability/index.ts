@@ -9,14 +9,12 @@ export type {
 export {
   type FirstAvailableResult,
   type ProbeOutcome,
-  type ProbeTarget,
   type ResolveFirstAvailableOptions,
   resolveFirstAvailable,
 } from "./first-available.js";
 export {
   type AvailabilityGate,
   type AvailabilityGateOptions,
-  type AvailabilityGateStats,
   type CircuitState,
   createAvailabilityGate,
 } from "./gate.js";
@@ -26,8 +24,6 @@ export {
   createMemoryAvailabilityState,
   type MemoryAvailabilityState,
   type MemoryAvailabilityStateOptions,
-  type MemoryAvailabilityStateSizes,
   type ProbePeek,
   type VerdictKey,
-  verdictKeyString,
 } from "./state.js";

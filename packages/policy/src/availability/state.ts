@@ -112,7 +112,10 @@ export interface MemoryAvailabilityStateOptions {
   readonly maxMarkers?: number;
 }
 
-/** Entry counts of a {@link MemoryAvailabilityState}, for tests and metrics. */
+/** Entry counts of a {@link MemoryAvailabilityState}, for tests and metrics.
+ *
+ * @inline
+ */
 export interface MemoryAvailabilityStateSizes {
   readonly verdicts: number;
   readonly breakers: number;

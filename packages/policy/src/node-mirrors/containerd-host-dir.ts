@@ -28,7 +28,10 @@ import {
   StructView,
 } from "./toml/struct-view.js";
 
-/** The operations a registry endpoint is used for, in containerd's bit order. */
+/** The operations a registry endpoint is used for, in containerd's bit order.
+ *
+ * @inline
+ */
 export type HostCapability = "pull" | "resolve" | "push" | "referrers";
 
 export const ALL_CAPABILITIES: readonly HostCapability[] = ["pull", "resolve", "push", "referrers"];

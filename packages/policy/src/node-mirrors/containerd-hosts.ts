@@ -35,7 +35,10 @@ export const CRI_DEFAULT_CONFIG_PATH = "/etc/containerd/certs.d:/etc/docker/cert
 /** Where a relative file key and the single default root live. */
 export const CONTAINERD_CERTS_DIR = "/etc/containerd/certs.d";
 
-/** One endpoint containerd's resolver tries. */
+/** One endpoint containerd's resolver tries.
+ *
+ * @inline
+ */
 export interface ContainerdEndpoint {
   /** `http` or `https`, after the TLS switch. */
   readonly scheme: "http" | "https" | string;

@@ -7,7 +7,7 @@
  * rewritten into forms with the same language and the same submatches that
  * a backtracking engine runs in linear time.
  */
-import { safeParseDigest } from "@kubeimg/core/digest";
+import { DigestError, parseDigest } from "@kubeimg/core/digest";
 
 const nameComponent = "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*";
 const domainComponent = "[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?";
@@ -67,8 +67,12 @@ export function ciParse(s: string): ContainersImageReference {
   const d = m[3];
   if (d !== undefined) {
     // go-digest's own text names the rule broken (format, length, algorithm).
-    const parsed = safeParseDigest(d);
-    if (!parsed.success) throw new ContainersImageReferenceError(parsed.error.message);
+    try {
+      parseDigest(d);
+    } catch (error) {
+      if (error instanceof DigestError) throw new ContainersImageReferenceError(error.message);
+      throw error;
+    }
   }
   const split = anchoredName.exec(name) as RegExpExecArray;
   return { domain: split[1] ?? "", path: split[2] as string, tag: m[2], digest: d };

@@ -23,7 +23,10 @@ import { compileRoutingResource } from "../routing/compile-resource.js";
 import type { RoutingResource } from "../routing/resource-schema.js";
 import { hostDirectoryName } from "./containerd-hosts.js";
 
-/** Something a CR says that the emitted node config cannot say. */
+/** Something a CR says that the emitted node config cannot say.
+ *
+ * @inline
+ */
 export interface EmitLimitation {
   /** `Kind namespace/name`. */
   readonly resource: string;

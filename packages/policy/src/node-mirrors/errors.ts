@@ -1,7 +1,10 @@
 import { errorGuard, KubeimgError } from "@kubeimg/core";
 import type { TomlDepthError } from "./toml/types.js";
 
-/** The stable codes a {@link NodeMirrorsError} carries. */
+/** The stable codes a {@link NodeMirrorsError} carries.
+ *
+ * @inline
+ */
 export type NodeMirrorsErrorCode =
   /** containerd: checking a candidate host directory failed other than "not found". */
   | "HOST_DIR_ERROR"
@@ -42,7 +45,10 @@ export type NodeMirrorsErrorCode =
    */
   | "LIMIT_EXCEEDED";
 
-/** Where in which file an error or warning points. */
+/** Where in which file an error or warning points.
+ *
+ * @inline
+ */
 export interface NodeFileLocation {
   /** The node path of the file. */
   readonly file?: string;
@@ -62,7 +68,7 @@ export interface NodeFileLocation {
  * @example
  * ```ts
  * try { loadRegistriesConf(files) } catch (e) {
- *   if (isNodeMirrorsError(e)) console.error(e.code, e.file, e.line, e.key);
+ *   if (e instanceof NodeMirrorsError) console.error(e.code, e.file, e.line, e.key);
  * }
  * ```
  */

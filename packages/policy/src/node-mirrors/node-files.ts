@@ -11,12 +11,15 @@ import { path as goPath, strings as goStrings } from "@kubeimg/core/internal";
 /** File contents by absolute path; a key ending in `/` is an empty directory. */
 export type NodeFileMap = Readonly<Record<string, string>> | ReadonlyMap<string, string>;
 
+/** @inline */
 export type StatResult = "file" | "dir" | "missing" | "not-a-directory";
 
 /**
  * A node path that exists but whose contents the reader could not hand
  * over. A resolution that reaches it (or a path below it) fails as the
  * runtime would, or says which of kubeimg's bounds stopped it.
+ *
+ * @inline
  */
 export interface NodePathProblem {
   /**
@@ -31,6 +34,7 @@ export interface NodePathProblem {
   readonly message: string;
 }
 
+/** @inline */
 export interface DirEntry {
   readonly name: string;
   readonly isDir: boolean;

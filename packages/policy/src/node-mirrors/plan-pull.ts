@@ -29,7 +29,10 @@ import type { NodeFileMap, NodeFiles } from "./node-files.js";
 import { pullSources, type RegistriesConf } from "./registries-conf.js";
 import { resolveShortName } from "./short-names.js";
 
-/** The node's runtime and its mirror configuration. */
+/** The node's runtime and its mirror configuration.
+ *
+ * @inline
+ */
 export type NodeRuntimeConfig =
   | {
       /** containerd's CRI plugin, reading host directories. */
@@ -43,7 +46,10 @@ export type NodeRuntimeConfig =
       readonly conf: RegistriesConf;
     };
 
-/** Which credential the runtime offers an endpoint. */
+/** Which credential the runtime offers an endpoint.
+ *
+ * @inline
+ */
 export type EndpointCredentials =
   | {
       /** The kubelet's keyring matched the image; the runtime offers it to this endpoint. */
@@ -54,7 +60,10 @@ export type EndpointCredentials =
     }
   | { readonly source: "none" };
 
-/** One registry endpoint the runtime contacts for an alternative. */
+/** One registry endpoint the runtime contacts for an alternative.
+ *
+ * @inline
+ */
 export interface PlannedEndpoint {
   /** `scheme://host/path`, or for registries.conf the location. */
   readonly endpoint: string;
@@ -76,7 +85,10 @@ export interface PlannedEndpoint {
   readonly explain: readonly string[];
 }
 
-/** One image the webhook may rewrite the container to, and what the runtime does with it. */
+/** One image the webhook may rewrite the container to, and what the runtime does with it.
+ *
+ * @inline
+ */
 export interface PlannedAlternative {
   readonly image: string;
   /** Why the webhook lists it (original, upstream or mirror of which CR). */

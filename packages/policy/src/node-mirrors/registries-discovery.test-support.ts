@@ -21,11 +21,8 @@
  */
 import { readFileSync } from "node:fs";
 import { expect } from "vitest";
-import {
-  isNodeMirrorsError,
-  type NodeRegistriesConfOptions,
-  type RegistriesConf,
-} from "./index.js";
+import { isNodeMirrorsError } from "./errors.js";
+import type { NodeRegistriesConfOptions, RegistriesConf } from "./index.js";
 import { V1_HINT } from "./registries-conf.js";
 
 export interface Recorded {

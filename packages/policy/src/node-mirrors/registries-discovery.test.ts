@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { isNodeMirrorsError } from "./errors.js";
 import {
-  isNodeMirrorsError,
   loadNodeRegistriesConf,
   type NodeMirrorsError,
   type NodeRegistriesConfOptions,

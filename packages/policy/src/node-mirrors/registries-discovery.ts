@@ -40,7 +40,10 @@ import {
 import type { ParsedFile } from "./registries-decode.js";
 import type { RegistriesConf } from "./registries-types.js";
 
-/** Where and as whom containers/image looks for `registries.conf`. */
+/** Where and as whom containers/image looks for `registries.conf`.
+ *
+ * @inline
+ */
 export interface RegistriesConfSearchOptions {
   /**
    * `RootForImplicitAbsolutePaths`: put in front of the `/etc` and

@@ -12,16 +12,15 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ciParseNamed, ciString } from "./containers-image-reference.js";
+import { isNodeMirrorsError } from "./errors.js";
 import {
   findRegistry,
-  isNodeMirrorsError,
   loadRegistriesConf,
-  normalizeImage,
   pullSources,
   resolveShortName,
   resolveShortNameLocally,
-  rewriteReference,
 } from "./index.js";
+import { normalizeImage, rewriteReference } from "./registries-lookup.js";
 
 interface Recorded {
   readonly op: string;

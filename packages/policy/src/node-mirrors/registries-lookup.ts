@@ -145,7 +145,10 @@ function rewriteParsed(
   }
 }
 
-/** One attempt of a pull: an endpoint and the reference it is asked for. */
+/** One attempt of a pull: an endpoint and the reference it is asked for.
+ *
+ * @inline
+ */
 export interface PullSource extends RegistryEndpoint {
   /** The rewritten reference pulled from this endpoint. */
   readonly reference: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isNodeMirrorsError, loadRegistriesConf, type NodeMirrorsError } from "./index.js";
+import { isNodeMirrorsError } from "./errors.js";
+import { loadRegistriesConf, type NodeMirrorsError } from "./index.js";
 
 const v1 =
   '[registries.search]\nregistries = ["quay.io"]\n[registries.block]\nregistries = ["bad.io"]\n';

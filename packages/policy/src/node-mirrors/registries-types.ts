@@ -6,9 +6,13 @@
 import type { NodeMirrorsWarning } from "./errors.js";
 
 export type PullFromMirror = "" | "all" | "digest-only" | "tag-only";
+/** @inline */
 export type ShortNameMode = "enforcing" | "permissive" | "disabled";
 
-/** A mirror, or the registry's own location. */
+/** A mirror, or the registry's own location.
+ *
+ * @inline
+ */
 export interface RegistryEndpoint {
   readonly location: string;
   readonly insecure: boolean;
@@ -26,6 +30,7 @@ export interface RegistryEntry {
   readonly mirrors: readonly RegistryEndpoint[];
 }
 
+/** @inline */
 export interface ShortNameAlias {
   /** The normalized target, or `null` when a later file reset it with `""`. */
   readonly value: string | null;

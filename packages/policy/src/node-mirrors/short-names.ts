@@ -35,7 +35,10 @@ export interface ShortNameResolution {
   readonly description: string;
 }
 
-/** A config, or a function loading it on first use (so load errors surface where upstream's do). */
+/** A config, or a function loading it on first use (so load errors surface where upstream's do).
+ *
+ * @inline
+ */
 export type ConfSource = RegistriesConf | (() => RegistriesConf);
 
 function lazy(source: ConfSource): () => RegistriesConf {

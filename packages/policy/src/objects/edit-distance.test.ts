@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { editDistance } from "./index.js";
+import { editDistance } from "./unknown-fields.js";
 
 describe("editDistance (optimal string alignment)", () => {
   it.each([

@@ -22,8 +22,8 @@ let english: z.core.$ZodErrorMap | undefined;
  * @example
  * ```ts
  * import { pullSecretSchema } from "@kubeimg/core/keyring";
- * import { safeParseEnglish } from "@kubeimg/policy/objects";
- * safeParseEnglish(pullSecretSchema, { type: 7 }).error?.issues[0]?.message;
+ * import { objects } from "@kubeimg/policy/internal";
+ * objects.safeParseEnglish(pullSecretSchema, { type: 7 }).error?.issues[0]?.message;
  * // "Invalid input: expected string, received number"
  * ```
  */

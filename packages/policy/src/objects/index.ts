@@ -12,14 +12,10 @@
  *
  * @packageDocumentation
  */
-export { safeParseEnglish } from "./english-issues.js";
-export { editDistance } from "./unknown-fields.js";
 export {
-  DEFAULT_MAX_EXPANDED_NODES,
   describeYamlProblem,
   readYamlDocuments,
   type YamlPosition,
   type YamlReadLimits,
-  type YamlReadProblem,
   type YamlReadResult,
 } from "./yaml-documents.js";

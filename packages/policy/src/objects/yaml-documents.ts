@@ -29,7 +29,7 @@ export interface YamlReadLimits {
   readonly version?: "1.1" | "1.2";
   /**
    * Most nodes one document may hold once its aliases are expanded (default
-   * {@link DEFAULT_MAX_EXPANDED_NODES}). A document written out in full is
+   * 1,000,000). A document written out in full is
    * never refused for its size alone unless it exceeds this too.
    */
   readonly maxExpandedNodes?: number;
@@ -44,7 +44,10 @@ export interface YamlPosition {
   readonly col: number;
 }
 
-/** A problem found while reading; never carries the text itself. */
+/** A problem found while reading; never carries the text itself.
+ *
+ * @inline
+ */
 export type YamlReadProblem =
   | {
       readonly kind: "syntax";

@@ -116,6 +116,8 @@ export function validateAllowlistPatterns(patterns: readonly string[]): void {
  * ```ts
  * createVerificationPolicy({ policy: "NeverVerifyAllowlistedImages", allowlist, allowlistMatching: "v1.36" });
  * ```
+ *
+ * @inline
  */
 export type AllowlistMatching = "v1.35" | "v1.36";
 

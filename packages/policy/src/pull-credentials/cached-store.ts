@@ -146,7 +146,7 @@ export class CachedPullRecordStore implements PullRecordStore, SynchronousLookup
   }
 
   /**
-   * See {@link SynchronousLookup}: a hit answers at once (as the kubelet's
+   * A synchronous lookup: a hit answers at once (as the kubelet's
    * lock-free read does); a miss answers "absent" only when the cache is
    * authoritative and no write of that key is in flight.
    */
@@ -156,7 +156,7 @@ export class CachedPullRecordStore implements PullRecordStore, SynchronousLookup
     return this.#records.authoritative && this.#recordLocks.isFree(imageRef) ? null : undefined;
   }
 
-  /** See {@link SynchronousLookup}. */
+  /** A synchronous lookup: `undefined` when only the async read can tell. */
   peekIntentExists(image: string): boolean | undefined {
     if (this.#intents.get(image) !== undefined) return true;
     return this.#intents.authoritative && this.#intentLocks.isFree(image) ? false : undefined;

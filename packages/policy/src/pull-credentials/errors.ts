@@ -7,6 +7,8 @@ import { errorGuard, KubeimgError } from "@kubeimg/core";
  * ```ts
  * const code: PullCredentialsConfigErrorCode = "INVALID_ALLOWLIST";
  * ```
+ *
+ * @inline
  */
 export type PullCredentialsConfigErrorCode =
   | "UNKNOWN_POLICY"
@@ -23,7 +25,7 @@ export type PullCredentialsConfigErrorCode =
  * @example
  * ```ts
  * try { createVerificationPolicy({ policy: "NeverVerifyAllowlistedImages", allowlist: ["nginx:1"] }) }
- * catch (e) { if (isPullCredentialsConfigError(e)) console.log(e.code, e.value) } // INVALID_ALLOWLIST nginx:1
+ * catch (e) { if (e instanceof PullCredentialsConfigError) console.log(e.code, e.value) } // INVALID_ALLOWLIST nginx:1
  * ```
  */
 export class PullCredentialsConfigError extends KubeimgError {
@@ -68,6 +70,8 @@ export const isPullCredentialsConfigError = errorGuard<PullCredentialsConfigErro
  * ```ts
  * if (isPullRecordError(e) && e.code === ("DECODE_ERROR" satisfies PullRecordErrorCode)) { … }
  * ```
+ *
+ * @inline
  */
 export type PullRecordErrorCode =
   /** The content is not a readable intent / record of a known version. */
@@ -84,7 +88,7 @@ export type PullRecordErrorCode =
  *
  * @example
  * ```ts
- * try { decodePulledRecordFile("{}") } catch (e) { if (isPullRecordError(e)) console.log(e.code) } // DECODE_ERROR
+ * catch (e) { if (e instanceof PullRecordError) console.log(e.code, e.key, e.path) } // DECODE_ERROR …
  * ```
  */
 export class PullRecordError extends KubeimgError {

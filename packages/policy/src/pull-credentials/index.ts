@@ -1,87 +1,24 @@
-export {
-  type Allowlist,
-  type AllowlistMatching,
-  type AllowlistPattern,
-  allowlistMatchingOf,
-  compileAllowlist,
-  type KubeletRelease,
-  kubeletReleases,
-  parseAllowlistPattern,
-  validateAllowlistPatterns,
-} from "./allowlist.js";
-export {
-  CachedPullRecordStore,
-  type CachedPullRecordStoreOptions,
-} from "./cached-store.js";
-export {
-  currentRecordApiVersion,
-  type DecodedRecordFile,
-  decodeIntentFile,
-  decodePulledRecordFile,
-  encodeIntentFile,
-  encodePulledRecordFile,
-  type RecordFileKind,
-} from "./codec.js";
+export { type KubeletRelease, kubeletReleases } from "./allowlist.js";
+export { CachedPullRecordStore, type CachedPullRecordStoreOptions } from "./cached-store.js";
 export {
   type KubeletPullCredentialsConfig,
-  kubeletPullCredentialsConfigSchema,
   parseKubeletPullCredentialsConfig,
 } from "./config.js";
-export {
-  isPullCredentialsConfigError,
-  isPullRecordError,
-  PullCredentialsConfigError,
-  type PullCredentialsConfigErrorCode,
-  PullRecordError,
-  type PullRecordErrorCode,
-} from "./errors.js";
-export {
-  type HashableCredential,
-  hashCredential,
-} from "./hashing.js";
+export { PullCredentialsConfigError, PullRecordError } from "./errors.js";
+export { type HashableCredential, hashCredential } from "./hashing.js";
 export { PullManager } from "./manager.js";
-export type {
-  PullManagerErrorContext,
-  PullManagerOptions,
-  RecordPulledOutcome,
-} from "./manager-options.js";
+export type { PullManagerOptions } from "./manager-options.js";
 export { MemoryPullRecordStore } from "./memory-store.js";
-export {
-  type MergeResult,
-  mergeCredentials,
-  mergePullSecrets,
-  mergePullServiceAccounts,
-} from "./merge.js";
-export {
-  type MetricDefinition,
-  type MetricsRecorder,
-  pullManagerMetrics,
-} from "./metrics.js";
+export { type MetricsRecorder, pullManagerMetrics } from "./metrics.js";
 export {
   createVerificationPolicy,
-  defaultVerificationPolicy,
   type VerificationPolicy,
   type VerificationPolicyName,
   type VerificationPolicyOptions,
-  validateVerificationConfig,
   verificationPolicyNames,
 } from "./policy.js";
-export {
-  type ImagePullCredentialsInput,
-  type ImagePullCredentialsJson,
-  type ImagePulledRecordJson,
-  imagePullCredentialsSchema,
-  imagePullSecretSchema,
-  imagePullServiceAccountSchema,
-  parseImagePullCredentials,
-  pulledRecordFromJson,
-  pulledRecordToJson,
-} from "./schema.js";
-export type {
-  ListResult,
-  PullRecordStore,
-  SynchronousLookup,
-} from "./store.js";
+export type { ImagePullCredentialsInput } from "./schema.js";
+export type { ListResult, PullRecordStore } from "./store.js";
 export type {
   Clock,
   GetPodCredentials,

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { isUpstreamReleaseError } from "@kubeimg/core";
+import { UpstreamReleaseError } from "@kubeimg/core";
 import { describe, expect, it } from "vitest";
 import { allowlistMatchingOf, type KubeletRelease } from "./allowlist.js";
 import { createVerificationPolicy } from "./policy.js";
@@ -79,7 +79,7 @@ describe("the kubelet release decides allowlist matching", () => {
     } catch (e) {
       error = e;
     }
-    expect(isUpstreamReleaseError(error)).toBe(true);
+    expect(error).toBeInstanceOf(UpstreamReleaseError);
     expect(error).toMatchObject({ upstream: "kubelet", value: "1.34" });
   });
 });

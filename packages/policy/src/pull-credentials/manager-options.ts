@@ -14,6 +14,8 @@ import type { Clock, ImageLister } from "./types.js";
  * ```ts
  * PullManager.open({ …, onError: (e, ctx: PullManagerErrorContext) => log.warn(ctx.operation, ctx.imageRef, e) });
  * ```
+ *
+ * @inline
  */
 export interface PullManagerErrorContext {
   readonly operation:
@@ -59,6 +61,8 @@ export interface PullManagerOptions {
  * ```ts
  * const { recorded } = await manager.recordImagePulled(image, imageRef, { nodePodsAccessible: true });
  * ```
+ *
+ * @inline
  */
 export interface RecordPulledOutcome {
   /** False when the record could not be written; the intent is then kept on purpose. */

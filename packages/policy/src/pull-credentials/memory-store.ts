@@ -45,14 +45,14 @@ export class MemoryPullRecordStore implements PullRecordStore, SynchronousLookup
     this.#records.set(imageRef, { raw: content });
   }
 
-  /** See {@link SynchronousLookup}: raw (undecoded) entries answer `undefined`. */
+  /** A synchronous lookup: raw (undecoded) entries answer `undefined`. */
   peekPulledRecord(imageRef: string): ImagePulledRecord | null | undefined {
     const slot = this.#records.get(imageRef);
     if (slot === undefined) return null;
     return "value" in slot ? slot.value : undefined;
   }
 
-  /** See {@link SynchronousLookup}. */
+  /** A synchronous lookup: `undefined` when only the async read can tell. */
   peekIntentExists(image: string): boolean | undefined {
     const slot = this.#intents.get(image);
     if (slot === undefined) return false;

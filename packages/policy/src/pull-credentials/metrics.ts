@@ -13,6 +13,8 @@ import type { MustPullReason } from "./types.js";
  * ```ts
  * const d: MetricDefinition = pullManagerMetrics.mustPullChecks; // counter, labels ["result"]
  * ```
+ *
+ * @inline
  */
 export interface MetricDefinition {
   readonly name: string;

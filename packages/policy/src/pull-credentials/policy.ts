@@ -149,7 +149,7 @@ export function validateVerificationConfig(options: VerificationPolicyOptions): 
 
 /**
  * Builds the policy the kubelet would enforce for this configuration, after
- * the kubelet's validation (see {@link validateVerificationConfig}).
+ * the kubelet's validation of the policy name and the allowlist.
  *
  * - `NeverVerify`: never verify.
  * - `NeverVerifyPreloadedImages` (default): verify exactly the images the kubelet pulled.

@@ -72,7 +72,7 @@ export interface SynchronousLookup {
 }
 
 /**
- * True when `store` offers {@link SynchronousLookup}.
+ * True when `store` offers the {@link SynchronousLookup} methods.
  *
  * @example
  * ```ts

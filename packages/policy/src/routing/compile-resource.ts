@@ -7,7 +7,7 @@
  * shared by text across objects and generations: clusters repeat them.
  */
 import { path as goPath } from "@kubeimg/core/internal";
-import { isRegexpError } from "@kubeimg/core/regexp";
+import { RegexpError } from "@kubeimg/core/regexp";
 import type { SecretRef } from "../availability/checker.js";
 import { RoutingError } from "./errors.js";
 import { compileIncludeExcludeFilter, type IncludeExcludeFilter } from "./include-exclude.js";
@@ -137,9 +137,9 @@ function collect(items: readonly Record<string, string | undefined>[], key: stri
 const selectors = new SharedTable<LabelSelector>(4096, (e) => e instanceof RoutingError);
 const podMatchers = new SharedTable<PodMatcher | undefined>(
   4096,
-  (e) => e instanceof RoutingError || isRegexpError(e),
+  (e) => e instanceof RoutingError || e instanceof RegexpError,
 );
-const imageFilters = new SharedTable<IncludeExcludeFilter>(4096, isRegexpError);
+const imageFilters = new SharedTable<IncludeExcludeFilter>(4096, (e) => e instanceof RegexpError);
 const prefixes = new SharedTable<string>(8192, () => false);
 const hostLists = new WeakMap<IncludeExcludeFilter, readonly string[] | undefined>();
 

@@ -1,6 +1,10 @@
 import { errorGuard, KubeimgError } from "@kubeimg/core";
 
-/** The stable codes a {@link RoutingError} carries. */
+/**
+ * The stable codes a {@link RoutingError} carries.
+ *
+ * @inline
+ */
 export type RoutingErrorCode =
   /** A YAML document could not be parsed. */
   | "INVALID_YAML"
@@ -51,7 +55,7 @@ export type RoutingErrorCode =
  * @example
  * ```ts
  * try { loadRoutingResources(text) } catch (e) {
- *   if (isRoutingError(e)) console.error(e.code, e.path, e.value);
+ *   if (e instanceof RoutingError) console.error(e.code, e.path, e.value);
  * }
  * ```
  */

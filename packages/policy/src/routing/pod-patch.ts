@@ -28,7 +28,10 @@ export function kuikSecretCopyName(secret: SecretRef, ownerUid: string): string 
   return `kuik-${name}-${hash}`;
 }
 
-/** One RFC 6902 operation. */
+/** One RFC 6902 operation.
+ *
+ * @inline
+ */
 export type JsonPatchOperation =
   | { readonly op: "add"; readonly path: string; readonly value: unknown }
   | { readonly op: "replace"; readonly path: string; readonly value: unknown };
@@ -39,7 +42,7 @@ export interface BuildPodPatchOptions {
    * The name the Pod must reference for a chosen alternative's secret.
    * Default, as kuik: the secret's own name when it lives in the Pod's
    * namespace, else the name of the copy kuik makes there
-   * ({@link kuikSecretCopyName} with the owning CR's `metadata.uid`).
+   * (`kuik-` and a hash of the secret and the owning CR's `metadata.uid`).
    */
   readonly pullSecretName?: (secret: SecretRef, alternative: RoutedAlternative) => string;
 }

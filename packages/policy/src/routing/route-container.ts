@@ -169,7 +169,7 @@ function skipped(
  * Throws a {@link RoutingError} `INVALID_ALTERNATIVE_REFERENCE` when a
  * (Cluster)ImageSetMirror applies and an entry built so far is not a valid
  * reference: kuik then fails the whole admission call and the Pod is
- * admitted unchanged (use {@link safeRouteContainer} to get a value instead).
+ * admitted unchanged (catch the error to do the same).
  *
  * @example
  * ```ts

@@ -26,11 +26,16 @@ export interface RoutingContainer {
  * them: a `V1Container` of `@kubernetes/client-node` fits as it is. A
  * container without an image (a workload controller fills it in later) is
  * skipped with `INVALID_IMAGE`, as `planPodRouting` does.
+ *
+ * @inline
  */
 export interface RoutingContainerInput {
   readonly name: string;
   readonly image?: string | undefined;
-  /** As in {@link RoutingContainer.imagePullPolicy}. */
+  /**
+   * As the webhook sees it, after API-server defaulting (see
+   * `defaultPullPolicy` in `@kubeimg/core/reference`).
+   */
   readonly imagePullPolicy?: string | undefined;
 }
 
@@ -38,6 +43,8 @@ export interface RoutingContainerInput {
  * The Pod metadata {@link routeContainer} reads, every field optional as in
  * a Pod's `metadata` (a `V1ObjectMeta` fits as it is): an absent namespace
  * is the empty one, absent labels or annotations are empty maps.
+ *
+ * @inline
  */
 export interface RoutingPodMetaInput {
   readonly namespace?: string | undefined;
@@ -69,7 +76,10 @@ export interface ResolvedRouteContainerInput {
   readonly reference?: NamedReference | undefined;
 }
 
-/** Why kuik leaves a container alone without building a list. */
+/** Why kuik leaves a container alone without building a list.
+ *
+ * @inline
+ */
 export type RoutingSkipReason =
   /** The Pod is a kubelet static-pod mirror (annotation `kubernetes.io/config.mirror`). */
   | "MIRROR_POD"
@@ -125,7 +135,10 @@ export interface RoutedAlternative {
   readonly reason: AlternativeReason;
 }
 
-/** A container kuik does not consider. */
+/** A container kuik does not consider.
+ *
+ * @inline
+ */
 export interface SkippedContainerRoute {
   readonly status: "skipped";
   readonly container: string;
@@ -135,7 +148,10 @@ export interface SkippedContainerRoute {
   readonly skipReason: RoutingSkipReason;
 }
 
-/** A container with its ordered, de-duplicated alternatives. */
+/** A container with its ordered, de-duplicated alternatives.
+ *
+ * @inline
+ */
 export interface RoutedContainerRoute {
   readonly status: "routed";
   readonly container: string;

@@ -5,6 +5,8 @@ import { errorGuard, KubeimgError } from "@kubeimg/core";
  * error values of Masterminds/semver v3 (`ErrInvalidSemVer`,
  * `ErrSegmentStartsZero`, `ErrVersionTooLong` of v3.5.0, …);
  * `CONSTRAINT_INVALID` covers every error of `NewConstraint`.
+ *
+ * @inline
  */
 export type SemverErrorCode =
   | "INVALID_SEMVER"
@@ -24,7 +26,7 @@ export type SemverErrorCode =
  * @example
  * ```ts
  * try { parseVersion("1.2.3-01") } catch (e) {
- *   if (isSemverError(e)) console.log(e.code); // SEGMENT_STARTS_ZERO
+ *   if (e instanceof SemverError) console.log(e.code); // SEGMENT_STARTS_ZERO
  * }
  * ```
  */

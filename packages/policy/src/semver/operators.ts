@@ -16,7 +16,10 @@ import { strconv } from "@kubeimg/core/internal";
 import { type SemverRelease, semverRelease } from "./release.js";
 import { compareDigits, comparePrerelease, compareVersions, type Version } from "./version.js";
 
-/** The operators a constraint may start with (`""` is no operator). */
+/** The operators a constraint may start with (`""` is no operator).
+ *
+ * @inline
+ */
 export type Operator = "" | "=" | "!=" | ">" | "<" | ">=" | "=>" | "<=" | "=<" | "~" | "~>" | "^";
 
 /** One parsed constraint such as `>=1.2`, `~1.x` or `!=2.0.0-rc.1`. */
@@ -35,7 +38,10 @@ export interface Constraint {
   readonly patchDirty: boolean;
 }
 
-/** Why a version does not satisfy a constraint. */
+/** Why a version does not satisfy a constraint.
+ *
+ * @inline
+ */
 export type ConstraintMiss =
   | "PRERELEASE"
   | "EQUAL"
@@ -50,7 +56,10 @@ export type ConstraintMiss =
   | "MINOR_DIFFERS_MAJOR_ZERO"
   | "PATCH_DIFFERS_MAJOR_MINOR_ZERO";
 
-/** Checks one version against one constraint. */
+/** Checks one version against one constraint.
+ *
+ * @inline
+ */
 export type Comparator = (
   v: Version,
   c: Constraint,

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { isUpstreamReleaseError } from "@kubeimg/core";
+import { UpstreamReleaseError } from "@kubeimg/core";
 import { seededRandom } from "@kubeimg/testkit";
 import { describe, expect, it } from "vitest";
 import { parseConstraints } from "./constraints.js";
@@ -140,7 +140,7 @@ describe("Masterminds releases against answers recorded from Go", () => {
     } catch (e) {
       error = e;
     }
-    expect(isUpstreamReleaseError(error)).toBe(true);
+    expect(error).toBeInstanceOf(UpstreamReleaseError);
     expect(error).toMatchObject({
       upstream: "semver",
       value: "v3.6.0",

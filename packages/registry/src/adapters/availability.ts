@@ -4,10 +4,10 @@
  * 403 all mean "not usable, try the next alternative" (Docker Hub answers
  * 401 for repositories that do not exist); the reason keeps which it was.
  */
-import { isDockerConfigError } from "@kubeimg/core/keyring";
+import { DockerConfigError } from "@kubeimg/core/keyring";
 import {
   type HostPlatform,
-  isPlatformError,
+  PlatformError,
   type PlatformInput,
   type PlatformsRelease,
   platformsReleases,
@@ -81,7 +81,7 @@ export function availabilityFromError(error: unknown): Availability {
       retryable: error.retryable,
     };
   }
-  if (isDockerConfigError(error) || isPlatformError(error)) {
+  if (error instanceof DockerConfigError || error instanceof PlatformError) {
     return { available: false, reason: `${error.code}: ${error.message}`, retryable: false };
   }
   // Anything else is a misconfiguration or a bug: asking again will not help.

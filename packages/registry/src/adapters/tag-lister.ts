@@ -5,7 +5,8 @@
 import type { DockerKeyring } from "@kubeimg/core/keyring";
 import type { DigestResolver, PortCallOptions, TagLister } from "@kubeimg/core/ports";
 import { keyringCredentials } from "../client/credentials.js";
-import type { CleanTagsOptions, RegistryClient } from "../client/index.js";
+import type { RegistryClient } from "../client/index.js";
+import type { CleanTagsOptions } from "../client/tags.js";
 import { checkArgument } from "../errors/index.js";
 import type { RegistryImage } from "../image/index.js";
 import { checkAdapterOptions } from "./credentials.js";

@@ -20,7 +20,10 @@ export interface GetBlobOptions extends RegistryCallOptions {
   readonly maxBytes?: number;
 }
 
-/** A fetched blob: its digest (verified) and bytes. */
+/** A fetched blob: its digest (verified) and bytes.
+ *
+ * @inline
+ */
 export interface FetchedBlob {
   readonly digest: string;
   readonly size: number;

@@ -11,7 +11,10 @@ import { redactUrl } from "../http/redact.js";
 import type { RegistryImage } from "../image/image-name.js";
 import { mediaTypeOf } from "./media-types.js";
 
-/** What a manifest HEAD (or GET) tells about an image. */
+/** What a manifest HEAD (or GET) tells about an image.
+ *
+ * @inline
+ */
 export interface ManifestDescriptor {
   /**
    * The manifest digest, e.g. `sha256:…`; for an image named by digest, in

@@ -12,7 +12,10 @@ export interface RegistryHostOptions {
   readonly disableHead?: boolean;
 }
 
-/** Size caps, in bytes, and pagination bounds. */
+/** Size caps, in bytes, and pagination bounds.
+ *
+ * @inline
+ */
 export interface RegistryLimits {
   /** Largest manifest body read (default 4 MiB, as oras-go). */
   readonly manifestBytes: number;
@@ -124,7 +127,10 @@ export interface RegistryClientOptions {
 /** The longest delay, in ms, a JavaScript timer honours (Node fires longer ones at once). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** A registry's rate-limit headers, read. */
+/** A registry's rate-limit headers, read.
+ *
+ * @inline
+ */
 export interface RateLimitInfo {
   /** Requests allowed per window, when sent. */
   readonly limit: number | undefined;

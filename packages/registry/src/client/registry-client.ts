@@ -38,7 +38,10 @@ import { isRetryableStatus } from "./status.js";
 import { type CleanTagsOptions, cleanTags } from "./tags.js";
 import { type CallContext, createTransport, raceSignal } from "./transport.js";
 
-/** The answer of `GET /v2/`. */
+/** The answer of `GET /v2/`.
+ *
+ * @inline
+ */
 export interface PingResult {
   /** True when the registry answered 200 without credentials. */
   readonly anonymous: boolean;

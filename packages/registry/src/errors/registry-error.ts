@@ -4,6 +4,8 @@ import { errorGuard, KubeimgError } from "@kubeimg/core";
  * Error codes of {@link RegistryError}. The first group are the OCI
  * distribution-spec error codes a registry puts in its JSON body; the rest
  * are ours, for failures that have no registry code.
+ *
+ * @inline
  */
 export type RegistryErrorCode =
   // distribution-spec codes (the registry's own)
@@ -66,7 +68,10 @@ export const DISTRIBUTION_ERROR_CODES: ReadonlySet<string> = /*#__PURE__*/ new S
   "UNKNOWN",
 ]);
 
-/** What a {@link RegistryError} carries besides its code and message. */
+/** What a {@link RegistryError} carries besides its code and message.
+ *
+ * @inline
+ */
 export interface RegistryErrorDetails {
   /** HTTP status of the response that failed, when there was one. */
   readonly status?: number;
@@ -91,7 +96,7 @@ export interface RegistryErrorDetails {
  * @example
  * ```ts
  * try { await client.headManifest(image) } catch (e) {
- *   if (isRegistryError(e) && e.code === "MANIFEST_UNKNOWN") console.log("no such tag", e.reference);
+ *   if (e instanceof RegistryError && e.code === "MANIFEST_UNKNOWN") console.log("no such tag", e.reference);
  * }
  * ```
  */

@@ -4,7 +4,10 @@
  * values with commas and escapes, case-insensitive schemes and names.
  */
 
-/** One authentication challenge: lower-cased scheme and parameter names. */
+/** One authentication challenge: lower-cased scheme and parameter names.
+ *
+ * @inline
+ */
 export interface AuthChallenge {
   readonly scheme: string;
   readonly params: Readonly<Record<string, string>>;

@@ -8,7 +8,7 @@
  */
 import { isValidDigest } from "@kubeimg/core/digest";
 import {
-  isImageReferenceError,
+  ImageReferenceError,
   isNamedReference,
   type NamedReference,
   parse,
@@ -40,7 +40,7 @@ function invalid(input: string, why: string, cause?: unknown): never {
 }
 
 function whyOf(cause: unknown): string {
-  return isImageReferenceError(cause) ? `${cause.message} (${cause.code})` : "unreadable";
+  return cause instanceof ImageReferenceError ? `${cause.message} (${cause.code})` : "unreadable";
 }
 
 /**

@@ -29,7 +29,10 @@ export const IMAGE_MANIFEST_MEDIA_TYPES: ReadonlySet<string> = /*#__PURE__*/ new
  */
 export const ATTESTATION_REFERENCE_TYPE = "vnd.docker.reference.type";
 
-/** One entry of an image index. */
+/** One entry of an image index.
+ *
+ * @inline
+ */
 export interface IndexEntry {
   /** Position in the index's `manifests` list. */
   readonly position: number;
@@ -44,7 +47,10 @@ export interface IndexEntry {
   readonly attestation: boolean;
 }
 
-/** What platform resolution reads from an image config. */
+/** What platform resolution reads from an image config.
+ *
+ * @inline
+ */
 export interface ImageConfigSummary {
   readonly os: string;
   readonly architecture: string;
@@ -57,7 +63,10 @@ export interface ImageConfigSummary {
   readonly labels: Readonly<Record<string, string>>;
 }
 
-/** A content descriptor as a manifest names its config. */
+/** A content descriptor as a manifest names its config.
+ *
+ * @inline
+ */
 export interface BlobDescriptor {
   readonly digest: string;
   readonly mediaType: string;

@@ -50,13 +50,13 @@ export interface ListPlatformsOptions extends RegistryCallOptions {
   readonly maxConfigBytes?: number;
   /**
    * The most index documents to fetch, the top one included; default
-   * {@link DEFAULT_MAX_INDEX_DOCUMENTS}. A nested index named by several
+   * 64. A nested index named by several
    * entries is fetched once.
    */
   readonly maxIndexDocuments?: number;
   /**
    * The most entries the listing may hold, nested ones included wherever
-   * they appear; default {@link DEFAULT_MAX_LISTED_ENTRIES}.
+   * they appear; default 100,000.
    */
   readonly maxListedEntries?: number;
 }

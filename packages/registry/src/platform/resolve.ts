@@ -64,13 +64,16 @@ export interface ResolvePlatformOptions extends RegistryCallOptions {
   readonly matcher?: PlatformMatchComparer;
   /** The machine a one-part specifier or an empty OS is completed from. */
   readonly host?: HostPlatform;
-  /** How many indexes deep to follow; default {@link DEFAULT_MAX_INDEX_DEPTH}. */
+  /** How many indexes deep to follow; default 4. */
   readonly maxIndexDepth?: number;
-  /** The most bytes of the config blob to read; default {@link DEFAULT_MAX_CONFIG_BYTES}. */
+  /** The most bytes of the config blob to read; default 1 MiB. */
   readonly maxConfigBytes?: number;
 }
 
-/** One index on the way from the image to its manifest. */
+/** One index on the way from the image to its manifest.
+ *
+ * @inline
+ */
 export interface ResolvedIndex {
   readonly digest: string;
   readonly mediaType: string;

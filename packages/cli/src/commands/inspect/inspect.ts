@@ -8,7 +8,7 @@ import {
   type PlatformsRelease,
 } from "@kubeimg/core/platform";
 import { parseNormalizedNamed } from "@kubeimg/core/reference";
-import { isRegistryError, keyringCredentials } from "@kubeimg/registry/client";
+import { keyringCredentials, RegistryError } from "@kubeimg/registry/client";
 import {
   type ListedEntry,
   listImagePlatforms,
@@ -174,7 +174,7 @@ export const inspectCommand: Command = {
         matcher: nodeMatcher(platform, upstream.platforms),
       });
     } catch (error) {
-      if (!isRegistryError(error) || error.code !== "NO_MATCHING_PLATFORM") throw error;
+      if (!(error instanceof RegistryError) || error.code !== "NO_MATCHING_PLATFORM") throw error;
       noMatch = error.message;
     }
     const chosenPath = resolution?.indexes.map((i) => i.chosen) ?? [];

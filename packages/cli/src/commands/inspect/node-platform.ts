@@ -8,8 +8,8 @@
 import {
   formatAllPlatform,
   type HostPlatform,
-  isPlatformError,
   type Platform,
+  PlatformError,
   parsePlatform,
 } from "@kubeimg/core/platform";
 import { CliError } from "../../errors/cli-error.js";
@@ -53,7 +53,7 @@ export function nodePlatformOption(value: string): Platform {
   try {
     return parsePlatform(value, { host: defaultNodePlatform() });
   } catch (error) {
-    if (isPlatformError(error)) {
+    if (error instanceof PlatformError) {
       throw new CliError(
         "USAGE",
         `--platform ${JSON.stringify(value)}: the ${error.part} part ${JSON.stringify(error.value)} is wrong: ${error.message}`,

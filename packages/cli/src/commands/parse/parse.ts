@@ -1,7 +1,7 @@
 import {
   defaultPullPolicy,
   familiarString,
-  isImageReferenceError,
+  ImageReferenceError,
   safeParseNormalizedNamed,
 } from "@kubeimg/core/reference";
 import { CliError } from "../../errors/cli-error.js";
@@ -48,7 +48,7 @@ export function describeReference(input: string): ParsedReferenceRow | InvalidRe
   const parsed = safeParseNormalizedNamed(input);
   if (!parsed.success) {
     const { error } = parsed;
-    const code = isImageReferenceError(error) ? error.code : "INVALID_REFERENCE_FORMAT";
+    const code = error instanceof ImageReferenceError ? error.code : "INVALID_REFERENCE_FORMAT";
     return { input, valid: false, error: { code, message: error.message } };
   }
   const r = parsed.data;

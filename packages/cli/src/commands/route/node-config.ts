@@ -6,7 +6,7 @@ import {
   type ContainersImageRelease,
   containersImageReleases,
   loadRegistriesConf,
-  type NodeRuntimeConfig,
+  type PlanPullInput,
   type PullPlan,
   planPull,
 } from "@kubeimg/policy/node-mirrors";
@@ -14,6 +14,9 @@ import { readContainerdHostDirs, readRegistriesConf } from "@kubeimg/policy/node
 import type { CompiledRouting, RouteContainerInput } from "@kubeimg/policy/routing";
 import type { UpstreamChoice } from "../../args/upstream.js";
 import { CliError } from "../../errors/cli-error.js";
+
+type NodeRuntimeConfig = PlanPullInput["node"];
+
 import { fileError } from "../../files/read-file.js";
 import type { CliIo } from "../../io/io.js";
 import type { Colors } from "../../output/color.js";

@@ -16,7 +16,7 @@ import {
 import {
   type DialectObjectKind,
   dialectObjectKind,
-  isTagDialectError,
+  TagDialectError,
   type TagInfo,
 } from "@kubeimg/policy/tags/dialects";
 import { type KargoSubscriptionObject, readKargoWarehouse } from "@kubeimg/policy/tags/kargo";
@@ -78,7 +78,7 @@ function read<T>(
       options.note(`${found.file}: ${path}: unknown field, ignored`),
     );
   } catch (error) {
-    if (isTagDialectError(error)) {
+    if (error instanceof TagDialectError) {
       throw new CliError("MISSING_OBJECT", `${found.file}: ${error.message}`, found.file);
     }
     throw error;

@@ -1,8 +1,8 @@
 import { makeDockerKeyring } from "@kubeimg/core/keyring";
 import type { DigestResolver, TagLister } from "@kubeimg/core/ports";
 import { parseNormalizedNamed } from "@kubeimg/core/reference";
+import { tags as fluxInternals } from "@kubeimg/policy/internal";
 import {
-  composeReadyMessage,
   excludeTags,
   explainTagSelection,
   type ImagePolicyResolution,
@@ -338,7 +338,7 @@ export const tagsCommand: Command = {
       const latest = resolution.status.latestRef;
       digest = latest?.digest === undefined || latest.digest === "" ? undefined : latest.digest;
       if (selected !== undefined) {
-        readyMessage = composeReadyMessage({ name: image, tag: selected }, undefined);
+        readyMessage = fluxInternals.composeReadyMessage({ name: image, tag: selected }, undefined);
       }
     } else {
       // No ImageRepository: Flux's default exclusion still applies to its scan.

@@ -11,7 +11,7 @@ import {
   DEFAULT_MAX_TOTAL_BYTES,
   readContainerdHostDirs,
   readRegistriesConf,
-} from "./index.js";
+} from "./read.js";
 
 function thrown(fn: () => unknown): NodeMirrorsError {
   try {

@@ -10,5 +10,11 @@
  *
  * @packageDocumentation
  */
-export * from "./read.js";
-export * from "./registries.js";
+export {
+  type NodeContainerdFiles,
+  type NodeRegistriesConf,
+  type ReadNodeOptions,
+  readContainerdHostDirs,
+  readRegistriesConf,
+} from "./read.js";
+export { type ReadNodeRegistriesConfOptions, readNodeRegistriesConf } from "./registries.js";

@@ -15,7 +15,10 @@ export interface ReadNodeRegistriesConfOptions
   extends RegistriesConfSearchOptions,
     Omit<ReadNodeOptions, "root"> {}
 
-/** What {@link readNodeRegistriesConf} found, in the form `loadNodeRegistriesConf` takes. */
+/** What {@link readNodeRegistriesConf} found, in the form `loadNodeRegistriesConf` takes.
+ *
+ * @inline
+ */
 export interface NodeRegistriesConfFiles {
   /** Path → text; `""` for a file that is listed but not read; `dir/` for a directory. */
   readonly files: Readonly<Record<string, string>>;

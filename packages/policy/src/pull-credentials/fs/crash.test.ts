@@ -16,6 +16,7 @@
  * or planted on purpose, and each of those means "must pull"; and the store
  * keeps working.
  */
+
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { lstatSync, mkdirSync, readFileSync } from "node:fs";
 import {
@@ -34,12 +35,8 @@ import { fileURLToPath } from "node:url";
 import { seededRandom } from "@kubeimg/testkit";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createVerificationPolicy,
-  encodePulledRecordFile,
-  type ImagePulledRecord,
-  PullManager,
-} from "../index.js";
+import { encodePulledRecordFile } from "../codec.js";
+import { createVerificationPolicy, type ImagePulledRecord, PullManager } from "../index.js";
 import {
   crashAliasSecret,
   crashImage,

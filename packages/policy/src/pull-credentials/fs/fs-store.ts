@@ -43,20 +43,23 @@
  * The file level (safe reads, temporaries, directory fsync) is
  * `record-files.ts`; this file is the store built on it.
  */
+
 import { randomBytes } from "node:crypto";
 import type { Dirent } from "node:fs";
 import { type FileHandle, lstat, mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { strings } from "@kubeimg/core/internal";
-import { storageFileName } from "../hashing.js";
 import {
   decodeIntentFile,
   decodePulledRecordFile,
   encodeIntentFile,
   encodePulledRecordFile,
+} from "../codec.js";
+import { isPullRecordError } from "../errors.js";
+import { storageFileName } from "../hashing.js";
+import {
   type ImagePulledRecord,
   type ImagePullIntent,
-  isPullRecordError,
   type ListResult,
   type MetricsRecorder,
   PullRecordError,
@@ -117,6 +120,8 @@ export interface FileSystemPullRecordStoreOptions {
  * ```ts
  * const { migrated, errors } = (await FileSystemPullRecordStore.open(root)).openReport;
  * ```
+ *
+ * @inline
  */
 export interface FileSystemOpenReport {
   readonly migrated: readonly string[];

@@ -4,6 +4,7 @@
  * one record, abandoned temporaries, and the fsyncs that make a write
  * durable. Every unreadable record must mean "must pull", promptly.
  */
+
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import {
@@ -22,10 +23,9 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { encodeIntentFile, encodePulledRecordFile } from "../codec.js";
 import {
   createVerificationPolicy,
-  encodeIntentFile,
-  encodePulledRecordFile,
   type ImagePulledRecord,
   PullManager,
   verificationPolicyNames,

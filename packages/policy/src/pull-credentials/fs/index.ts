@@ -1,6 +1,5 @@
 export { storageFileName } from "../hashing.js";
 export {
-  type FileSystemOpenReport,
   FileSystemPullRecordStore,
   type FileSystemPullRecordStoreOptions,
   maxRecordFileBytes,

@@ -17,7 +17,7 @@ import {
   decodePulledRecordFile,
   encodeIntentFile,
   encodePulledRecordFile,
-} from "../index.js";
+} from "../codec.js";
 import { FileSystemPullRecordStore, storageFileName } from "./index.js";
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), "../../../../../../");

@@ -8,7 +8,8 @@ import {
   type Stats,
 } from "node:fs";
 import { type FileHandle, lstat, open, rmdir, unlink } from "node:fs/promises";
-import { isPullRecordError, PullRecordError } from "../index.js";
+import { isPullRecordError } from "../errors.js";
+import { PullRecordError } from "../index.js";
 
 /** File names start with this; anything else in the directories is ignored. */
 const filePrefix = "sha256-";

@@ -4,6 +4,7 @@
  * (in-memory, caches small enough to lose authority, the filesystem store
  * with and without a cache), across restarts.
  */
+
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,8 +16,8 @@ import {
   MemoryPullRecordStore,
   PullManager,
   type PullRecordStore,
-  pulledRecordToJson,
 } from "../index.js";
+import { pulledRecordToJson } from "../schema.js";
 import { FileSystemPullRecordStore } from "./index.js";
 
 const images = ["nginx", "nginx:1.25", "registry.example.com/team/app:1", "Bad:Image:Name"];

@@ -7,15 +7,13 @@
  * `@kubeimg/policy/tags/dialects`.
  */
 
-export { isTagDialectError, TagDialectError, type TagDialectErrorCode } from "../common/errors.js";
-export {
-  ARGOCD_ANNOTATION_PREFIX,
-  type ArgoAnnotationsConfig,
-  type ArgoConfig,
-  type ArgoImageUpdaterConfig,
-  type ArgoUpdateSettings,
+export { TagDialectError } from "../common/errors.js";
+export type {
+  ArgoAnnotationsConfig,
+  ArgoConfig,
+  ArgoImageUpdaterConfig,
+  ArgoUpdateSettings,
 } from "./config.js";
-export { argoVersionConstraint } from "./constraint.js";
 export {
   type ArgoConfigObject,
   readArgoApplication,

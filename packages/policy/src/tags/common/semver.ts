@@ -4,14 +4,15 @@
  * `tryParseVersion`) and `StrictNewVersion`; and Flux's pre-release test,
  * which holds for the lenient reading too (same grammar up to the `-`).
  */
+
+import { isSemverError } from "../../semver/errors.js";
 import {
   type Constraints,
-  isSemverError,
   parseStrictVersion,
   type SemverRelease,
-  tryParseVersion as tryParseSemver,
   type Version,
 } from "../../semver/index.js";
+import { tryParseVersion as tryParseSemver } from "../../semver/version.js";
 
 /**
  * The Masterminds/semver release each tool builds with, checked in its

@@ -41,6 +41,8 @@ export type TagDialect = "argocd-image-updater" | "kargo";
 /**
  * Why an updater picked nothing, or could not even start. The codes of the
  * `tagdialects` conformance suite.
+ *
+ * @inline
  */
 export type DialectOutcomeCode =
   /** Argo CD: the annotations do not parse; Kargo: the Warehouse webhook rejects the subscription. */
@@ -83,7 +85,10 @@ export type DialectVerdict =
   /** Not looked at: the selection stopped before this tag mattered. */
   | "not-considered";
 
-/** The explanation for one tag, in list order. */
+/** The explanation for one tag, in list order.
+ *
+ * @inline
+ */
 export interface DialectTagExplanation {
   readonly tag: string;
   readonly verdict: DialectVerdict;

@@ -16,7 +16,10 @@ import type { TagSelectionPolicy } from "../flux/types.js";
 import { selectKargoTag } from "../kargo/select.js";
 import type { KargoImageSubscription } from "../kargo/subscription.js";
 
-/** The three updaters, as {@link compareTagSelections} names them. */
+/** The three updaters, as {@link compareTagSelections} names them.
+ *
+ * @inline
+ */
 export type ComparedDialect = "flux" | "argocd-image-updater" | "kargo";
 
 /** What to compare: any mix of the three configurations over one tag list. */
@@ -29,7 +32,10 @@ export interface CompareTagSelectionsInput {
   readonly kargo?: KargoImageSubscription;
 }
 
-/** One dialect's answer, reduced to what can be put side by side. */
+/** One dialect's answer, reduced to what can be put side by side.
+ *
+ * @inline
+ */
 export interface DialectPick {
   readonly dialect: ComparedDialect;
   readonly tag: string | undefined;
@@ -42,7 +48,10 @@ export interface DialectPick {
   readonly verdicts: ReadonlyMap<string, { readonly verdict: string; readonly reason: string }>;
 }
 
-/** Why two dialects disagree. */
+/** Why two dialects disagree.
+ *
+ * @inline
+ */
 export interface PickDifference {
   readonly a: ComparedDialect;
   readonly b: ComparedDialect;

@@ -9,7 +9,7 @@
  * only when `compareTagSelections` is used.
  */
 
-export { isTagDialectError, TagDialectError, type TagDialectErrorCode } from "../common/errors.js";
+export { TagDialectError } from "../common/errors.js";
 export {
   type DialectObjectKind,
   type DialectObjectOptions,
@@ -18,19 +18,14 @@ export {
 export { PreparedTagList, prepareTagList } from "../common/prepared.js";
 export type {
   DialectOutcome,
-  DialectOutcomeCode,
   DialectSelection,
-  DialectTagExplanation,
   DialectVerdict,
   TagDialect,
   TagInfo,
 } from "../common/types.js";
 export {
-  type ComparedDialect,
   type CompareTagSelectionsInput,
   compareTagSelections,
-  type DialectPick,
-  type PickDifference,
   type TagSelectionComparison,
 } from "./compare.js";
 export {
@@ -43,12 +38,10 @@ export {
   type CollectTagInfoOptions,
   collectTagInfo,
   MemoryTagMetadataSource,
-  type MetadataNeed,
   needsTagMetadata,
   type TagImageMetadata,
   type TagMetadataCallOptions,
   TagMetadataError,
-  type TagMetadataErrorCode,
   type TagMetadataSource,
 } from "./metadata.js";
 export {

@@ -119,7 +119,10 @@ export class MemoryTagMetadataSource implements TagMetadataSource {
   }
 }
 
-/** Which strategy is about to run, to decide whether metadata is needed. */
+/** Which strategy is about to run, to decide whether metadata is needed.
+ *
+ * @inline
+ */
 export type MetadataNeed =
   | { readonly dialect: "flux" }
   | { readonly dialect: "argocd-image-updater"; readonly strategy: ArgoStrategy }

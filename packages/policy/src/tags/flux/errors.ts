@@ -5,6 +5,8 @@ import { errorGuard, KubeimgError } from "@kubeimg/core";
  * `applyPolicy` (see the tagpolicy conformance suite), plus
  * `INVALID_IMAGE_POLICY` / `INVALID_IMAGE_REPOSITORY` for an object that
  * fails its schema and `UNKNOWN_FIELD` for a field its CRD does not know.
+ *
+ * @inline
  */
 export type TagPolicyErrorCode =
   | "INVALID_POLICY"
@@ -30,7 +32,7 @@ export type TagPolicyErrorCode =
  * @example
  * ```ts
  * try { selectLatestTag([], { policy: { alphabetical: {} } }) } catch (e) {
- *   if (isTagPolicyError(e)) console.log(e.code); // NO_TAGS
+ *   if (e instanceof TagPolicyError) console.log(e.code); // NO_TAGS
  * }
  * ```
  */
@@ -54,7 +56,10 @@ export class TagPolicyError extends KubeimgError {
   }
 }
 
-/** One schema problem of an `ImagePolicy` object. */
+/** One schema problem of an `ImagePolicy` object.
+ *
+ * @inline
+ */
 export interface PolicyIssue {
   /** The field path, such as `spec.policy.semver.range`. */
   readonly path: string;

@@ -14,8 +14,8 @@ import {
   compileRegexp,
   type ExpandTemplate,
   type GoRegexp,
-  isRegexpError,
   parseTemplate,
+  RegexpError,
   requiredLiteralPrefix,
 } from "@kubeimg/core/regexp";
 import { TagPolicyError } from "./errors.js";
@@ -52,7 +52,7 @@ export function compileTagFilter(spec: TagFilterSpec): TagFilter {
   try {
     re = sharedRegexp(pattern);
   } catch (error) {
-    if (!isRegexpError(error)) throw error;
+    if (!(error instanceof RegexpError)) throw error;
     throw new TagPolicyError(
       "INVALID_PATTERN",
       `failed to filter tags: invalid regular expression pattern '${pattern}': ${error.message}`,

@@ -14,9 +14,10 @@
  * the same reason. The older versions' schemas live here too (see
  * `flux-objects.ts` for how they are converted).
  */
-import { compileRegexp, isRegexpError } from "@kubeimg/core/regexp";
+import { compileRegexp, RegexpError } from "@kubeimg/core/regexp";
 import * as z from "zod/mini";
-import { isSemverError, parseConstraints } from "../../semver/index.js";
+import { isSemverError } from "../../semver/errors.js";
+import { parseConstraints } from "../../semver/index.js";
 import { parseIntervalMillis } from "./duration.js";
 
 /** The Flux image API group's versions this package reads, newest first. */
@@ -94,7 +95,7 @@ const tagFilterSchema = z.object({
         try {
           compileRegexp(pattern);
         } catch (error) {
-          if (!isRegexpError(error)) throw error;
+          if (!(error instanceof RegexpError)) throw error;
           ctx.addIssue({ code: "custom", message: error.message });
         }
       }),
@@ -226,9 +227,15 @@ export const imagePolicyV1beta1Schema = z.object({
 export type ImagePolicy = z.output<typeof imagePolicySchema>;
 /** A validated `ImagePolicy` spec. */
 export type ImagePolicySpec = z.output<typeof imagePolicySpecSchema>;
-/** An image reference in the status. */
+/** An image reference in the status.
+ *
+ * @inline
+ */
 export type ImageRef = z.output<typeof imageRefSchema>;
-/** A status condition. */
+/** A status condition.
+ *
+ * @inline
+ */
 export type Condition = z.output<typeof conditionSchema>;
 /** The status of an `ImagePolicy`. */
 export type ImagePolicyStatus = z.output<typeof imagePolicyStatusSchema>;

@@ -8,10 +8,10 @@
  */
 
 import { strconv, strings } from "@kubeimg/core/internal";
+import { isSemverError } from "../../semver/errors.js";
 import {
   type Constraints,
   compareVersions,
-  isSemverError,
   parseConstraints,
   type SemverOptions,
   tryParseTagVersion,

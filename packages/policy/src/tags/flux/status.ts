@@ -9,7 +9,10 @@
  */
 import type { Condition, ImagePolicyStatus, ImageRef } from "./image-policy-schema.js";
 
-/** `spec.digestReflectionPolicy`. */
+/** `spec.digestReflectionPolicy`.
+ *
+ * @inline
+ */
 export type DigestReflectionPolicy = "Always" | "IfNotPresent" | "Never";
 
 /**

@@ -4,26 +4,38 @@
  */
 import type { SemverRelease } from "../../semver/index.js";
 
-/** `spec.policy.semver`. */
+/** `spec.policy.semver`.
+ *
+ * @inline
+ */
 export interface SemverPolicySpec {
   /** A Masterminds/semver v3 constraint, such as `>=1.0.0 <2.0.0`. */
   readonly range: string;
 }
 
-/** `spec.policy.alphabetical` and `spec.policy.numerical`. */
+/** `spec.policy.alphabetical` and `spec.policy.numerical`.
+ *
+ * @inline
+ */
 export interface OrderPolicySpec {
   /** `asc` (the default) selects the greatest tag, `desc` the smallest. Case is ignored. */
   readonly order?: string | undefined;
 }
 
-/** `spec.policy`: exactly one of the three is meant to be set. */
+/** `spec.policy`: exactly one of the three is meant to be set.
+ *
+ * @inline
+ */
 export interface ImagePolicyChoice {
   readonly semver?: SemverPolicySpec | undefined;
   readonly alphabetical?: OrderPolicySpec | undefined;
   readonly numerical?: OrderPolicySpec | undefined;
 }
 
-/** `spec.filterTags`. */
+/** `spec.filterTags`.
+ *
+ * @inline
+ */
 export interface TagFilterSpec {
   /** A Go (RE2) regular expression; a tag is kept when it matches anywhere. `""` keeps every tag. */
   readonly pattern?: string | undefined;

@@ -6,7 +6,7 @@
  * dialect shares are in `@kubeimg/policy/tags/dialects`.
  */
 
-export { isTagDialectError, TagDialectError, type TagDialectErrorCode } from "../common/errors.js";
+export { TagDialectError } from "../common/errors.js";
 export { type KargoSubscriptionObject, readKargoWarehouse } from "./objects.js";
 export { type KargoSelectOptions, selectKargoTag } from "./select.js";
 export {
@@ -14,5 +14,4 @@ export {
   defaultKargoSubscription,
   type KargoImageSubscription,
   type KargoStrategy,
-  validateKargoSubscription,
 } from "./subscription.js";

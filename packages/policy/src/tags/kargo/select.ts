@@ -20,7 +20,7 @@
  * 6. At most `discoveryLimit` tags are discovered, best first.
  * The list order never matters.
  */
-import { compileRegexp, type GoRegexp, isRegexpError } from "@kubeimg/core/regexp";
+import { compileRegexp, type GoRegexp, RegexpError } from "@kubeimg/core/regexp";
 import { compareVersions, parseConstraints, type Version } from "../../semver/index.js";
 import { PreparedTagList, preparedData, readTags } from "../common/prepared.js";
 import { tryParseStrictVersion, tryParseVersion, updaterSemver } from "../common/semver.js";
@@ -337,7 +337,7 @@ function compileAll(
     try {
       regexps.push(compileRegexp(pattern));
     } catch (error) {
-      if (!isRegexpError(error)) throw error;
+      if (!(error instanceof RegexpError)) throw error;
       return {
         outcome: {
           code: "INVALID_PATTERN",

@@ -1,0 +1,2 @@
+/** The availability state's key text, which `@kubeimg/redis` stores its verdicts under. */
+export { verdictKeyString } from "../availability/state.js";
