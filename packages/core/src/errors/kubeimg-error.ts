@@ -40,6 +40,15 @@ const shortEscapes: Readonly<Record<string, string>> = {
   "\v": "\\v",
 };
 
+/** True when `text` holds one of the characters {@link escapeUnsafeCharacters} rewrites. */
+function hasUnsafeCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 ? c !== 0x09 && c !== 0x0a : c >= 0x7f && c <= 0x9f) return true;
+  }
+  return false;
+}
+
 /**
  * Returns `text` with each of those characters written as Go's
  * `strconv.Quote` writes it: `\a \b \f \r \v`, `\xNN` below U+0080,
@@ -48,6 +57,8 @@ const shortEscapes: Readonly<Record<string, string>> = {
  * raw (a pattern or value holding one; the error's own field keeps it).
  */
 function escapeUnsafeCharacters(text: string): string {
+  // Almost every message holds none: a scan is far cheaper than `replace`.
+  if (!hasUnsafeCharacter(text)) return text;
   return text.replace(unsafeCharacters, (c) => {
     const short = shortEscapes[c];
     if (short !== undefined) return short;
@@ -74,6 +85,12 @@ export abstract class KubeimgError extends Error {
    */
   declare readonly rawMessage?: string;
 
+  // The brand isKubeimgError reads, on the prototype: building an error
+  // defines no property beyond Error's own.
+  static {
+    Object.defineProperty(KubeimgError.prototype, kubeimgErrorBrand, { value: true });
+  }
+
   /**
    * Builds the error with `message` made safe to print: every control
    * character but newline and tab is written as its Go escape (`\x1b`,
@@ -85,10 +102,31 @@ export abstract class KubeimgError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     const escaped = escapeUnsafeCharacters(message);
     super(escaped, options);
-    Object.defineProperty(this, kubeimgErrorBrand, { value: true });
     // Not enumerable, like `message`: a log that serialises the error's
     // fields does not carry the raw text twice.
     if (escaped !== message) Object.defineProperty(this, "rawMessage", { value: message });
+  }
+}
+
+/**
+ * Returns what `build` returns, with every error it constructs given a
+ * `stack` that names the error and its message but lists no frames. For
+ * refusals handed back as values (the `safeX` functions): such an error
+ * describes the input, not a place in the program, and capturing the frames
+ * costs V8 more than a whole parse. An error thrown to the caller keeps its
+ * frames.
+ */
+export function withoutStackFrames<T>(build: () => T): T {
+  // V8's setting (Node, Deno, Chrome); elsewhere it is absent and nothing changes.
+  const errors = Error as ErrorConstructor & { stackTraceLimit?: unknown };
+  const limit = errors.stackTraceLimit;
+  // A program that switched stack capture off (or removed the setting) keeps it so.
+  if (typeof limit !== "number" || limit <= 0) return build();
+  errors.stackTraceLimit = 0;
+  try {
+    return build();
+  } finally {
+    errors.stackTraceLimit = limit;
   }
 }
 

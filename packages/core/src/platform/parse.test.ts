@@ -164,3 +164,23 @@ describe("parseAllPlatforms", () => {
     }
   });
 });
+
+describe("the refusal's stack", () => {
+  it("lists no frames when handed back as a value, and the caller's when thrown", () => {
+    const r = safeParsePlatform("linux/arm 64");
+    expect(r.success).toBe(false);
+    if (r.success) return;
+    expect(r.error.stack).toBe(`PlatformError: ${r.error.message}`);
+    let thrown: unknown;
+    try {
+      parsePlatform("linux/arm 64");
+    } catch (e) {
+      thrown = e;
+    }
+    expect(isPlatformError(thrown)).toBe(true);
+    expect((thrown as Error).stack).toMatch(/\n {4}at .*parsePlatform/);
+    expect(() => parseAllPlatforms(["linux/amd64", "linux/arm 64"])).toThrow(
+      expect.objectContaining({ index: 1, stack: expect.stringMatching(/\n {4}at /) }),
+    );
+  });
+});
