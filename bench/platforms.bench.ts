@@ -172,11 +172,13 @@ const host = { os: "linux", architecture: "amd64" };
 const many = JSON.parse(JSON.stringify(specifiers10k())) as string[];
 const entries = candidates.map((platform) => ({ platform }));
 
+const withHost = { host };
+
 /** Parse + normalize every specifier; a refused one costs its error object, as in Go. */
 function parseNormalize10k(): void {
   for (let i = 0; i < many.length; i++) {
-    const r = safeParsePlatform(many[i] as string, { host });
-    if (r.success) sink += normalizePlatform(r.data, { host }).architecture.length;
+    const r = safeParsePlatform(many[i] as string, withHost);
+    if (r.success) sink += normalizePlatform(r.data, withHost).architecture.length;
     else sink += r.error.code.length;
   }
 }

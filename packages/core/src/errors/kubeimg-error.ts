@@ -40,14 +40,10 @@ const shortEscapes: Readonly<Record<string, string>> = {
   "\v": "\\v",
 };
 
-/** True when `text` holds one of the characters {@link escapeUnsafeCharacters} rewrites. */
-function hasUnsafeCharacter(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x20 ? c !== 0x09 && c !== 0x0a : c >= 0x7f && c <= 0x9f) return true;
-  }
-  return false;
-}
+/** The same characters, to test for: one native scan, where a message is usually a rope of pieces. */
+const anyUnsafeCharacter =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point.
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 /**
  * Returns `text` with each of those characters written as Go's
@@ -57,8 +53,8 @@ function hasUnsafeCharacter(text: string): boolean {
  * raw (a pattern or value holding one; the error's own field keeps it).
  */
 function escapeUnsafeCharacters(text: string): string {
-  // Almost every message holds none: a scan is far cheaper than `replace`.
-  if (!hasUnsafeCharacter(text)) return text;
+  // Almost every message holds none: a test is far cheaper than `replace`.
+  if (!anyUnsafeCharacter.test(text)) return text;
   return text.replace(unsafeCharacters, (c) => {
     const short = shortEscapes[c];
     if (short !== undefined) return short;
@@ -68,6 +64,13 @@ function escapeUnsafeCharacters(text: string): string {
       : `\\u${code.toString(16).padStart(4, "0")}`;
   });
 }
+
+/**
+ * Internal to kubeimg: an option key saying the message holds no control
+ * character by construction (constant text and Go-quoted `%q` pieces, which
+ * escape every one), so the constructor need not scan it.
+ */
+export const messageIsQuoted: unique symbol = /*#__PURE__*/ Symbol("messageIsQuoted") as never;
 
 export abstract class KubeimgError extends Error {
   /**
@@ -100,7 +103,8 @@ export abstract class KubeimgError extends Error {
    * (`registryMessage`, `input`) keep it as it was.
    */
   constructor(message: string, options?: { cause?: unknown }) {
-    const escaped = escapeUnsafeCharacters(message);
+    const quoted = (options as Record<symbol, unknown> | undefined)?.[messageIsQuoted] === true;
+    const escaped = quoted ? message : escapeUnsafeCharacters(message);
     super(escaped, options);
     // Not enumerable, like `message`: a log that serialises the error's
     // fields does not carry the raw text twice.
@@ -128,6 +132,22 @@ export function withoutStackFrames<T>(build: () => T): T {
   } finally {
     errors.stackTraceLimit = limit;
   }
+}
+
+/**
+ * Returns `error` with its stack's frames taken here, starting at the caller
+ * of `callee`, where the engine can (V8's `Error.captureStackTrace`): for an
+ * error built by {@link withoutStackFrames} that is then thrown.
+ */
+export function withCallerStack<E extends Error>(
+  error: E,
+  callee: (...args: never[]) => unknown,
+): E {
+  const errors = Error as ErrorConstructor & {
+    captureStackTrace?: (target: object, callee: (...args: never[]) => unknown) => void;
+  };
+  errors.captureStackTrace?.(error, callee);
+  return error;
 }
 
 /**

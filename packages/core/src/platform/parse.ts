@@ -19,7 +19,7 @@
  * @module
  */
 
-import { withoutStackFrames } from "../errors/kubeimg-error.js";
+import { messageIsQuoted, withCallerStack, withoutStackFrames } from "../errors/kubeimg-error.js";
 import { Quote as goQuote } from "../internal/strconv.js";
 import { SplitN } from "../internal/strings.js";
 import { PathUnescape } from "../internal/url.js";
@@ -49,31 +49,35 @@ function quotedPattern(which: "os" | "component"): string {
 const invalidArgument = ": invalid argument";
 const NO_FEATURES: readonly string[] = [];
 
-/** `[A-Za-z0-9_-]`: a character of an OS name. */
-function isNameChar(c: number): boolean {
-  return (
-    (c >= 0x61 && c <= 0x7a) ||
-    (c >= 0x41 && c <= 0x5a) ||
-    (c >= 0x30 && c <= 0x39) ||
-    c === 0x5f ||
-    c === 0x2d
-  );
+/** Character classes of the grammar, one bit each: a table look-up per character. */
+const NAME = 1; // [A-Za-z0-9_-]
+const COMPONENT = 2; // [A-Za-z0-9_.-]
+const OPTION = 4; // [A-Za-z0-9_.%-]
+let classes: Uint8Array | undefined;
+
+function characterClasses(): Uint8Array {
+  if (classes !== undefined) return classes;
+  const table = new Uint8Array(128);
+  const all = NAME | COMPONENT | OPTION;
+  for (let c = 0x30; c <= 0x39; c++) table[c] = all;
+  for (let c = 0x41; c <= 0x5a; c++) table[c] = all;
+  for (let c = 0x61; c <= 0x7a; c++) table[c] = all;
+  table[0x5f] = all; // _
+  table[0x2d] = all; // -
+  table[0x2e] = COMPONENT | OPTION; // .
+  table[0x25] = OPTION; // %
+  classes = table;
+  return table;
 }
 
-/** `[A-Za-z0-9_.-]`: a character of an architecture or variant piece. */
-function isComponentChar(c: number): boolean {
-  return isNameChar(c) || c === 0x2e;
-}
-
-/** `[A-Za-z0-9_.%-]`: a character of an OS version or feature. */
-function isOptionChar(c: number): boolean {
-  return isComponentChar(c) || c === 0x25;
+function isIn(c: number, which: number): boolean {
+  return c < 0x80 && ((characterClasses()[c] as number) & which) !== 0;
 }
 
 /** True when `piece` matches {@link COMPONENT_PATTERN}. */
 function isComponent(piece: string): boolean {
   if (piece.length === 0) return false;
-  for (let i = 0; i < piece.length; i++) if (!isComponentChar(piece.charCodeAt(i))) return false;
+  for (let i = 0; i < piece.length; i++) if (!isIn(piece.charCodeAt(i), COMPONENT)) return false;
   return true;
 }
 
@@ -88,7 +92,7 @@ interface OSPiece {
 function scanOSPiece(piece: string): OSPiece | undefined {
   const n = piece.length;
   let i = 0;
-  while (i < n && isNameChar(piece.charCodeAt(i))) i++;
+  while (i < n && isIn(piece.charCodeAt(i), NAME)) i++;
   if (i === 0) return undefined;
   if (i === n) return { name: piece, version: "", features: "" };
   // The rest must be `(` version { `+` feature } `)`.
@@ -97,12 +101,12 @@ function scanOSPiece(piece: string): OSPiece | undefined {
   }
   const name = piece.slice(0, i);
   const versionFrom = ++i;
-  while (i < n - 1 && isOptionChar(piece.charCodeAt(i))) i++;
+  while (i < n - 1 && isIn(piece.charCodeAt(i), OPTION)) i++;
   const versionTo = i;
   while (i < n - 1) {
     if (piece.charCodeAt(i) !== 0x2b) return undefined;
     const featureFrom = ++i;
-    while (i < n - 1 && isOptionChar(piece.charCodeAt(i))) i++;
+    while (i < n - 1 && isIn(piece.charCodeAt(i), OPTION)) i++;
     if (i === featureFrom) return undefined;
   }
   return {
@@ -119,7 +123,12 @@ function refuse(
   part: PlatformSpecifierPart,
   value: string,
 ): PlatformError {
-  return new PlatformError(code, message, { input, part, value });
+  // Every message here quotes its foreign pieces with Go's %q: no control
+  // character can be in it, so the base class need not scan it.
+  const detail = { input, part, value, [messageIsQuoted]: true };
+  // Built without frames: safeParsePlatform hands it back as a value, and
+  // parsePlatform gives it the caller's frames as it throws.
+  return withoutStackFrames(() => new PlatformError(code, message, detail));
 }
 
 /** Decodes an OS version or feature the way containerd does: only when it holds a `%`. */
@@ -154,7 +163,7 @@ function componentPart(index: number): PlatformSpecifierPart {
  */
 export function parsePlatform(specifier: string, options: PlatformOptions = {}): Platform {
   const parsed = parseOrRefuse(specifier, options);
-  if (parsed instanceof PlatformError) throw parsed;
+  if (parsed instanceof PlatformError) throw withCallerStack(parsed, parsePlatform);
   return parsed;
 }
 
@@ -201,7 +210,9 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
   const rawFeatures = m.features;
   if (rawFeatures !== "") {
     const features: string[] = [];
-    for (const raw of rawFeatures.slice(1).split("+")) {
+    const raws = rawFeatures.slice(1).split("+");
+    for (let i = 0; i < raws.length; i++) {
+      const raw = raws[i] as string;
       // The grammar makes every feature non-empty; upstream still checks.
       if (raw === "") {
         return refuse(
@@ -318,8 +329,7 @@ export function parseAllPlatforms(
   const out: Platform[] = [];
   for (let i = 0; i < specifiers.length; i++) {
     const s = specifiers[i] as string;
-    // Only the error thrown below needs frames.
-    const parsed = withoutStackFrames(() => parseOrRefuse(s, options));
+    const parsed = parseOrRefuse(s, options);
     if (parsed instanceof PlatformError) {
       throw new PlatformError(parsed.code, `invalid platform ${s}: ${parsed.message}`, {
         input: parsed.input,
@@ -355,7 +365,7 @@ export function safeParsePlatform(
   specifier: string,
   options: PlatformOptions = {},
 ): SafeParsePlatformResult {
-  const parsed = withoutStackFrames(() => parseOrRefuse(specifier, options));
+  const parsed = parseOrRefuse(specifier, options);
   return parsed instanceof PlatformError
     ? { success: false, error: parsed }
     : { success: true, data: parsed };
