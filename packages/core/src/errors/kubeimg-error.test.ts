@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorGuard, isKubeimgError, KubeimgError } from "./kubeimg-error.js";
+import { errorGuard, isKubeimgError, KubeimgError, withoutStackFrames } from "./kubeimg-error.js";
 
 class SampleError extends KubeimgError {
   override readonly name = "SampleError";
@@ -102,6 +102,52 @@ describe("KubeimgError messages", () => {
       const code = c.codePointAt(0) ?? 0;
       if (c !== "\n" && c !== "\t")
         expect(code < 0x20 || (code >= 0x7f && code < 0xa0)).toBe(false);
+    }
+  });
+});
+
+describe("KubeimgError construction", () => {
+  it("adds no own property beyond Error's, and keeps what Error gives", () => {
+    const cause = new Error("below");
+    const error = new SampleError("x", { cause });
+    // The brand is read from the prototype: building an error defines nothing extra.
+    expect(Reflect.ownKeys(error).filter((k) => typeof k === "symbol")).toEqual([]);
+    expect(isKubeimgError(error)).toBe(true);
+    expect(error).toBeInstanceOf(KubeimgError);
+    expect(error).toBeInstanceOf(Error);
+    expect([error.name, error.code, error.message, error.cause]).toEqual([
+      "SampleError",
+      "SAMPLE",
+      "x",
+      cause,
+    ]);
+    expect(error.stack).toMatch(/^SampleError: x\n {4}at /);
+  });
+});
+
+describe("withoutStackFrames", () => {
+  it("builds errors whose stack names them but lists no frames", () => {
+    const error = withoutStackFrames(() => new SampleError("refused"));
+    expect(error.stack).toBe("SampleError: refused");
+    expect(isKubeimgError(error)).toBe(true);
+    // Errors built afterwards have their frames again.
+    expect(new SampleError("y").stack).toMatch(/\n {4}at /);
+  });
+
+  it("restores the limit when building throws, and leaves capture off when it was off", () => {
+    const limits = Error as ErrorConstructor & { stackTraceLimit: number };
+    const before = limits.stackTraceLimit;
+    expect(() =>
+      withoutStackFrames(() => {
+        throw new SampleError("thrown");
+      }),
+    ).toThrow("thrown");
+    expect(limits.stackTraceLimit).toBe(before);
+    limits.stackTraceLimit = 0;
+    try {
+      expect(withoutStackFrames(() => limits.stackTraceLimit)).toBe(0);
+    } finally {
+      limits.stackTraceLimit = before;
     }
   });
 });

@@ -40,6 +40,11 @@ const shortEscapes: Readonly<Record<string, string>> = {
   "\v": "\\v",
 };
 
+/** The same characters, to test for: one native scan, where a message is usually a rope of pieces. */
+const anyUnsafeCharacter =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point.
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
 /**
  * Returns `text` with each of those characters written as Go's
  * `strconv.Quote` writes it: `\a \b \f \r \v`, `\xNN` below U+0080,
@@ -48,6 +53,8 @@ const shortEscapes: Readonly<Record<string, string>> = {
  * raw (a pattern or value holding one; the error's own field keeps it).
  */
 function escapeUnsafeCharacters(text: string): string {
+  // Almost every message holds none: a test is far cheaper than `replace`.
+  if (!anyUnsafeCharacter.test(text)) return text;
   return text.replace(unsafeCharacters, (c) => {
     const short = shortEscapes[c];
     if (short !== undefined) return short;
@@ -57,6 +64,13 @@ function escapeUnsafeCharacters(text: string): string {
       : `\\u${code.toString(16).padStart(4, "0")}`;
   });
 }
+
+/**
+ * Internal to kubeimg: an option key saying the message holds no control
+ * character by construction (constant text and Go-quoted `%q` pieces, which
+ * escape every one), so the constructor need not scan it.
+ */
+export const messageIsQuoted: unique symbol = /*#__PURE__*/ Symbol("messageIsQuoted") as never;
 
 export abstract class KubeimgError extends Error {
   /**
@@ -74,6 +88,12 @@ export abstract class KubeimgError extends Error {
    */
   declare readonly rawMessage?: string;
 
+  // The brand isKubeimgError reads, on the prototype: building an error
+  // defines no property beyond Error's own.
+  static {
+    Object.defineProperty(KubeimgError.prototype, kubeimgErrorBrand, { value: true });
+  }
+
   /**
    * Builds the error with `message` made safe to print: every control
    * character but newline and tab is written as its Go escape (`\x1b`,
@@ -83,13 +103,51 @@ export abstract class KubeimgError extends Error {
    * (`registryMessage`, `input`) keep it as it was.
    */
   constructor(message: string, options?: { cause?: unknown }) {
-    const escaped = escapeUnsafeCharacters(message);
+    const quoted = (options as Record<symbol, unknown> | undefined)?.[messageIsQuoted] === true;
+    const escaped = quoted ? message : escapeUnsafeCharacters(message);
     super(escaped, options);
-    Object.defineProperty(this, kubeimgErrorBrand, { value: true });
     // Not enumerable, like `message`: a log that serialises the error's
     // fields does not carry the raw text twice.
     if (escaped !== message) Object.defineProperty(this, "rawMessage", { value: message });
   }
+}
+
+/**
+ * Returns what `build` returns, with every error it constructs given a
+ * `stack` that names the error and its message but lists no frames. For
+ * refusals handed back as values (the `safeX` functions): such an error
+ * describes the input, not a place in the program, and capturing the frames
+ * costs V8 more than a whole parse. An error thrown to the caller keeps its
+ * frames.
+ */
+export function withoutStackFrames<T>(build: () => T): T {
+  // V8's setting (Node, Deno, Chrome); elsewhere it is absent and nothing changes.
+  const errors = Error as ErrorConstructor & { stackTraceLimit?: unknown };
+  const limit = errors.stackTraceLimit;
+  // A program that switched stack capture off (or removed the setting) keeps it so.
+  if (typeof limit !== "number" || limit <= 0) return build();
+  errors.stackTraceLimit = 0;
+  try {
+    return build();
+  } finally {
+    errors.stackTraceLimit = limit;
+  }
+}
+
+/**
+ * Returns `error` with its stack's frames taken here, starting at the caller
+ * of `callee`, where the engine can (V8's `Error.captureStackTrace`): for an
+ * error built by {@link withoutStackFrames} that is then thrown.
+ */
+export function withCallerStack<E extends Error>(
+  error: E,
+  callee: (...args: never[]) => unknown,
+): E {
+  const errors = Error as ErrorConstructor & {
+    captureStackTrace?: (target: object, callee: (...args: never[]) => unknown) => void;
+  };
+  errors.captureStackTrace?.(error, callee);
+  return error;
 }
 
 /**

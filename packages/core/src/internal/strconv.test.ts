@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Atoi, ParseBool, ParseFloat, Quote } from "./strconv.js";
 
 describe("Quote", () => {
@@ -118,5 +118,19 @@ describe("ParseBool", () => {
     ["tRUE", undefined],
   ] as const)("%j is %s", (input, want) => {
     expect(ParseBool(input)).toBe(want);
+  });
+});
+
+describe("Quote's cost", () => {
+  it("decides ASCII without a regular expression", () => {
+    const test = vi.spyOn(RegExp.prototype, "test");
+    const exec = vi.spyOn(RegExp.prototype, "exec");
+    try {
+      expect(Quote("^([a-z]+)\\(x\\)$\t")).toBe('"^([a-z]+)\\\\(x\\\\)$\\t"');
+      expect(test.mock.calls.length + exec.mock.calls.length).toBe(0);
+    } finally {
+      test.mockRestore();
+      exec.mockRestore();
+    }
   });
 });

@@ -53,10 +53,11 @@ export function Quote(s: string): string {
   for (const ch of s) {
     const r = ch.codePointAt(0) as number;
     if (r === 0x22 || r === 0x5c) out += `\\${ch}`;
+    // ASCII is decided here; only other characters need the Unicode classes.
+    else if (r >= 0x20 && r < 0x7f) out += ch;
+    else if (r < 0x80) out += SHORT_ESCAPES[r] ?? `\\x${hex(r, 2)}`;
     else if (r >= 0xd800 && r <= 0xdfff) out += "\ufffd";
     else if (PRINTABLE.test(ch)) out += ch;
-    else if (SHORT_ESCAPES[r] !== undefined) out += SHORT_ESCAPES[r];
-    else if (r < 0x20 || r === 0x7f) out += `\\x${hex(r, 2)}`;
     else if (r < 0x10000) out += `\\u${hex(r, 4)}`;
     else out += `\\U${hex(r, 8)}`;
   }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SplitHostPortLoose } from "./net.js";
 import { Parse, PathUnescape } from "./url.js";
 
@@ -88,5 +88,47 @@ describe("PathUnescape (Go net/url.PathUnescape)", () => {
     ["%4gxyz", "%4g"],
   ])("%j fails on %j", (s, bad) => {
     expect(PathUnescape(s)).toEqual({ ok: false, escape: bad });
+  });
+  it.each([
+    ["\ud800%41", "\ufffdA"],
+    ["a%e2%82", "a\ufffd"],
+    ["%e2%82%ac\ud83d\ude00", "€😀"],
+    ["x\udc00y", "x\ufffdy"],
+  ])("%j (lone surrogates and broken UTF-8) is %j", (s, value) => {
+    expect(PathUnescape(s)).toEqual({ ok: true, value });
+  });
+  it("fails on the first three bytes of a broken escape, as UTF-8", () => {
+    expect(PathUnescape("%é")).toEqual({ ok: false, escape: "%é" });
+    expect(PathUnescape("a%zé")).toEqual({ ok: false, escape: "%z\ufffd" });
+  });
+  it("decodes ASCII without a text encoder or decoder", () => {
+    let built = 0;
+    const Encoder = TextEncoder;
+    const Decoder = TextDecoder;
+    vi.stubGlobal(
+      "TextEncoder",
+      class extends Encoder {
+        constructor() {
+          super();
+          built++;
+        }
+      },
+    );
+    vi.stubGlobal(
+      "TextDecoder",
+      class extends Decoder {
+        constructor(...args: ConstructorParameters<typeof Decoder>) {
+          super(...args);
+          built++;
+        }
+      },
+    );
+    try {
+      expect(PathUnescape("10.0.17763%2B1")).toEqual({ ok: true, value: "10.0.17763+1" });
+      expect(PathUnescape("a%zz")).toEqual({ ok: false, escape: "%zz" });
+      expect(built).toBe(0);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

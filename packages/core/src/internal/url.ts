@@ -200,25 +200,61 @@ export function Parse(raw: string): URL | undefined {
 export function PathUnescape(
   s: string,
 ): { readonly ok: true; readonly value: string } | { readonly ok: false; readonly escape: string } {
-  const encoder = new TextEncoder();
-  const bytes: number[] = [];
+  let out = "";
+  // Text between escapes is copied in runs; escapes are decoded a run at a time.
+  let literalFrom = 0;
   for (let i = 0; i < s.length; ) {
-    const c = s.charCodeAt(i);
-    if (c === 0x25) {
+    if (s.charCodeAt(i) !== 0x25) {
+      i++;
+      continue;
+    }
+    out += wellFormed(s.slice(literalFrom, i));
+    const bytes: number[] = [];
+    while (i < s.length && s.charCodeAt(i) === 0x25) {
       if (i + 2 >= s.length || !isHex(s.charCodeAt(i + 1)) || !isHex(s.charCodeAt(i + 2))) {
-        const rest = encoder.encode(s.slice(i));
-        return {
-          ok: false,
-          escape: rest.length <= 3 ? s.slice(i) : new TextDecoder().decode(rest.subarray(0, 3)),
-        };
+        return { ok: false, escape: firstThreeBytes(s.slice(i)) };
       }
       bytes.push((unhex(s.charCodeAt(i + 1)) << 4) | unhex(s.charCodeAt(i + 2)));
       i += 3;
+    }
+    out += decodeUTF8(bytes);
+    literalFrom = i;
+  }
+  return { ok: true, value: out + wellFormed(s.slice(literalFrom)) };
+}
+
+/** `text` with each lone surrogate as U+FFFD, what a round trip through UTF-8 gives. */
+function wellFormed(text: string): string {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    const next = text.charCodeAt(i + 1);
+    if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      i++;
       continue;
     }
-    const ch = String.fromCodePoint(s.codePointAt(i) as number);
-    for (const b of encoder.encode(ch)) bytes.push(b);
-    i += ch.length;
+    out += `${text.slice(from, i)}\ufffd`;
+    from = i + 1;
   }
-  return { ok: true, value: new TextDecoder().decode(new Uint8Array(bytes)) };
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/** Decodes UTF-8 bytes, each ill-formed sequence as U+FFFD; plain ASCII without a decoder. */
+function decodeUTF8(bytes: readonly number[]): string {
+  let ascii = true;
+  for (const b of bytes) if (b >= 0x80) ascii = false;
+  if (ascii) return String.fromCharCode(...bytes);
+  return new TextDecoder().decode(Uint8Array.from(bytes));
+}
+
+/** The first three bytes of `text` in UTF-8 (all of it when shorter), as Go's EscapeError holds them. */
+function firstThreeBytes(text: string): string {
+  const head = text.slice(0, 3);
+  let ascii = true;
+  for (let i = 0; i < head.length; i++) if (head.charCodeAt(i) >= 0x80) ascii = false;
+  if (ascii) return head;
+  const bytes = new TextEncoder().encode(text);
+  return bytes.length <= 3 ? text : new TextDecoder().decode(bytes.subarray(0, 3));
 }

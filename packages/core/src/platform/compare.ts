@@ -13,7 +13,13 @@
  * @module
  */
 import { Compare } from "../internal/strings.js";
-import { compileExact, osFeaturesMatch, type PlatformMatcher } from "./matcher.js";
+import {
+  compileExact,
+  osFeaturesMatch,
+  type PlatformMatcher,
+  type PreparedCandidate,
+  prepareCandidate,
+} from "./matcher.js";
 import { normalizePlatform } from "./normalize.js";
 import { type PlatformInput, type PlatformOptions, platformsRelease } from "./platform.js";
 import { compareDecimalText, type Preference, platformPreferences } from "./platform-vector.js";
@@ -58,19 +64,49 @@ interface Rank {
   readonly variant: string;
 }
 
-function rankOf(preferences: readonly Preference[], candidate: PlatformInput): Rank | undefined {
+/**
+ * A candidate's place in an ordered comparer's order, computed once: ranked
+ * candidates (those it matches) first by {@link Rank}, more OS features
+ * first among equals; then the others, by the rank they would have without
+ * their OS features (unranked last). Comparing two keys answers
+ * orderedPlatformComparer.Less for the two candidates, so sorting by keys is
+ * sorting by `less`, with each candidate ranked once.
+ */
+export interface SortKey {
+  /** Whether the comparer matches the candidate. */
+  readonly matched: boolean;
+  readonly rank: Rank | undefined;
+  /** The candidate's OS-feature count when matched (more sorts first), else 0. */
+  readonly features: number;
+}
+
+/** The variant number of `v<n>` (no leading zero), or `undefined`. */
+function variantNumber(variant: string): string | undefined {
+  if (variant.length < 2 || variant.charCodeAt(0) !== 0x76) return undefined;
+  const first = variant.charCodeAt(1);
+  if (first < 0x31 || first > 0x39) return undefined;
+  for (let i = 2; i < variant.length; i++) {
+    const c = variant.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return undefined;
+  }
+  return variant.slice(1);
+}
+
+function rankOf(
+  preferences: readonly Preference[],
+  candidate: PreparedCandidate,
+): Rank | undefined {
   for (let i = 0; i < preferences.length; i++) {
     const p = preferences[i] as Preference;
+    const variant = p.matcher.variantOf(candidate);
+    if (variant === undefined) continue;
     if (p.kind === "exact") {
-      if (p.matcher.match(candidate)) return { at: i, variant: "" };
+      if (variant === p.matcher.platform.variant) return { at: i, variant: "" };
       continue;
     }
-    const variant = p.matcher.matchIgnoringVariant(candidate);
-    if (variant === undefined) continue;
     let n: string | undefined;
     if (variant === "") n = p.emptyIsOne ? "1" : undefined;
-    else if (/^v[1-9][0-9]*$/.test(variant) && !(p.emptyIsOne && variant === "v1"))
-      n = variant.slice(1);
+    else if (!(p.emptyIsOne && variant === "v1")) n = variantNumber(variant);
     if (n === undefined) continue;
     if (compareDecimalText(n, String(p.lowest)) < 0 || compareDecimalText(n, p.highest) > 0)
       continue;
@@ -79,7 +115,8 @@ function rankOf(preferences: readonly Preference[], candidate: PlatformInput): R
   return undefined;
 }
 
-function compareRank(a: Rank, b: Rank): number {
+function compareRank(a: Rank | undefined, b: Rank | undefined): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? 1 : -1;
   if (a.at !== b.at) return a.at - b.at;
   // Inside a run, the higher variant comes first.
   return -compareDecimalText(a.variant, b.variant);
@@ -93,35 +130,60 @@ function withoutFeatures(p: PlatformInput): PlatformInput {
   return { ...p, osFeatures: [] };
 }
 
-/** Mirrors orderedPlatformComparer.Less over `preferences`. */
-function orderedLess(
+/** Returns the sort key of `candidate` under `preferences` (see {@link SortKey}). */
+function sortKeyOf(
   preferences: readonly Preference[],
-  a: PlatformInput,
-  b: PlatformInput,
-): boolean {
-  const ra = rankOf(preferences, a);
-  const rb = rankOf(preferences, b);
-  if (ra !== undefined && rb !== undefined) {
-    const c = compareRank(ra, rb);
-    if (c !== 0) return c < 0;
-    return featureCount(a) > featureCount(b);
-  }
-  if (ra !== undefined) return true;
-  if (rb !== undefined) return false;
-  if (featureCount(a) > 0 || featureCount(b) > 0) {
-    return orderedLess(preferences, withoutFeatures(a), withoutFeatures(b));
-  }
-  return false;
+  hostOS: string | undefined,
+  candidate: PlatformInput,
+): SortKey {
+  const prepared = prepareCandidate(candidate, hostOS);
+  const rank = rankOf(preferences, prepared);
+  if (rank !== undefined) return { matched: true, rank, features: featureCount(candidate) };
+  // Upstream compares two unmatched candidates again without their features.
+  const withoutFeatures =
+    featureCount(candidate) > 0
+      ? rankOf(preferences, { ...prepared, osFeatures: undefined })
+      : undefined;
+  return { matched: false, rank: withoutFeatures, features: 0 };
+}
+
+/** Orders two sort keys: negative when the first candidate is preferred. */
+export function compareSortKeys(a: SortKey, b: SortKey): number {
+  if (a.matched !== b.matched) return a.matched ? -1 : 1;
+  const c = compareRank(a.rank, b.rank);
+  if (c !== 0) return c;
+  return b.features - a.features;
+}
+
+/**
+ * Internal to this package: the sort key of a candidate under a comparer
+ * that ranks by keys, so `order.ts` ranks each candidate once.
+ */
+export const sortKeyFor: unique symbol = /*#__PURE__*/ Symbol("sortKeyFor") as never;
+
+/** A comparer whose order is a key per candidate. */
+export interface KeyedComparer extends PlatformMatchComparer {
+  readonly [sortKeyFor]: (candidate: PlatformInput) => SortKey;
+}
+
+/** Returns the key function of `comparer` when it orders by keys. */
+export function keyFunctionOf(
+  comparer: PlatformMatchComparer,
+): ((candidate: PlatformInput) => SortKey) | undefined {
+  return (comparer as Partial<KeyedComparer>)[sortKeyFor];
 }
 
 function orderedComparer(
   kind: MatchComparerKind,
   preferences: readonly Preference[],
-): PlatformMatchComparer {
+  hostOS: string | undefined,
+): KeyedComparer {
+  const keyOf = (candidate: PlatformInput) => sortKeyOf(preferences, hostOS, candidate);
   return {
     kind,
-    match: (candidate) => rankOf(preferences, candidate) !== undefined,
-    less: (a, b) => orderedLess(preferences, a, b),
+    match: (candidate) => rankOf(preferences, prepareCandidate(candidate, hostOS)) !== undefined,
+    less: (a, b) => compareSortKeys(keyOf(a), keyOf(b)) < 0,
+    [sortKeyFor]: keyOf,
   };
 }
 
@@ -144,6 +206,7 @@ export function ordered(
   return orderedComparer(
     "ordered",
     platforms.map((p) => ({ kind: "exact", matcher: compileExact(p, options) })),
+    options.host?.os,
   );
 }
 
@@ -169,6 +232,7 @@ export function only(
   return orderedComparer(
     "only",
     platformPreferences(normalizePlatform(platform, options), options),
+    options.host?.os,
   );
 }
 
@@ -185,9 +249,11 @@ export function onlyStrict(
   platform: PlatformInput,
   options: PlatformOptions = {},
 ): PlatformMatchComparer {
-  return orderedComparer("onlyStrict", [
-    { kind: "exact", matcher: compileExact(normalizePlatform(platform, options), options) },
-  ]);
+  return orderedComparer(
+    "onlyStrict",
+    [{ kind: "exact", matcher: compileExact(normalizePlatform(platform, options), options) }],
+    options.host?.os,
+  );
 }
 
 /**
@@ -253,7 +319,11 @@ export function onlyOS(
     own.os === "windows"
       ? windowsVersionMatcher(own.osVersion, platformsRelease(options))
       : undefined;
-  const archOrder: Preference[] = [{ kind: "exact", matcher: compileExact(own, options) }];
+  const archOrder = orderedComparer(
+    "onlyOS",
+    [{ kind: "exact", matcher: compileExact(own, options) }],
+    options.host?.os,
+  );
   const matchOS = (candidate: PlatformInput): boolean => {
     if (normalizePlatform(candidate, options).os !== own.os) return false;
     if (versionOk !== undefined && !versionOk(candidate.osVersion ?? "")) return false;
@@ -266,7 +336,7 @@ export function onlyOS(
       const ma = matchOS(a);
       if (ma && !matchOS(b)) return true;
       if (!ma) return false;
-      return orderedLess(archOrder, a, b);
+      return archOrder.less(a, b);
     },
   };
 }

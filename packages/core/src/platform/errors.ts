@@ -1,4 +1,4 @@
-import { errorGuard, KubeimgError } from "../errors/kubeimg-error.js";
+import { errorGuard, KubeimgError, messageIsQuoted } from "../errors/kubeimg-error.js";
 
 /**
  * The stable codes of {@link PlatformError}. All but `HOST_REQUIRED` stand
@@ -35,6 +35,11 @@ export type PlatformSpecifierPart =
   | "variant"
   | "extra";
 
+/** The base-class option that skips the scan for control characters. */
+function quoted(): { cause?: unknown } {
+  return { [messageIsQuoted]: true } as { cause?: unknown };
+}
+
 /**
  * Thrown by {@link parsePlatform} and {@link parseAllPlatforms}. `message` is
  * containerd/platforms v1.0.0-rc.4's error text byte for byte (Go `%q`
@@ -66,7 +71,11 @@ export class PlatformError extends KubeimgError {
     message: string,
     detail: { input: string; part: PlatformSpecifierPart; value: string; index?: number },
   ) {
-    super(message);
+    // The parser marks messages it built from Go-quoted pieces (see `refuse`).
+    super(
+      message,
+      (detail as Record<symbol, unknown>)[messageIsQuoted] === true ? quoted() : undefined,
+    );
     this.code = code;
     this.input = detail.input;
     this.part = detail.part;

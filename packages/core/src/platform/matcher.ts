@@ -40,8 +40,42 @@ export interface PlatformMatcher {
 export interface ExactMatcher extends PlatformMatcher {
   /** The matcher's platform, normalized. */
   readonly platform: Platform;
-  /** Matches everything but the variant (the comparers' variant ranges decide that part). */
-  matchIgnoringVariant(candidate: PlatformInput): string | undefined;
+  /** The OS a candidate without one is read as (the `host` option's). */
+  readonly hostOS: string | undefined;
+  /**
+   * Matches everything but the variant (the comparers' variant ranges decide
+   * that part), on a candidate normalized once by {@link prepareCandidate}
+   * with this matcher's `hostOS`: its normalized variant, or `undefined`.
+   */
+  variantOf(candidate: PreparedCandidate): string | undefined;
+}
+
+/**
+ * A candidate with its OS, architecture and variant normalized, so that a
+ * comparer holding several preferences normalizes it once, not once per
+ * preference.
+ */
+export interface PreparedCandidate {
+  readonly os: string;
+  readonly architecture: string;
+  readonly variant: string;
+  readonly osVersion: string;
+  readonly osFeatures: readonly string[] | undefined;
+}
+
+/** Returns `candidate` ready for {@link ExactMatcher.variantOf}; `hostOS` stands in for an empty OS. */
+export function prepareCandidate(
+  candidate: PlatformInput,
+  hostOS: string | undefined,
+): PreparedCandidate {
+  const [architecture, variant] = normalizeArch(candidate.architecture, candidate.variant ?? "");
+  return {
+    os: normalizeOS(candidate.os, hostOS),
+    architecture,
+    variant,
+    osVersion: candidate.osVersion ?? "",
+    osFeatures: candidate.osFeatures,
+  };
 }
 
 /** True when every feature of sorted `candidate` is in sorted `own` (both duplicate-free). */
@@ -89,19 +123,18 @@ export function compileExact(platform: PlatformInput, options: PlatformOptions):
   const hostOS = options.host?.os;
   const windows = platform.os === "windows";
   const versionOk = windows ? windowsVersionMatcher(platform.osVersion ?? "", release) : undefined;
-  const matchIgnoringVariant = (candidate: PlatformInput): string | undefined => {
-    if (normalizeOS(candidate.os, hostOS) !== own.os) return undefined;
-    const [architecture, variant] = normalizeArch(candidate.architecture, candidate.variant ?? "");
-    if (architecture !== own.architecture) return undefined;
-    if (versionOk !== undefined && !versionOk(candidate.osVersion ?? "")) return undefined;
+  const variantOf = (candidate: PreparedCandidate): string | undefined => {
+    if (candidate.os !== own.os || candidate.architecture !== own.architecture) return undefined;
+    if (versionOk !== undefined && !versionOk(candidate.osVersion)) return undefined;
     const features = windows ? withoutWin32k(candidate.osFeatures) : candidate.osFeatures;
     if (!osFeaturesMatch(features, own.osFeatures)) return undefined;
-    return variant;
+    return candidate.variant;
   };
   return {
     platform: own,
-    matchIgnoringVariant,
-    match: (candidate) => matchIgnoringVariant(candidate) === own.variant,
+    hostOS,
+    variantOf,
+    match: (candidate) => variantOf(prepareCandidate(candidate, hostOS)) === own.variant,
   };
 }
 

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { isPlatformError } from "./errors.js";
+import { describe, expect, it, vi } from "vitest";
+import { isPlatformError, PlatformError } from "./errors.js";
 import { parseAllPlatforms, parsePlatform, safeParsePlatform } from "./parse.js";
 
 const host = { os: "linux", architecture: "amd64", variant: "" } as const;
@@ -162,5 +162,56 @@ describe("parseAllPlatforms", () => {
         'invalid platform linux/*: "linux/*": wildcards not yet supported: invalid argument',
       ]);
     }
+  });
+});
+
+describe("the refusal's stack", () => {
+  it("lists no frames when handed back as a value, and the caller's when thrown", () => {
+    const r = safeParsePlatform("linux/arm 64");
+    expect(r.success).toBe(false);
+    if (r.success) return;
+    expect(r.error.stack).toBe(`PlatformError: ${r.error.message}`);
+    let thrown: unknown;
+    try {
+      parsePlatform("linux/arm 64");
+    } catch (e) {
+      thrown = e;
+    }
+    expect(isPlatformError(thrown)).toBe(true);
+    // Frames from parsePlatform's caller on, not the parser's insides.
+    expect((thrown as Error).stack).toMatch(/^PlatformError: .*\n {4}at /);
+    expect((thrown as Error).stack).not.toMatch(/parseOrRefuse|refuse/);
+    expect(() => parseAllPlatforms(["linux/amd64", "linux/arm 64"])).toThrow(
+      expect.objectContaining({ index: 1, stack: expect.stringMatching(/\n {4}at /) }),
+    );
+  });
+});
+
+describe("the refusal's message", () => {
+  it("is not scanned again for control characters: Go's %q already escaped every one", () => {
+    const test = vi.spyOn(RegExp.prototype, "test");
+    try {
+      const r = safeParsePlatform("lin\u001bux/arm 64");
+      expect(r.success).toBe(false);
+      if (r.success) return;
+      expect(r.error.message).toContain('"lin\\x1bux"');
+      expect(test).not.toHaveBeenCalled();
+    } finally {
+      test.mockRestore();
+    }
+  });
+
+  it("is still escaped where a piece is not quoted", () => {
+    expect(() => parseAllPlatforms(["linux/\u001b[2J"])).toThrow(
+      expect.objectContaining({
+        message: expect.stringMatching(/^invalid platform linux\/\\x1b\[2J: /),
+      }),
+    );
+    const direct = new PlatformError("INVALID_COMPONENT", "a\u001bb", {
+      input: "a",
+      part: "os",
+      value: "a",
+    });
+    expect(direct.message).toBe("a\\x1bb");
   });
 });

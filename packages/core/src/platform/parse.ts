@@ -19,6 +19,7 @@
  * @module
  */
 
+import { messageIsQuoted, withCallerStack, withoutStackFrames } from "../errors/kubeimg-error.js";
 import { Quote as goQuote } from "../internal/strconv.js";
 import { SplitN } from "../internal/strings.js";
 import { PathUnescape } from "../internal/url.js";
@@ -31,20 +32,103 @@ const OS_PATTERN = "^([A-Za-z0-9_-]+)(?:\\(([A-Za-z0-9_.%-]*)((?:\\+[A-Za-z0-9_.
 /** Architecture and variant pieces: letters, digits, `_`, `.`, `-` (so `v8.2` is one piece). */
 const COMPONENT_PATTERN = "^[A-Za-z0-9_.-]+$";
 
-let osRegExp: RegExp | undefined;
-let componentRegExp: RegExp | undefined;
+// The scanners below read these grammars; the messages quote their text.
+let quotedOSPattern: string | undefined;
+let quotedComponentPattern: string | undefined;
+
+/** A pattern's text as `%q` prints it, quoted once: it holds backslashes, the slow case of Quote. */
+function quotedPattern(which: "os" | "component"): string {
+  if (which === "os") {
+    quotedOSPattern ??= goQuote(OS_PATTERN);
+    return quotedOSPattern;
+  }
+  quotedComponentPattern ??= goQuote(COMPONENT_PATTERN);
+  return quotedComponentPattern;
+}
 
 const invalidArgument = ": invalid argument";
 const NO_FEATURES: readonly string[] = [];
 
-function fail(
+/** Character classes of the grammar, one bit each: a table look-up per character. */
+const NAME = 1; // [A-Za-z0-9_-]
+const COMPONENT = 2; // [A-Za-z0-9_.-]
+const OPTION = 4; // [A-Za-z0-9_.%-]
+let classes: Uint8Array | undefined;
+
+function characterClasses(): Uint8Array {
+  if (classes !== undefined) return classes;
+  const table = new Uint8Array(128);
+  const all = NAME | COMPONENT | OPTION;
+  for (let c = 0x30; c <= 0x39; c++) table[c] = all;
+  for (let c = 0x41; c <= 0x5a; c++) table[c] = all;
+  for (let c = 0x61; c <= 0x7a; c++) table[c] = all;
+  table[0x5f] = all; // _
+  table[0x2d] = all; // -
+  table[0x2e] = COMPONENT | OPTION; // .
+  table[0x25] = OPTION; // %
+  classes = table;
+  return table;
+}
+
+function isIn(c: number, which: number): boolean {
+  return c < 0x80 && ((characterClasses()[c] as number) & which) !== 0;
+}
+
+/** True when `piece` matches {@link COMPONENT_PATTERN}. */
+function isComponent(piece: string): boolean {
+  if (piece.length === 0) return false;
+  for (let i = 0; i < piece.length; i++) if (!isIn(piece.charCodeAt(i), COMPONENT)) return false;
+  return true;
+}
+
+/** The groups of {@link OS_PATTERN}: the name, the raw version, and `+`-led raw features (`""` when none). */
+interface OSPiece {
+  readonly name: string;
+  readonly version: string;
+  readonly features: string;
+}
+
+/** Returns the groups of {@link OS_PATTERN} in `piece`, or `undefined` when it does not match. */
+function scanOSPiece(piece: string): OSPiece | undefined {
+  const n = piece.length;
+  let i = 0;
+  while (i < n && isIn(piece.charCodeAt(i), NAME)) i++;
+  if (i === 0) return undefined;
+  if (i === n) return { name: piece, version: "", features: "" };
+  // The rest must be `(` version { `+` feature } `)`.
+  if (piece.charCodeAt(i) !== 0x28 || piece.charCodeAt(n - 1) !== 0x29 || n - 1 <= i) {
+    return undefined;
+  }
+  const name = piece.slice(0, i);
+  const versionFrom = ++i;
+  while (i < n - 1 && isIn(piece.charCodeAt(i), OPTION)) i++;
+  const versionTo = i;
+  while (i < n - 1) {
+    if (piece.charCodeAt(i) !== 0x2b) return undefined;
+    const featureFrom = ++i;
+    while (i < n - 1 && isIn(piece.charCodeAt(i), OPTION)) i++;
+    if (i === featureFrom) return undefined;
+  }
+  return {
+    name,
+    version: piece.slice(versionFrom, versionTo),
+    features: piece.slice(versionTo, n - 1),
+  };
+}
+
+function refuse(
   code: PlatformError["code"],
   message: string,
   input: string,
   part: PlatformSpecifierPart,
   value: string,
-): never {
-  throw new PlatformError(code, message, { input, part, value });
+): PlatformError {
+  // Every message here quotes its foreign pieces with Go's %q: no control
+  // character can be in it, so the base class need not scan it.
+  const detail = { input, part, value, [messageIsQuoted]: true };
+  // Built without frames: safeParsePlatform hands it back as a value, and
+  // parsePlatform gives it the caller's frames as it throws.
+  return withoutStackFrames(() => new PlatformError(code, message, detail));
 }
 
 /** Decodes an OS version or feature the way containerd does: only when it holds a `%`. */
@@ -78,8 +162,19 @@ function componentPart(index: number): PlatformSpecifierPart {
  * ```
  */
 export function parsePlatform(specifier: string, options: PlatformOptions = {}): Platform {
+  const parsed = parseOrRefuse(specifier, options);
+  if (parsed instanceof PlatformError) throw withCallerStack(parsed, parsePlatform);
+  return parsed;
+}
+
+/**
+ * The one parser behind {@link parsePlatform} and {@link safeParsePlatform}:
+ * the platform, or the refusal as a value (thrown by the one, returned by
+ * the other).
+ */
+function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | PlatformError {
   if (specifier.includes("*")) {
-    fail(
+    return refuse(
       "WILDCARD_NOT_SUPPORTED",
       `${goQuote(specifier)}: wildcards not yet supported${invalidArgument}`,
       specifier,
@@ -90,21 +185,20 @@ export function parsePlatform(specifier: string, options: PlatformOptions = {}):
   const parts = SplitN(specifier, "/", 4);
 
   const osPiece = parts[0] as string;
-  osRegExp ??= new RegExp(OS_PATTERN);
-  const m = osRegExp.exec(osPiece);
-  if (m === null) {
-    fail(
+  const m = scanOSPiece(osPiece);
+  if (m === undefined) {
+    return refuse(
       "INVALID_OS_COMPONENT",
-      `${goQuote(osPiece)} is an invalid OS component of ${goQuote(specifier)}: OSAndVersion specifier component must match ${goQuote(OS_PATTERN)}${invalidArgument}`,
+      `${goQuote(osPiece)} is an invalid OS component of ${goQuote(specifier)}: OSAndVersion specifier component must match ${quotedPattern("os")}${invalidArgument}`,
       specifier,
       "os",
       osPiece,
     );
   }
-  const rawVersion = m[2] ?? "";
+  const rawVersion = m.version;
   const version = decodeOSOption(rawVersion);
   if (!version.ok) {
-    fail(
+    return refuse(
       "INVALID_OS_VERSION_ESCAPE",
       `${goQuote(specifier)} has an invalid OS version ${goQuote(rawVersion)}: invalid URL escape ${goQuote(version.escape)}`,
       specifier,
@@ -113,13 +207,15 @@ export function parsePlatform(specifier: string, options: PlatformOptions = {}):
     );
   }
   let osFeatures: readonly string[] = NO_FEATURES;
-  const rawFeatures = m[3] ?? "";
+  const rawFeatures = m.features;
   if (rawFeatures !== "") {
     const features: string[] = [];
-    for (const raw of rawFeatures.slice(1).split("+")) {
+    const raws = rawFeatures.slice(1).split("+");
+    for (let i = 0; i < raws.length; i++) {
+      const raw = raws[i] as string;
       // The grammar makes every feature non-empty; upstream still checks.
       if (raw === "") {
-        fail(
+        return refuse(
           "EMPTY_OS_FEATURE",
           `${goQuote(specifier)} has invalid OS features: empty os feature${invalidArgument}`,
           specifier,
@@ -129,7 +225,7 @@ export function parsePlatform(specifier: string, options: PlatformOptions = {}):
       }
       const feature = decodeOSOption(raw);
       if (!feature.ok) {
-        fail(
+        return refuse(
           "INVALID_OS_FEATURE_ESCAPE",
           `${goQuote(specifier)} has invalid OS features: invalid os feature ${goQuote(raw)}: invalid URL escape ${goQuote(feature.escape)}`,
           specifier,
@@ -144,11 +240,10 @@ export function parsePlatform(specifier: string, options: PlatformOptions = {}):
 
   for (let i = 1; i < parts.length; i++) {
     const piece = parts[i] as string;
-    componentRegExp ??= new RegExp(COMPONENT_PATTERN);
-    if (!componentRegExp.test(piece)) {
-      fail(
+    if (!isComponent(piece)) {
+      return refuse(
         "INVALID_COMPONENT",
-        `${goQuote(piece)} is an invalid component of ${goQuote(specifier)}: platform specifier component must match ${goQuote(COMPONENT_PATTERN)}${invalidArgument}`,
+        `${goQuote(piece)} is an invalid component of ${goQuote(specifier)}: platform specifier component must match ${quotedPattern("component")}${invalidArgument}`,
         specifier,
         componentPart(i),
         piece,
@@ -156,7 +251,7 @@ export function parsePlatform(specifier: string, options: PlatformOptions = {}):
     }
   }
 
-  const os = normalizeOS(m[1] as string, undefined);
+  const os = normalizeOS(m.name, undefined);
   const osVersion = version.value;
   switch (parts.length) {
     case 1: {
@@ -173,7 +268,7 @@ export function parsePlatform(specifier: string, options: PlatformOptions = {}):
         if (host === undefined) return hostRequired(specifier, "os");
         return { os: host.os, architecture, variant, osVersion, osFeatures };
       }
-      return fail(
+      return refuse(
         "UNKNOWN_OS_OR_ARCH",
         `${goQuote(specifier)}: unknown operating system or architecture${invalidArgument}`,
         specifier,
@@ -196,7 +291,7 @@ export function parsePlatform(specifier: string, options: PlatformOptions = {}):
       return { os, architecture, variant, osVersion, osFeatures };
     }
     default:
-      return fail(
+      return refuse(
         "TOO_MANY_COMPONENTS",
         `${goQuote(specifier)}: cannot parse platform specifier${invalidArgument}`,
         specifier,
@@ -206,8 +301,8 @@ export function parsePlatform(specifier: string, options: PlatformOptions = {}):
   }
 }
 
-function hostRequired(specifier: string, missing: "os" | "architecture"): never {
-  return fail(
+function hostRequired(specifier: string, missing: "os" | "architecture"): PlatformError {
+  return refuse(
     "HOST_REQUIRED",
     `${goQuote(specifier)}: a one-part platform specifier takes its ${missing === "os" ? "operating system" : "architecture"} from the host platform, and none was given`,
     specifier,
@@ -234,19 +329,16 @@ export function parseAllPlatforms(
   const out: Platform[] = [];
   for (let i = 0; i < specifiers.length; i++) {
     const s = specifiers[i] as string;
-    try {
-      out.push(parsePlatform(s, options));
-    } catch (e) {
-      if (e instanceof PlatformError) {
-        throw new PlatformError(e.code, `invalid platform ${s}: ${e.message}`, {
-          input: e.input,
-          part: e.part,
-          value: e.value,
-          index: i,
-        });
-      }
-      throw e;
+    const parsed = parseOrRefuse(s, options);
+    if (parsed instanceof PlatformError) {
+      throw new PlatformError(parsed.code, `invalid platform ${s}: ${parsed.message}`, {
+        input: parsed.input,
+        part: parsed.part,
+        value: parsed.value,
+        index: i,
+      });
     }
+    out.push(parsed);
   }
   return out;
 }
@@ -259,7 +351,9 @@ export type SafeParsePlatformResult =
 /**
  * Returns `{ success: true, data }` or `{ success: false, error }`
  * instead of throwing: for validating many specifiers (a webhook reading
- * every node's labels) without try/catch.
+ * every node's labels) without try/catch. The error is a value describing
+ * the input: its `stack` names it but lists no frames, which would cost
+ * more than the parse (call {@link parsePlatform} for a thrown one).
  *
  * @example
  * ```ts
@@ -271,10 +365,8 @@ export function safeParsePlatform(
   specifier: string,
   options: PlatformOptions = {},
 ): SafeParsePlatformResult {
-  try {
-    return { success: true, data: parsePlatform(specifier, options) };
-  } catch (e) {
-    if (e instanceof PlatformError) return { success: false, error: e };
-    throw e;
-  }
+  const parsed = parseOrRefuse(specifier, options);
+  return parsed instanceof PlatformError
+    ? { success: false, error: parsed }
+    : { success: true, data: parsed };
 }
