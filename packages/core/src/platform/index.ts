@@ -44,7 +44,7 @@ export {
   selectPlatform,
   sortPlatforms,
 } from "./order.js";
-export { parseAllPlatforms, parsePlatform } from "./parse.js";
+export { parseAllPlatforms, parsePlatform, safeParsePlatform } from "./parse.js";
 export {
   type HostPlatform,
   type Platform,

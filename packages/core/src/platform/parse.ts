@@ -343,7 +343,10 @@ export function parseAllPlatforms(
   return out;
 }
 
-/** The outcome of {@link safeParsePlatform}. */
+/** The outcome of {@link safeParsePlatform}.
+ *
+ * @inline
+ */
 export type SafeParsePlatformResult =
   | { readonly success: true; readonly data: Platform }
   | { readonly success: false; readonly error: PlatformError };
