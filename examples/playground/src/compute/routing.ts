@@ -161,7 +161,7 @@ export function runRouting(input: RoutingInput): RoutingResult {
     if (issue === undefined) throw error;
     return fail([issue]);
   }
-  const routing = compileRouting(resources);
+  const routing = compileRouting(resources, { invalidResources: "skip" });
   let containers: ContainerRow[];
   let namespace = input.namespace;
   const issues: InputIssue[] = [];

@@ -308,7 +308,12 @@ export function compileRoutingResource(resource: RoutingResource): CompiledResou
       try {
         imageFilter = compileMirrorImageFilter(resource.spec.filter, resource.spec.imageFilter);
       } catch (e) {
-        problem = `image filter: ${messageOf(e)}`;
+        const { filter } = resource.spec;
+        const field =
+          filter && filter.include.length + filter.exclude.length > 0
+            ? "spec.filter"
+            : "spec.imageFilter";
+        problem = `${field}: ${messageOf(e)}`;
       }
     }
     return Object.freeze({
