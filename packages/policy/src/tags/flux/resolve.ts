@@ -10,7 +10,7 @@ import { type NamedReference, parseNormalizedNamed, withTag } from "@kubeimg/cor
 import { parseIntervalMillis } from "./duration.js";
 import { isTagPolicyError, TagPolicyError } from "./errors.js";
 import type { ImagePolicySpec, ImagePolicyStatus } from "./image-policy-schema.js";
-import { type CompiledTagPolicy, compileTagPolicy } from "./select.js";
+import { type CompiledTagPolicy, checkSelectionPolicy, compileTagPolicy } from "./select.js";
 import {
   composeReadyMessage,
   conditionReasons,
@@ -68,7 +68,8 @@ function messageOf(error: unknown): string {
  * with Flux's reasons and messages.
  *
  * Failures are part of the result (`error`, and the status says what Flux
- * would say); only an abort through `signal` rejects.
+ * would say); only an abort through `signal` rejects, and a `spec` that is
+ * no ImagePolicy spec (a whole ImagePolicy: `INVALID_POLICY`).
  *
  * @example
  * ```ts
@@ -86,6 +87,7 @@ export async function resolveImagePolicy(
   options: ResolveImagePolicyOptions,
 ): Promise<ImagePolicyResolution> {
   const { spec, image, signal } = options;
+  checkSelectionPolicy(spec);
   const previous: ImagePolicyStatus = options.status ?? {};
   const finish = (
     outcome: ReconcileOutcome,

@@ -50,7 +50,9 @@ export interface CompiledTagPolicy {
  * ```
  */
 export function compileTagPolicy(spec: TagSelectionPolicy): CompiledTagPolicy {
-  const policer = policerFromSpec(spec.policy, { semver: spec.semver });
+  checkSelectionPolicy(spec);
+  // An absent choice is Flux's empty ImagePolicyChoice (its field is no pointer).
+  const policer = policerFromSpec(spec.policy ?? {}, { semver: spec.semver });
   let filter: TagFilter | undefined;
   let filterError: TagPolicyError | undefined;
   if (spec.filterTags != null) {
@@ -78,6 +80,26 @@ export function compileTagPolicy(spec: TagSelectionPolicy): CompiledTagPolicy {
       return keys.get(latest) as string;
     },
   };
+}
+
+/**
+ * Throws `INVALID_POLICY` for a value that is not an ImagePolicy's spec: the
+ * whole object handed over in its place would otherwise fail as a raw
+ * `TypeError` deep inside.
+ */
+export function checkSelectionPolicy(value: unknown): void {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new TagPolicyError(
+      "INVALID_POLICY",
+      `invalid policy: expected an ImagePolicy's spec ({ policy, filterTags }), found ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`,
+    );
+  }
+  if ("spec" in value && !("policy" in value)) {
+    throw new TagPolicyError(
+      "INVALID_POLICY",
+      "invalid policy: this is a whole ImagePolicy (it has spec, not spec.policy): pass its spec (imagePolicy.spec)",
+    );
+  }
 }
 
 /**
