@@ -3,6 +3,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
+  type InputIssue,
+  issueText,
   MAX_INPUT_CHARS,
   MAX_TAG_ROWS,
   readTagList,
@@ -153,6 +155,7 @@ describe("runTags compare with native Argo CD and Kargo objects", () => {
         path: "Warehouse.spec.subscriptions[0].image.strictSemver",
         value: "false",
         message: "unknown field",
+        suggestion: "strictSemvers",
       },
     ]);
     const other = runTags({ policy, tags, dialect: "compare", objects: policy });
@@ -198,5 +201,24 @@ describe("runReferences", () => {
       code: "REMOTE_NAME_CONTAINS_UPPERCASE",
       message: "invalid reference format: repository name (library/Ubuntu) must be lowercase",
     });
+  });
+});
+
+describe("an unknown field in the pasted policy", () => {
+  it("shows the field and the name it probably meant, not the suggestion as its value", () => {
+    const policy = read("podinfo-semver.yaml").replace(
+      "  policy:",
+      "  filterTag: { pattern: '^x' }\n  policy:",
+    );
+    const r = runTags({ policy, tags: "1.0.0", dialect: "flux" });
+    const issue = r.issues[0];
+    expect(issue).toMatchObject({
+      path: "spec.filterTag",
+      value: '{"pattern":"^x"}',
+      suggestion: "filterTags",
+    });
+    expect(issueText(issue as InputIssue)).toMatch(
+      /^line \d+: spec\.filterTag \(did you mean "filterTags"\?\): unknown field$/,
+    );
   });
 });

@@ -138,7 +138,9 @@ function routingIssue(
     line: yaml === undefined ? undefined : yaml.lineOf(error.document ?? 0, path),
     path,
     value: error.value === undefined ? "" : show(error.value),
-    message: error.message,
+    ...(error.suggestion === undefined
+      ? { message: error.message }
+      : { message: "unknown field", suggestion: error.suggestion }),
   };
 }
 

@@ -12,8 +12,9 @@
  *
  * @packageDocumentation
  */
+
+export { editDistance } from "./edit-distance.js";
 export { safeParseEnglish } from "./english-issues.js";
-export { editDistance } from "./unknown-fields.js";
 export {
   DEFAULT_MAX_EXPANDED_NODES,
   describeYamlProblem,

@@ -222,7 +222,8 @@ export function parseKuikConfig(value: unknown = {}, options: KuikConfigOptions 
       if (policy === "strict") {
         throw new RoutingError("UNKNOWN_FIELD", message, {
           path: formatFieldPath(field.path),
-          value: field.suggestion,
+          value: valueAtPath(input, field.path),
+          suggestion: field.suggestion,
         });
       }
       options.onWarning?.(message);

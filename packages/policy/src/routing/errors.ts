@@ -44,7 +44,8 @@ export type RoutingErrorCode =
  * The error every routing function throws for malformed input.
  *
  * `path` names the offending field (`spec.mirrors[0].priority`), `value` holds
- * what was found there, `input` the text or string that was being read, and
+ * what was found there (and `suggestion` the field probably meant, for an
+ * unknown one), `input` the text or string that was being read, and
  * `document` the 0-based YAML document index when loading multi-document
  * files.
  *
@@ -67,6 +68,8 @@ export class RoutingError extends KubeimgError {
   readonly input: string | undefined;
   /** 0-based index of the YAML document, when loading YAML. */
   readonly document: number | undefined;
+  /** For `UNKNOWN_FIELD`: the known field whose name is closest, when one is close. */
+  readonly suggestion: string | undefined;
 
   constructor(
     code: RoutingErrorCode,
@@ -76,6 +79,7 @@ export class RoutingError extends KubeimgError {
       value?: unknown;
       input?: string;
       document?: number;
+      suggestion?: string | undefined;
       cause?: unknown;
     } = {},
   ) {
@@ -85,6 +89,7 @@ export class RoutingError extends KubeimgError {
     this.value = details.value;
     this.input = details.input;
     this.document = details.document;
+    this.suggestion = details.suggestion;
   }
 }
 

@@ -247,7 +247,11 @@ function unknownFieldError(input: unknown, fields: readonly UnknownField[]): Rou
   return new RoutingError(
     "UNKNOWN_FIELD",
     `${describeObject(input)}: ${describeUnknownField(first)}${more}`,
-    { path: formatFieldPath(first.path), value: first.suggestion },
+    {
+      path: formatFieldPath(first.path),
+      value: valueAtPath(input, first.path),
+      suggestion: first.suggestion,
+    },
   );
 }
 

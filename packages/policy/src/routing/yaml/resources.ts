@@ -112,6 +112,7 @@ export function loadRoutingResources(
           ...(e.path === undefined ? {} : { path: e.path }),
           value: e.value,
           document: index,
+          ...(e.suggestion === undefined ? {} : { suggestion: e.suggestion }),
         });
       }
       for (const warning of result.warnings) {

@@ -62,6 +62,8 @@ export interface PolicyIssue {
   readonly value: unknown;
   /** What is wrong with it. */
   readonly message: string;
+  /** For an unknown field: the known field whose name is closest, when one is close. */
+  readonly suggestion?: string;
 }
 
 const codes: ReadonlySet<string> = new Set<TagPolicyErrorCode>([

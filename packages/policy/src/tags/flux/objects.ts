@@ -122,11 +122,13 @@ function toError(
   return new TagPolicyError(code, `invalid ${what}: ${lines.join("; ")}`, { issues });
 }
 
-function unknownIssue(field: UnknownField): PolicyIssue {
+/** The issue of an unknown field: `value` the value found there, `suggestion` the field probably meant. */
+function unknownIssue(field: UnknownField, found: unknown): PolicyIssue {
   return {
     path: dottedPath(field.path),
-    value: field.suggestion,
+    value: found,
     message: describeUnknownField(field),
+    ...(field.suggestion === undefined ? {} : { suggestion: field.suggestion }),
   };
 }
 
@@ -195,7 +197,7 @@ function parseFluxObject(
       ...findUnknownMetadataFields(metadata, ["metadata"]),
       ...findUnknownFields(schema, { ...rest, metadata: {} }),
     ];
-    const issues = unknown.map(unknownIssue);
+    const issues = unknown.map((f) => unknownIssue(f, valueAt(value, f.path)));
     if (issues.length > 0 && policy === "strict") {
       return { success: false, error: toError(kind, issues, "UNKNOWN_FIELD") };
     }
@@ -313,7 +315,7 @@ export function parseImagePolicySpec(
     const issues = [
       ...copied.prototypeKeys.map((path) => ({ path })),
       ...findUnknownFields(imagePolicySpecSchema, value),
-    ].map((f) => unknownIssue({ ...f, path: ["spec", ...f.path] }));
+    ].map((f) => unknownIssue({ ...f, path: ["spec", ...f.path] }, valueAt(value, f.path)));
     if (issues.length > 0 && policy === "strict") {
       throw toError("ImagePolicy spec", issues, "UNKNOWN_FIELD");
     }
