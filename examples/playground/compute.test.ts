@@ -9,6 +9,7 @@ import {
   MAX_TAG_ROWS,
   readTagList,
   runReferences,
+  runRouting,
   runTags,
 } from "./src/compute.js";
 
@@ -220,5 +221,35 @@ describe("an unknown field in the pasted policy", () => {
     expect(issueText(issue as InputIssue)).toMatch(
       /^line \d+: spec\.filterTag \(did you mean "filterTags"\?\): unknown field$/,
     );
+  });
+});
+
+describe("runRouting", () => {
+  const crs = `apiVersion: kuik.enix.io/v1alpha1
+kind: ClusterImageSetMirror
+metadata: { name: m }
+spec:
+  filter: { include: [{ image: "docker\\\\.io/.+" }] }
+  mirrors: [{ registry: harbor.example.com, path: /m }]
+`;
+  const base = { crs, namespace: "default", pullPolicy: "", pod: "" };
+
+  it("heads an image's row with the image, a Pod's with its container", () => {
+    const image = runRouting({ ...base, mode: "image", image: "nginx:1.25" });
+    expect(image.issues).toEqual([]);
+    expect(image.containers[0]?.heading).toBe("Image nginx:1.25");
+    const pod = runRouting({
+      ...base,
+      mode: "pod",
+      image: "",
+      pod: "metadata: { name: p }\nspec:\n  containers: [{ name: web, image: nginx:1.25 }]\n",
+    });
+    expect(pod.containers[0]?.heading).toBe("Container web: nginx:1.25");
+  });
+
+  it("gives the parser's reason for an image kuik cannot read, as the CLI does", () => {
+    const r = runRouting({ ...base, mode: "image", image: "Foo:bar:baz" });
+    expect(r.containers[0]).toMatchObject({ status: "skipped", skipReason: "INVALID_IMAGE" });
+    expect(r.containers[0]?.skipDetail).toMatch(/^invalid reference format.*\[[A-Z_]+\]$/);
   });
 });
