@@ -71,6 +71,8 @@ export function imageReferenceErrorMessage(code: ImageReferenceErrorCode, detail
  *
  * @example
  * ```ts
+ * import { isImageReferenceError, parseNormalizedNamed } from "@kubeimg/core/reference";
+ *
  * try { parseNormalizedNamed("Foo") } catch (e) {
  *   if (isImageReferenceError(e)) e.code; // "REMOTE_NAME_CONTAINS_UPPERCASE"
  * }
@@ -97,6 +99,9 @@ export class ImageReferenceError extends KubeimgError {
  *
  * @example
  * ```ts
+ * import { isImageReferenceError, safeParseNormalizedNamed } from "@kubeimg/core/reference";
+ *
+ * declare const input: string;
  * const r = safeParseNormalizedNamed(input);
  * if (!r.success && isImageReferenceError(r.error)) console.log(r.error.code);
  * ```

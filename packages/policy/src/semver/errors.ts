@@ -23,6 +23,8 @@ export type SemverErrorCode =
  *
  * @example
  * ```ts
+ * import { isSemverError, parseVersion } from "@kubeimg/policy/semver";
+ *
  * try { parseVersion("1.2.3-01") } catch (e) {
  *   if (isSemverError(e)) console.log(e.code); // SEGMENT_STARTS_ZERO
  * }
@@ -59,6 +61,8 @@ const codes: ReadonlySet<string> = new Set<SemverErrorCode>([
  *
  * @example
  * ```ts
+ * import { SemverError, isSemverError } from "@kubeimg/policy/semver";
+ *
  * isSemverError(new SemverError("INVALID_SEMVER", "x", "invalid semantic version")); // true
  * ```
  */
