@@ -76,6 +76,8 @@ function normalizeKeyBytes(location: string): string | undefined {
  *
  * @example
  * ```ts
+ * import { normalizeKeyringKey } from "@kubeimg/core/keyring";
+ *
  * normalizeKeyringKey("https://index.docker.io/v1/"); // "index.docker.io"
  * normalizeKeyringKey("quay.io/team");                // "quay.io/team"
  * ```
@@ -118,6 +120,8 @@ function keyMatches(key: string, image: string): boolean {
  *
  * @example
  * ```ts
+ * import { isDefaultRegistryMatch } from "@kubeimg/core/keyring";
+ *
  * isDefaultRegistryMatch("library/nginx");        // true
  * isDefaultRegistryMatch("quay.io/coreos/etcd");  // false
  * isDefaultRegistryMatch("localhost/app");        // true, as in the kubelet

@@ -36,6 +36,8 @@ export type MatchComparerKind =
  *
  * @example
  * ```ts
+ * import { only } from "@kubeimg/core/platform";
+ *
  * const node = only({ os: "linux", architecture: "arm64" });
  * node.match({ os: "linux", architecture: "arm", variant: "v7" }); // true: arm64 nodes run 32-bit arm
  * node.less({ os: "linux", architecture: "arm64" }, { os: "linux", architecture: "arm", variant: "v7" }); // true
@@ -130,6 +132,8 @@ function orderedComparer(
  *
  * @example
  * ```ts
+ * import { ordered } from "@kubeimg/core/platform";
+ *
  * const c = ordered([{ os: "linux", architecture: "arm64" }, { os: "linux", architecture: "amd64" }]);
  * c.less({ os: "linux", architecture: "arm64" }, { os: "linux", architecture: "amd64" }); // true
  * ```
@@ -154,6 +158,8 @@ export function ordered(
  *
  * @example
  * ```ts
+ * import { only } from "@kubeimg/core/platform";
+ *
  * const node = only({ os: "linux", architecture: "amd64", variant: "v3" });
  * node.match({ os: "linux", architecture: "386" }); // true
  * node.match({ os: "linux", architecture: "amd64", variant: "v4" }); // false
@@ -175,6 +181,8 @@ export function only(
  *
  * @example
  * ```ts
+ * import { onlyStrict } from "@kubeimg/core/platform";
+ *
  * onlyStrict({ os: "linux", architecture: "amd64", variant: "v3" }).match({ os: "linux", architecture: "amd64" }); // false
  * ```
  */
@@ -194,6 +202,8 @@ export function onlyStrict(
  *
  * @example
  * ```ts
+ * import { anyOf } from "@kubeimg/core/platform";
+ *
  * const c = anyOf([{ os: "linux", architecture: "arm64" }, { os: "linux", architecture: "amd64" }]);
  * c.less({ os: "linux", architecture: "amd64" }, { os: "linux", architecture: "arm64" }); // false: equal rank
  * ```
@@ -222,6 +232,8 @@ export function anyOf(
  *
  * @example
  * ```ts
+ * import { allPlatforms } from "@kubeimg/core/platform";
+ *
  * allPlatforms.match({ os: "plan9", architecture: "386" }); // true
  * ```
  */
@@ -238,6 +250,8 @@ export const allPlatforms: PlatformMatchComparer = {
  *
  * @example
  * ```ts
+ * import { onlyOS } from "@kubeimg/core/platform";
+ *
  * onlyOS({ os: "linux", architecture: "amd64" }).match({ os: "linux", architecture: "s390x" }); // true
  * ```
  */
@@ -276,6 +290,8 @@ export function onlyOS(
  *
  * @example
  * ```ts
+ * import { windowsHost } from "@kubeimg/core/platform";
+ *
  * const c = windowsHost({ os: "windows", architecture: "amd64", osVersion: "10.0.20348.100" });
  * c.less(
  *   { os: "windows", architecture: "amd64", osVersion: "10.0.20348.2" },
@@ -306,6 +322,8 @@ export function windowsHost(
  *
  * @example
  * ```ts
+ * import { defaultMatcher } from "@kubeimg/core/platform";
+ *
  * defaultMatcher({ os: "linux", architecture: "arm64", variant: "v8" }).kind; // "only"
  * ```
  */
@@ -322,6 +340,8 @@ export function defaultMatcher(
  *
  * @example
  * ```ts
+ * import { defaultStrictMatcher } from "@kubeimg/core/platform";
+ *
  * defaultStrictMatcher({ os: "linux", architecture: "amd64" }).match({ os: "linux", architecture: "386" }); // false
  * ```
  */

@@ -39,6 +39,8 @@ export type PlatformSpecifierPart =
  *
  * @example
  * ```ts
+ * import { isPlatformError, parsePlatform } from "@kubeimg/core/platform";
+ *
  * try { parsePlatform("linux/arm 64") } catch (e) {
  *   if (isPlatformError(e)) [e.code, e.part, e.value]; // ["INVALID_COMPONENT", "architecture", "arm 64"]
  * }
@@ -77,6 +79,8 @@ export class PlatformError extends KubeimgError {
  *
  * @example
  * ```ts
+ * import { isPlatformError, safeParsePlatform } from "@kubeimg/core/platform";
+ *
  * const r = safeParsePlatform("linux/*");
  * if (!r.success && isPlatformError(r.error)) r.error.code; // "WILDCARD_NOT_SUPPORTED"
  * ```

@@ -27,6 +27,8 @@ function byLess(comparer: PlatformMatchComparer, candidates: readonly PlatformIn
  *
  * @example
  * ```ts
+ * import { only, sortPlatforms } from "@kubeimg/core/platform";
+ *
  * const node = only({ os: "linux", architecture: "arm64" });
  * sortPlatforms(node, [
  *   { os: "linux", architecture: "amd64" },
@@ -49,6 +51,8 @@ export function sortPlatforms(
  *
  * @example
  * ```ts
+ * import { only, selectPlatform } from "@kubeimg/core/platform";
+ *
  * selectPlatform(only({ os: "linux", architecture: "amd64", variant: "v2" }), [
  *   { os: "linux", architecture: "386" },
  *   { os: "linux", architecture: "amd64" },
@@ -83,6 +87,8 @@ export interface IndexEntryPlatform {
  *
  * @example
  * ```ts
+ * import { only, orderIndexEntries } from "@kubeimg/core/platform";
+ *
  * orderIndexEntries(only({ os: "linux", architecture: "amd64" }), [
  *   {},
  *   { platform: { os: "linux", architecture: "arm64" } },

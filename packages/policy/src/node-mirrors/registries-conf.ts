@@ -195,6 +195,8 @@ function loadFile(
  *
  * @example
  * ```ts
+ * import { loadRegistriesConf } from "@kubeimg/policy/node-mirrors";
+ *
  * const conf = loadRegistriesConf({ conf: '[[registry]]\nlocation = "quay.io"\n' });
  * conf.registries[0]?.prefix; // "quay.io"
  * ```

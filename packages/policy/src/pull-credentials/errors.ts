@@ -22,6 +22,8 @@ export type PullCredentialsConfigErrorCode =
  *
  * @example
  * ```ts
+ * import { createVerificationPolicy, isPullCredentialsConfigError } from "@kubeimg/policy/pull-credentials";
+ *
  * try { createVerificationPolicy({ policy: "NeverVerifyAllowlistedImages", allowlist: ["nginx:1"] }) }
  * catch (e) { if (isPullCredentialsConfigError(e)) console.log(e.code, e.value) } // INVALID_ALLOWLIST nginx:1
  * ```
@@ -54,7 +56,10 @@ export class PullCredentialsConfigError extends KubeimgError {
  *
  * @example
  * ```ts
- * if (isPullCredentialsConfigError(e) && e.code === "UNKNOWN_POLICY") { … }
+ * import { isPullCredentialsConfigError } from "@kubeimg/policy/pull-credentials";
+ *
+ * declare const e: unknown; // a caught error
+ * if (isPullCredentialsConfigError(e) && e.code === "UNKNOWN_POLICY") console.error(e.message);
  * ```
  */
 export const isPullCredentialsConfigError = errorGuard<PullCredentialsConfigError>(
@@ -66,7 +71,10 @@ export const isPullCredentialsConfigError = errorGuard<PullCredentialsConfigErro
  *
  * @example
  * ```ts
- * if (isPullRecordError(e) && e.code === ("DECODE_ERROR" satisfies PullRecordErrorCode)) { … }
+ * import { isPullRecordError, type PullRecordErrorCode } from "@kubeimg/policy/pull-credentials";
+ *
+ * declare const e: unknown; // a caught error
+ * if (isPullRecordError(e) && e.code === ("DECODE_ERROR" satisfies PullRecordErrorCode)) console.error(e.message);
  * ```
  */
 export type PullRecordErrorCode =
@@ -84,6 +92,8 @@ export type PullRecordErrorCode =
  *
  * @example
  * ```ts
+ * import { decodePulledRecordFile, isPullRecordError } from "@kubeimg/policy/pull-credentials";
+ *
  * try { decodePulledRecordFile("{}") } catch (e) { if (isPullRecordError(e)) console.log(e.code) } // DECODE_ERROR
  * ```
  */
@@ -110,7 +120,10 @@ export class PullRecordError extends KubeimgError {
  *
  * @example
  * ```ts
- * if (isPullRecordError(e) && e.code === "DECODE_ERROR") { … }
+ * import { isPullRecordError } from "@kubeimg/policy/pull-credentials";
+ *
+ * declare const e: unknown; // a caught error
+ * if (isPullRecordError(e) && e.code === "DECODE_ERROR") console.error(e.message);
  * ```
  */
 export const isPullRecordError = errorGuard<PullRecordError>("PullRecordError");

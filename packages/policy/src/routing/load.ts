@@ -261,6 +261,8 @@ function unknownFieldError(input: unknown, fields: readonly UnknownField[]): Rou
  *
  * @example
  * ```ts
+ * import { parseRoutingResource } from "@kubeimg/policy/routing";
+ *
  * const cism = parseRoutingResource({
  *   apiVersion: "kuik.enix.io/v1alpha1", kind: "ClusterImageSetMirror",
  *   metadata: { name: "all" },

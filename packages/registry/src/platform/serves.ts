@@ -117,6 +117,8 @@ export async function imageServesPlatforms(
  *
  * @example
  * ```ts
+ * import { missingPlatformsReason } from "@kubeimg/registry/platform";
+ *
  * missingPlatformsReason([{ os: "linux", architecture: "arm64" }]); // "available, but no linux/arm64 manifest"
  * ```
  */

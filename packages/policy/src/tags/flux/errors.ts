@@ -29,6 +29,8 @@ export type TagPolicyErrorCode =
  *
  * @example
  * ```ts
+ * import { isTagPolicyError, selectLatestTag } from "@kubeimg/policy/tags";
+ *
  * try { selectLatestTag([], { policy: { alphabetical: {} } }) } catch (e) {
  *   if (isTagPolicyError(e)) console.log(e.code); // NO_TAGS
  * }
@@ -84,6 +86,8 @@ const codes: ReadonlySet<string> = new Set<TagPolicyErrorCode>([
  *
  * @example
  * ```ts
+ * import { TagPolicyError, isTagPolicyError } from "@kubeimg/policy/tags";
+ *
  * isTagPolicyError(new TagPolicyError("NO_TAGS", "no tags in database")); // true
  * ```
  */

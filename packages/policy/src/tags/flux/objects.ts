@@ -256,6 +256,8 @@ export function parseImagePolicy(input: unknown, options: FluxObjectOptions = {}
  *
  * @example
  * ```ts
+ * import { safeParseImagePolicy } from "@kubeimg/policy/tags";
+ *
  * const r = safeParseImagePolicy({ kind: "ImagePolicy" });
  * if (!r.success) console.log(r.error.issues.map((i) => i.path)); // ["apiVersion", "metadata", "spec"]
  * ```
@@ -277,6 +279,8 @@ export function safeParseImagePolicy(
  *
  * @example
  * ```ts
+ * import { parseImageRepository } from "@kubeimg/policy/tags";
+ *
  * const repo = parseImageRepository({
  *   apiVersion: "image.toolkit.fluxcd.io/v1beta2", kind: "ImageRepository",
  *   metadata: { name: "podinfo" }, spec: { image: "ghcr.io/stefanprodan/podinfo", interval: "5m" },
@@ -300,6 +304,8 @@ export function parseImageRepository(
  *
  * @example
  * ```ts
+ * import { parseImagePolicySpec } from "@kubeimg/policy/tags";
+ *
  * parseImagePolicySpec({ imageRepositoryRef: { name: "app" }, policy: { numerical: {} } })
  *   .policy.numerical?.order; // "asc"
  * ```

@@ -73,6 +73,8 @@ function messageOf(error: unknown): string {
  *
  * @example
  * ```ts
+ * import { MemoryRegistry, parseImagePolicySpec, resolveImagePolicy } from "@kubeimg/policy/tags";
+ *
  * const registry = new MemoryRegistry({ tags: { "ghcr.io/org/app": ["1.0.0", "1.1.0"] } });
  * const r = await resolveImagePolicy({
  *   spec: parseImagePolicySpec({ imageRepositoryRef: { name: "app" }, policy: { semver: { range: "1.x" } } }),

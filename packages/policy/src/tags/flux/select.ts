@@ -45,6 +45,8 @@ export interface CompiledTagPolicy {
  *
  * @example
  * ```ts
+ * import { compileTagPolicy } from "@kubeimg/policy/tags";
+ *
  * const policy = compileTagPolicy({ policy: { semver: { range: "5.1.x" } } });
  * policy.select(["5.0.3", "5.1.2", "5.1.10", "6.0.0"]); // "5.1.10"
  * ```
@@ -113,6 +115,8 @@ export function checkSelectionPolicy(value: unknown): void {
  *
  * @example
  * ```ts
+ * import { selectLatestTag } from "@kubeimg/policy/tags";
+ *
  * selectLatestTag(["RELEASE.2024-01-01T00-00-00Z", "RELEASE.2024-03-01T00-00-00Z", "latest"], {
  *   policy: { alphabetical: { order: "asc" } },
  *   filterTags: { pattern: "^RELEASE\\.(?P<timestamp>.*)Z$", extract: "$timestamp" },
@@ -129,6 +133,8 @@ export function selectLatestTag(tags: readonly string[], policy: TagSelectionPol
  *
  * @example
  * ```ts
+ * import { safeSelectLatestTag } from "@kubeimg/policy/tags";
+ *
  * const r = safeSelectLatestTag(["1.0"], { policy: { semver: { range: ">=1" } } });
  * if (!r.success) console.log(r.error.code); // NO_MATCHING_VERSION
  * ```
