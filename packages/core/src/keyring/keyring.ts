@@ -202,6 +202,9 @@ class BasicDockerKeyring implements DockerKeyring {
  *
  * @example
  * ```ts
+ * import { createDockerKeyring, parseDockerConfigJson } from "@kubeimg/core/keyring";
+ *
+ * declare const text: string; // YAML text
  * const keyring = createDockerKeyring([{ config: parseDockerConfigJson(text) }]);
  * keyring.lookup("quay.io/team/app").map((c) => c.username);
  * ```

@@ -286,6 +286,9 @@ function refOf(resource: RoutingResource): RoutingResourceRef {
  *
  * @example
  * ```ts
+ * import { compileRoutingResource, parseRoutingResource } from "@kubeimg/policy/routing";
+ *
+ * declare const object: unknown; // a parsed object
  * const compiled = compileRoutingResource(parseRoutingResource(object));
  * if (compiled.problem) console.warn(compiled.problem);
  * ```
