@@ -82,6 +82,10 @@ function podMeta(pod: RoutingPod, namespace: string): RoutingPodMeta {
  *
  * @example
  * ```ts
+ * import { planPodRouting, type CompiledRouting } from "@kubeimg/policy/routing";
+ *
+ * declare const routing: CompiledRouting; // compileRouting(…)
+ * declare const admissionRequest: { object: unknown; namespace: string }; // an AdmissionReview's request
  * const plan = planPodRouting(routing, admissionRequest.object, { namespace: admissionRequest.namespace });
  * for (const c of plan.containers) if (c.status === "routed") console.log(c.container, c.alternatives);
  * ```
