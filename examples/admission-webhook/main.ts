@@ -119,7 +119,8 @@ try {
     `${(error as Error).message}${(error as { code?: string }).code ? ` [${(error as { code?: string }).code}]` : ""}`,
   );
 }
-const routing = compileRouting(resources, { config });
+// A cluster's CRs: one user's broken object is skipped and logged, as kuik does.
+const routing = compileRouting(resources, { config, invalidResources: "skip" });
 const secrets = new Map<string, unknown>();
 if (values.secrets) {
   // Policy's bounded reader, as for the routing files; its problems never
@@ -139,6 +140,11 @@ const probeTimeoutMs =
   positiveMs("probe-timeout-ms", values["probe-timeout-ms"]) ?? activeCheckTimeoutMs(config);
 const deadlineMs = positiveMs("deadline-ms", values["deadline-ms"]) ?? 8000;
 const log = (line: string) => console.error(`${new Date().toISOString()} ${line}`);
+for (const { resource, message } of routing.problems) {
+  log(
+    `warning: kuik skips ${resource.kind} ${resource.namespace ?? ""}${resource.namespace ? "/" : ""}${resource.name}: ${message}`,
+  );
+}
 const redisUrl = values["redis-url"] ?? process.env.REDIS_URL;
 const state = redisUrl
   ? createRedisAvailabilityState({

@@ -1,5 +1,8 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runDemo } from "./demo.js";
+import { runDemo, shellWord } from "./demo.js";
 import { SECTIONS } from "./sections.js";
 
 describe("pnpm demo", () => {
@@ -53,10 +56,42 @@ describe("pnpm demo", () => {
       "use the image on the node (credentialRecordFound)",
       "must pull (mustAuthenticate)",
     ]);
-    expect(transcript).toContain("record:       kubelet/image_manager/pulled/sha256-");
+    expect(transcript).toContain(
+      "record:       examples/demo/fixtures/kubelet/image_manager/pulled/sha256-",
+    );
     // Policy tests: the example passes, the failing case shows both tags and why.
     expect(transcript).toContain("13 passed, 0 failed (13 cases in 4 files)");
     expect(transcript).toContain("  ✗ podinfo takes 7.0.0 (it does not)");
     expect(transcript).toMatch(/ tag +7\.0\.0 +6\.1\.0\n/);
+  });
+});
+
+describe("the demo's printed commands", () => {
+  it("can be pasted at the repository root: pnpm -s kubeimg, with paths from the root", async () => {
+    let transcript = "";
+    await runDemo(SECTIONS, {
+      write: (t) => {
+        transcript += t;
+      },
+      color: false,
+    });
+    const commands = transcript.split("\n").filter((l) => l.startsWith("$ "));
+    expect(commands.length).toBeGreaterThan(10);
+    const root = fileURLToPath(new URL("../../", import.meta.url));
+    const paths: string[] = [];
+    for (const command of commands) {
+      expect(command).toMatch(/^\$ pnpm -s kubeimg /);
+      for (const word of command.split(" ")) {
+        if (word.startsWith("examples/")) paths.push(word);
+      }
+    }
+    expect(paths.length).toBeGreaterThan(10);
+    expect(paths.filter((p) => !existsSync(join(root, p)))).toEqual([]);
+  });
+
+  it("quotes a word the shell would split or expand", () => {
+    expect(shellWord("tags/a.yaml")).toBe("tags/a.yaml");
+    expect(shellWord(">=1.0 <2")).toBe("'>=1.0 <2'");
+    expect(shellWord("it's")).toBe("'it'\\''s'");
   });
 });

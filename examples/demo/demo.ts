@@ -11,7 +11,7 @@ import { type CliIo, runCli } from "@kubeimg/cli";
 export interface DemoStep {
   /** What the step shows, printed above the command. */
   readonly say: string;
-  /** The `kubeimg` arguments, file names relative to `fixtures/`. */
+  /** The `kubeimg` arguments, file names relative to the repository root. */
   readonly args: readonly string[];
   /** The exit code this step must end with. */
   readonly exit: 0 | 1 | 2;
@@ -29,7 +29,13 @@ export interface DemoOutput {
   readonly color: boolean;
 }
 
-const fixturesDir = fileURLToPath(new URL("./fixtures/", import.meta.url));
+/** The repository root: each printed command runs from there as `pnpm -s kubeimg …`. */
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+
+/** `word` as a POSIX shell reads it back: quoted only when it holds more than safe characters. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
 
 function indent(text: string): string {
   return text
@@ -69,11 +75,13 @@ export async function runDemo(
           isTTY: true,
         },
         env: output.color ? {} : { NO_COLOR: "1" },
-        cwd: fixturesDir,
+        cwd: repoRoot,
         fetch: () => Promise.reject(new Error("the demo runs offline")),
       };
       const code = await runCli(step.args, io);
-      output.write(`\n${dim(`# ${step.say}`)}\n$ kubeimg ${step.args.join(" ")}\n`);
+      output.write(
+        `\n${dim(`# ${step.say}`)}\n$ pnpm -s kubeimg ${step.args.map(shellWord).join(" ")}\n`,
+      );
       if (stdout !== "") output.write(`${indent(stdout)}\n`);
       if (stderr !== "") output.write(`${indent(stderr)}\n`);
       output.write(dim(`  (exit ${code})\n`));

@@ -4,6 +4,11 @@
 import type { DemoSection } from "./demo.js";
 import { IMAGES } from "./kubelet-scenario.js";
 
+/** A fixture's path from the repository root, where the printed commands run. */
+function fixture(path: string): string {
+  return `examples/demo/fixtures/${path}`;
+}
+
 /** Image references: what Kubernetes and Docker make of what people write. */
 const references: DemoSection = {
   title: "Image references (distribution/reference, Kubernetes defaults)",
@@ -36,9 +41,9 @@ const tagPolicies: DemoSection = {
       args: [
         "tags",
         "-f",
-        "tags/podinfo-semver.yaml",
+        fixture("tags/podinfo-semver.yaml"),
         "--tags-file",
-        "tags/podinfo.tags",
+        fixture("tags/podinfo.tags"),
         "--explain",
       ],
       exit: 0,
@@ -48,9 +53,9 @@ const tagPolicies: DemoSection = {
       args: [
         "tags",
         "-f",
-        "tags/app-release-candidates.yaml",
+        fixture("tags/app-release-candidates.yaml"),
         "--tags-file",
-        "tags/app.tags",
+        fixture("tags/app.tags"),
         "--explain",
       ],
       exit: 0,
@@ -60,9 +65,9 @@ const tagPolicies: DemoSection = {
       args: [
         "tags",
         "-f",
-        "tags/minio-release.yaml",
+        fixture("tags/minio-release.yaml"),
         "--tags-file",
-        "tags/minio.tags",
+        fixture("tags/minio.tags"),
         "--explain",
       ],
       exit: 0,
@@ -73,13 +78,13 @@ const tagPolicies: DemoSection = {
         "tags",
         "compare",
         "-f",
-        "tags/dialects/flux-policy.yaml",
+        fixture("tags/dialects/flux-policy.yaml"),
         "-f",
-        "tags/dialects/argocd-image-updater.yaml",
+        fixture("tags/dialects/argocd-image-updater.yaml"),
         "-f",
-        "tags/dialects/kargo-warehouse.yaml",
+        fixture("tags/dialects/kargo-warehouse.yaml"),
         "--tags-file",
-        "tags/dialects/app.tags",
+        fixture("tags/dialects/app.tags"),
       ],
       exit: 0,
     },
@@ -95,7 +100,7 @@ const routing: DemoSection = {
       args: [
         "route",
         "-f",
-        "routing/nginx-unprivileged.yaml",
+        fixture("routing/nginx-unprivileged.yaml"),
         "--namespace",
         "default",
         "--image",
@@ -108,7 +113,7 @@ const routing: DemoSection = {
       args: [
         "route",
         "-f",
-        "routing/team-mirror.yaml",
+        fixture("routing/team-mirror.yaml"),
         "--namespace",
         "my-app",
         "--image",
@@ -121,7 +126,7 @@ const routing: DemoSection = {
       args: [
         "route",
         "-f",
-        "routing/team-mirror.yaml",
+        fixture("routing/team-mirror.yaml"),
         "--namespace",
         "my-app",
         "--image",
@@ -136,13 +141,13 @@ const routing: DemoSection = {
       args: [
         "route",
         "-f",
-        "routing/team-mirror.yaml",
+        fixture("routing/team-mirror.yaml"),
         "--namespace",
         "my-app",
         "--image",
         "docker-registry.example.com/my-app/api:v2",
         "--node-config",
-        "node/containerd/certs.d",
+        fixture("node/containerd/certs.d"),
       ],
       exit: 0,
     },
@@ -157,7 +162,7 @@ function pullCheck(
   return [
     "pull-check",
     "--kubelet-dir",
-    "kubelet",
+    fixture("kubelet"),
     "--image",
     image.image,
     "--image-ref",
@@ -177,7 +182,7 @@ const pullDecisions: DemoSection = {
       say: "NeverVerify: any pod may use any image on the node, even team A's private one",
       args: pullCheck(IMAGES.privateApp, "NeverVerify", [
         "--secret-file",
-        "secrets/team-b-regcred.yaml",
+        fixture("secrets/team-b-regcred.yaml"),
       ]),
       exit: 0,
     },
@@ -190,7 +195,7 @@ const pullDecisions: DemoSection = {
       say: "…but team B cannot use the image team A pulled with its own secret",
       args: pullCheck(IMAGES.privateApp, "NeverVerifyPreloadedImages", [
         "--secret-file",
-        "secrets/team-b-regcred.yaml",
+        fixture("secrets/team-b-regcred.yaml"),
       ]),
       exit: 0,
     },
@@ -206,7 +211,7 @@ const pullDecisions: DemoSection = {
       say: "AlwaysVerify: team A's pod has the credentials on record",
       args: pullCheck(IMAGES.privateApp, "AlwaysVerify", [
         "--secret-file",
-        "secrets/team-a-regcred.yaml",
+        fixture("secrets/team-a-regcred.yaml"),
       ]),
       exit: 0,
     },
@@ -230,12 +235,12 @@ const policyTests: DemoSection = {
   steps: [
     {
       say: "Flux, Argo CD and Kargo picks, kuik routes, node endpoints and kubelet decisions, each case against its expect",
-      args: ["test", "../../policy-tests"],
+      args: ["test", "examples/policy-tests"],
       exit: 0,
     },
     {
       say: "a failing case: the expected and actual tag side by side, and why the policy picked what it did",
-      args: ["test", "../../policy-tests-failing"],
+      args: ["test", "examples/policy-tests-failing"],
       exit: 1,
     },
   ],

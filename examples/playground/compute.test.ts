@@ -3,10 +3,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
+  type InputIssue,
+  issueText,
   MAX_INPUT_CHARS,
   MAX_TAG_ROWS,
   readTagList,
   runReferences,
+  runRouting,
   runTags,
 } from "./src/compute.js";
 
@@ -153,6 +156,7 @@ describe("runTags compare with native Argo CD and Kargo objects", () => {
         path: "Warehouse.spec.subscriptions[0].image.strictSemver",
         value: "false",
         message: "unknown field",
+        suggestion: "strictSemvers",
       },
     ]);
     const other = runTags({ policy, tags, dialect: "compare", objects: policy });
@@ -198,5 +202,54 @@ describe("runReferences", () => {
       code: "REMOTE_NAME_CONTAINS_UPPERCASE",
       message: "invalid reference format: repository name (library/Ubuntu) must be lowercase",
     });
+  });
+});
+
+describe("an unknown field in the pasted policy", () => {
+  it("shows the field and the name it probably meant, not the suggestion as its value", () => {
+    const policy = read("podinfo-semver.yaml").replace(
+      "  policy:",
+      "  filterTag: { pattern: '^x' }\n  policy:",
+    );
+    const r = runTags({ policy, tags: "1.0.0", dialect: "flux" });
+    const issue = r.issues[0];
+    expect(issue).toMatchObject({
+      path: "spec.filterTag",
+      value: '{"pattern":"^x"}',
+      suggestion: "filterTags",
+    });
+    expect(issueText(issue as InputIssue)).toMatch(
+      /^line \d+: spec\.filterTag \(did you mean "filterTags"\?\): unknown field$/,
+    );
+  });
+});
+
+describe("runRouting", () => {
+  const crs = `apiVersion: kuik.enix.io/v1alpha1
+kind: ClusterImageSetMirror
+metadata: { name: m }
+spec:
+  filter: { include: [{ image: "docker\\\\.io/.+" }] }
+  mirrors: [{ registry: harbor.example.com, path: /m }]
+`;
+  const base = { crs, namespace: "default", pullPolicy: "", pod: "" };
+
+  it("heads an image's row with the image, a Pod's with its container", () => {
+    const image = runRouting({ ...base, mode: "image", image: "nginx:1.25" });
+    expect(image.issues).toEqual([]);
+    expect(image.containers[0]?.heading).toBe("Image nginx:1.25");
+    const pod = runRouting({
+      ...base,
+      mode: "pod",
+      image: "",
+      pod: "metadata: { name: p }\nspec:\n  containers: [{ name: web, image: nginx:1.25 }]\n",
+    });
+    expect(pod.containers[0]?.heading).toBe("Container web: nginx:1.25");
+  });
+
+  it("gives the parser's reason for an image kuik cannot read, as the CLI does", () => {
+    const r = runRouting({ ...base, mode: "image", image: "Foo:bar:baz" });
+    expect(r.containers[0]).toMatchObject({ status: "skipped", skipReason: "INVALID_IMAGE" });
+    expect(r.containers[0]?.skipDetail).toMatch(/^invalid reference format.*\[[A-Z_]+\]$/);
   });
 });

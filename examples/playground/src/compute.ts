@@ -8,6 +8,7 @@
  */
 
 export * from "./compute/input.js";
+export * from "./compute/issue-text.js";
 export * from "./compute/references.js";
 export * from "./compute/routing.js";
 export * from "./compute/tags.js";

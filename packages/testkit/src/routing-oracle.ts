@@ -331,7 +331,7 @@ export function compareScenario(value: typeof scenario extends fc.Arbitrary<infe
   const resources = (raw as unknown[]).map((r) =>
     parseRoutingResource(r, { validation: "lenient" }),
   );
-  const routing = compileRouting(resources);
+  const routing = compileRouting(resources, { invalidResources: "skip" });
   const input = {
     pod,
     container: { name: "app", image, imagePullPolicy: always ? "Always" : "IfNotPresent" },

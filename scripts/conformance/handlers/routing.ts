@@ -66,6 +66,7 @@ async function run(v: RoutingVector): Promise<unknown> {
   const validation = v.crdInvalid ? "lenient" : "crd";
   const resources = v.resources.map((r) => parseRoutingResource(r, { validation }));
   const routing = compileRouting(resources, {
+    invalidResources: "skip",
     config: {
       routing: {
         honorPrioritiesOnAlwaysImagePullPolicy: v.config.honorPrioritiesOnAlwaysImagePullPolicy,

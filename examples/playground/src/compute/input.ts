@@ -29,6 +29,8 @@ export interface InputIssue {
   /** The offending value, as text. */
   readonly value: string;
   readonly message: string;
+  /** For an unknown field: the known field probably meant. */
+  readonly suggestion?: string;
 }
 
 // ---------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 /** The Routing view: kuik's ordered alternatives for an image or each container of a Pod. */
 
+import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import {
   type ContainerRoute,
   compileRouting,
@@ -35,10 +36,14 @@ export interface AlternativeRow {
 }
 
 export interface ContainerRow {
+  /** What the row is about: `Image nginx:1.25`, or `Container web: nginx:1.25` for a Pod's. */
+  readonly heading: string;
   readonly container: string;
   readonly image: string;
   readonly status: "routed" | "skipped";
   readonly skipReason: string | undefined;
+  /** Why the image could not be read (`INVALID_IMAGE`), in the parser's words, as the CLI says it. */
+  readonly skipDetail: string | undefined;
   readonly normalized: string | undefined;
   readonly probed: boolean;
   readonly alternatives: readonly AlternativeRow[];
@@ -63,23 +68,39 @@ function refName(r: RoutingResourceRef): string {
   return r.namespace === undefined ? `${r.kind}/${r.name}` : `${r.kind}/${r.namespace}/${r.name}`;
 }
 
-function containerRow(route: ContainerRoute): ContainerRow {
+/** The reference parser's reason for an image kuik cannot read (kuik parses it the same way). */
+function invalidImageDetail(route: ContainerRoute): string | undefined {
+  if (route.status !== "skipped" || route.skipReason !== "INVALID_IMAGE") return undefined;
+  if (route.image === "") return "the container has no image";
+  const parsed = safeParseNormalizedNamed(route.image);
+  return parsed.success ? undefined : `${parsed.error.message} [${parsed.error.code}]`;
+}
+
+function containerRow(route: ContainerRoute, mode: "image" | "pod"): ContainerRow {
+  const heading =
+    mode === "image"
+      ? `Image ${route.image}`
+      : `${route.init ? "Init container" : "Container"} ${route.container}: ${route.image}`;
   if (route.status === "skipped") {
     return {
+      heading,
       container: route.container,
       image: route.image,
       status: "skipped",
       skipReason: route.skipReason,
+      skipDetail: invalidImageDetail(route),
       normalized: undefined,
       probed: false,
       alternatives: [],
     };
   }
   return {
+    heading,
     container: route.container,
     image: route.image,
     status: "routed",
     skipReason: undefined,
+    skipDetail: undefined,
     normalized: route.normalized,
     probed: route.probed,
     alternatives: route.alternatives.map((a) => {
@@ -138,7 +159,9 @@ function routingIssue(
     line: yaml === undefined ? undefined : yaml.lineOf(error.document ?? 0, path),
     path,
     value: error.value === undefined ? "" : show(error.value),
-    message: error.message,
+    ...(error.suggestion === undefined
+      ? { message: error.message }
+      : { message: "unknown field", suggestion: error.suggestion }),
   };
 }
 
@@ -161,7 +184,7 @@ export function runRouting(input: RoutingInput): RoutingResult {
     if (issue === undefined) throw error;
     return fail([issue]);
   }
-  const routing = compileRouting(resources);
+  const routing = compileRouting(resources, { invalidResources: "skip" });
   let containers: ContainerRow[];
   let namespace = input.namespace;
   const issues: InputIssue[] = [];
@@ -172,7 +195,7 @@ export function runRouting(input: RoutingInput): RoutingResult {
     try {
       const plan = planPodRouting(routing, podYaml.values[0], { namespace: input.namespace });
       namespace = plan.namespace;
-      containers = plan.containers.map(containerRow);
+      containers = plan.containers.map((c) => containerRow(c, "pod"));
       if (plan.skipReason !== undefined) error = `the Pod is left alone: ${plan.skipReason}`;
       if (plan.error !== undefined) error = plan.error.message;
     } catch (e) {
@@ -190,7 +213,7 @@ export function runRouting(input: RoutingInput): RoutingResult {
           ...(input.pullPolicy === "" ? {} : { imagePullPolicy: input.pullPolicy }),
         },
       });
-      containers = [containerRow(route)];
+      containers = [containerRow(route, "image")];
     } catch (e) {
       if (!(e instanceof RoutingError)) throw e;
       containers = [];

@@ -176,7 +176,9 @@ function readPolicy(text: string): { policy: TagSelectionPolicy; image: string }
           line: yaml.lineOf(0, issue.path),
           path: issue.path,
           value: show(issue.value),
-          message: issue.message,
+          ...(issue.suggestion === undefined
+            ? { message: issue.message }
+            : { message: "unknown field", suggestion: issue.suggestion }),
         };
       }
       return { input: "policy", line: undefined, path: "", value: "", message: error.message };
@@ -274,7 +276,11 @@ function readDialectObjects(text: string): DialectObjects | InputIssue {
         line: yaml.lineOf(index, inner),
         path: error.path,
         value: show(error.value),
-        message: error.message.slice(error.path.length + 2).replace(/ \(got .*\)$/s, ""),
+        ...(error.suggestion === undefined
+          ? {
+              message: error.message.slice(error.path.length + 2).replace(/ \(got .*\)$/s, ""),
+            }
+          : { message: "unknown field", suggestion: error.suggestion }),
       };
     }
   }

@@ -1,4 +1,6 @@
 /** The page's DOM helpers: elements by id, element building, text boxes that hold large pastes, the status line and the lists of input problems. */
+
+import { issueText } from "../compute/issue-text.js";
 import type { InputIssue } from "../compute.js";
 
 export function $(id: string): HTMLElement {
@@ -58,11 +60,8 @@ export function renderIssues(listId: string, boxId: string, issues: readonly Inp
   const list = $(listId);
   list.replaceChildren();
   for (const issue of issues) {
-    const where = issue.line === undefined ? "" : `line ${issue.line}: `;
-    const field = issue.path === "" ? "" : `${issue.path} = ${issue.value}: `;
-    const value = issue.path === "" && issue.value !== "" ? `${issue.value}: ` : "";
     const button = h("button", { type: "button", "data-line": String(issue.line ?? "") });
-    button.textContent = `${where}${field}${value}${issue.message}`;
+    button.textContent = issueText(issue);
     button.addEventListener("click", () => selectLine(area(boxId), issue.line));
     list.append(h("li", {}, button));
   }

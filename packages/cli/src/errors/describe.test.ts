@@ -53,3 +53,16 @@ describe("describeError on a Node system error that reached the top", () => {
     expect(describeError(Object.assign(new Error("coded"), { code: "EACCES" }))).toBe("coded");
   });
 });
+
+describe("describeError on a plain-HTTP registry reached over TLS", () => {
+  it("names the --insecure-registry flag besides the client option", async () => {
+    const { RegistryError } = await import("@kubeimg/registry/client");
+    const error = new RegistryError(
+      "NETWORK_ERROR",
+      'cannot reach https://r.local:5000/v2/: fetch failed (ERR_SSL_WRONG_VERSION_NUMBER) (the registry seems to speak plain HTTP, not TLS: if it does, set the client option registries["r.local:5000"].insecure: true)',
+    );
+    expect(describeError(error)).toMatch(
+      /\(with kubeimg: --insecure-registry r\.local:5000\) \[NETWORK_ERROR\]$/,
+    );
+  });
+});

@@ -30,9 +30,18 @@ export function describeError(error: unknown): string {
   const hint =
     code === "BLOCKED_HOST"
       ? " (allow it with --allow-private-hosts, or --insecure-registry HOST for plain HTTP)"
-      : "";
+      : code === "NETWORK_ERROR"
+        ? plainHttpFlag(message)
+        : "";
   const safe = sanitizeText(oneLine) + hint;
   if (isKubeimgError(error) && error.code !== "USAGE")
     return `${safe} [${sanitizeText(error.code)}]`;
   return safe;
+}
+
+/** The flag that sets the option a plain-HTTP registry's TLS failure names (see the registry client). */
+function plainHttpFlag(message: string): string {
+  const host = /registries\[("[^"]*")\]\.insecure: true/.exec(message)?.[1];
+  if (host === undefined) return "";
+  return ` (with kubeimg: --insecure-registry ${JSON.parse(host) as string})`;
 }

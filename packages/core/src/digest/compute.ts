@@ -19,6 +19,8 @@ interface SubtleDigest {
  *
  * @example
  * ```ts
+ * import { computeDigest } from "@kubeimg/core/digest";
+ *
  * const d = await computeDigest(new TextEncoder().encode("hello"));
  * d.string; // "sha256:2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
  * ```

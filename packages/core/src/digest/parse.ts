@@ -40,6 +40,8 @@ export function digestFromValidated(s: string): Digest {
  *
  * @example
  * ```ts
+ * import { parseDigest } from "@kubeimg/core/digest";
+ *
  * const d = parseDigest("sha256:" + "a".repeat(64));
  * d.algorithm; // "sha256"
  * parseDigest("sha256:abc"); // throws DigestError, code "DIGEST_INVALID_LENGTH"
@@ -57,6 +59,9 @@ export function parseDigest(s: string): Digest {
  *
  * @example
  * ```ts
+ * import { safeParseDigest } from "@kubeimg/core/digest";
+ *
+ * declare const input: string;
  * const r = safeParseDigest(input);
  * if (!r.success) console.error(r.error.code);
  * ```
@@ -74,6 +79,8 @@ export function safeParseDigest(
  *
  * @example
  * ```ts
+ * import { isValidDigest } from "@kubeimg/core/digest";
+ *
  * isValidDigest("sha512:" + "0".repeat(128)); // true
  * isValidDigest("SHA256:" + "0".repeat(64));  // false
  * ```

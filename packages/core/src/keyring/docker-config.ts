@@ -204,6 +204,8 @@ export function parseDockercfgWith(input: DockerConfigInput, context: Context): 
  *   field of the wrong type, or an `auth` that does not decode.
  * @example
  * ```ts
+ * import { parseDockerConfigJson } from "@kubeimg/core/keyring";
+ *
  * const config = parseDockerConfigJson('{"auths":{"https://index.docker.io/v1/":{"auth":"dXNlcjpwYXNz"}}}');
  * config.auths[0]; // { key: "https://index.docker.io/v1/", entry: { username: "user", password: "pass", … } }
  * ```
@@ -220,6 +222,8 @@ export function parseDockerConfigJson(input: DockerConfigInput): DockerConfig {
  * @throws {DockerConfigError} `INVALID_DOCKER_CONFIG` as {@link parseDockerConfigJson}.
  * @example
  * ```ts
+ * import { parseDockercfg } from "@kubeimg/core/keyring";
+ *
  * parseDockercfg('{"quay.io":{"username":"u","password":"p"}}').auths[0]?.key; // "quay.io"
  * ```
  */

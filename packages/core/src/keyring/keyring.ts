@@ -79,6 +79,8 @@ function normalizeKeyBytes(location: string): string | undefined {
  *
  * @example
  * ```ts
+ * import { normalizeKeyringKey } from "@kubeimg/core/keyring";
+ *
  * normalizeKeyringKey("https://index.docker.io/v1/"); // "index.docker.io"
  * normalizeKeyringKey("quay.io/team");                // "quay.io/team"
  * ```
@@ -121,6 +123,8 @@ function keyMatches(key: string, image: string): boolean {
  *
  * @example
  * ```ts
+ * import { isDefaultRegistryMatch } from "@kubeimg/core/keyring";
+ *
  * isDefaultRegistryMatch("library/nginx");        // true
  * isDefaultRegistryMatch("quay.io/coreos/etcd");  // false
  * isDefaultRegistryMatch("localhost/app");        // true, as in the kubelet
@@ -201,6 +205,9 @@ class BasicDockerKeyring implements DockerKeyring {
  *
  * @example
  * ```ts
+ * import { createDockerKeyring, parseDockerConfigJson } from "@kubeimg/core/keyring";
+ *
+ * declare const text: string; // YAML text
  * const keyring = createDockerKeyring([{ config: parseDockerConfigJson(text) }]);
  * keyring.lookup("quay.io/team/app").map((c) => c.username);
  * ```

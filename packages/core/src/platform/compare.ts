@@ -45,6 +45,8 @@ export type MatchComparerKind =
  *
  * @example
  * ```ts
+ * import { only } from "@kubeimg/core/platform";
+ *
  * const node = only({ os: "linux", architecture: "arm64" });
  * node.match({ os: "linux", architecture: "arm", variant: "v7" }); // true: arm64 nodes run 32-bit arm
  * node.less({ os: "linux", architecture: "arm64" }, { os: "linux", architecture: "arm", variant: "v7" }); // true
@@ -195,6 +197,8 @@ function orderedComparer(
  *
  * @example
  * ```ts
+ * import { ordered } from "@kubeimg/core/platform";
+ *
  * const c = ordered([{ os: "linux", architecture: "arm64" }, { os: "linux", architecture: "amd64" }]);
  * c.less({ os: "linux", architecture: "arm64" }, { os: "linux", architecture: "amd64" }); // true
  * ```
@@ -220,6 +224,8 @@ export function ordered(
  *
  * @example
  * ```ts
+ * import { only } from "@kubeimg/core/platform";
+ *
  * const node = only({ os: "linux", architecture: "amd64", variant: "v3" });
  * node.match({ os: "linux", architecture: "386" }); // true
  * node.match({ os: "linux", architecture: "amd64", variant: "v4" }); // false
@@ -242,6 +248,8 @@ export function only(
  *
  * @example
  * ```ts
+ * import { onlyStrict } from "@kubeimg/core/platform";
+ *
  * onlyStrict({ os: "linux", architecture: "amd64", variant: "v3" }).match({ os: "linux", architecture: "amd64" }); // false
  * ```
  */
@@ -263,6 +271,8 @@ export function onlyStrict(
  *
  * @example
  * ```ts
+ * import { anyOf } from "@kubeimg/core/platform";
+ *
  * const c = anyOf([{ os: "linux", architecture: "arm64" }, { os: "linux", architecture: "amd64" }]);
  * c.less({ os: "linux", architecture: "amd64" }, { os: "linux", architecture: "arm64" }); // false: equal rank
  * ```
@@ -291,6 +301,8 @@ export function anyOf(
  *
  * @example
  * ```ts
+ * import { allPlatforms } from "@kubeimg/core/platform";
+ *
  * allPlatforms.match({ os: "plan9", architecture: "386" }); // true
  * ```
  */
@@ -307,6 +319,8 @@ export const allPlatforms: PlatformMatchComparer = {
  *
  * @example
  * ```ts
+ * import { onlyOS } from "@kubeimg/core/platform";
+ *
  * onlyOS({ os: "linux", architecture: "amd64" }).match({ os: "linux", architecture: "s390x" }); // true
  * ```
  */
@@ -349,6 +363,8 @@ export function onlyOS(
  *
  * @example
  * ```ts
+ * import { windowsHost } from "@kubeimg/core/platform";
+ *
  * const c = windowsHost({ os: "windows", architecture: "amd64", osVersion: "10.0.20348.100" });
  * c.less(
  *   { os: "windows", architecture: "amd64", osVersion: "10.0.20348.2" },
@@ -379,6 +395,8 @@ export function windowsHost(
  *
  * @example
  * ```ts
+ * import { defaultMatcher } from "@kubeimg/core/platform";
+ *
  * defaultMatcher({ os: "linux", architecture: "arm64", variant: "v8" }).kind; // "only"
  * ```
  */
@@ -395,6 +413,8 @@ export function defaultMatcher(
  *
  * @example
  * ```ts
+ * import { defaultStrictMatcher } from "@kubeimg/core/platform";
+ *
  * defaultStrictMatcher({ os: "linux", architecture: "amd64" }).match({ os: "linux", architecture: "386" }); // false
  * ```
  */

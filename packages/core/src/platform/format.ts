@@ -21,6 +21,8 @@ import type { PlatformInput } from "./platform.js";
  *
  * @example
  * ```ts
+ * import { formatPlatform } from "@kubeimg/core/platform";
+ *
  * formatPlatform({ os: "linux", architecture: "arm64", variant: "v8" }); // "linux/arm64/v8"
  * formatPlatform({ os: "", architecture: "amd64" }); // "unknown"
  * ```
@@ -73,6 +75,8 @@ function formatOSFeatures(features: readonly string[]): string {
  *
  * @example
  * ```ts
+ * import { formatAllPlatform } from "@kubeimg/core/platform";
+ *
  * formatAllPlatform({ os: "windows", architecture: "amd64", osVersion: "10.0.17763", osFeatures: ["win32k"] });
  * // "windows(10.0.17763+win32k)/amd64"
  * formatAllPlatform({ os: "linux", architecture: "amd64", osFeatures: ["gpu"] }); // "linux(+gpu)/amd64"

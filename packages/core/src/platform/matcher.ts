@@ -28,6 +28,8 @@ import { windowsVersionMatcher } from "./windows-version.js";
  *
  * @example
  * ```ts
+ * import { newMatcher } from "@kubeimg/core/platform";
+ *
  * newMatcher({ os: "linux", architecture: "arm64" }).match({ os: "linux", architecture: "aarch64" }); // true
  * ```
  */
@@ -148,6 +150,8 @@ export function compileExact(platform: PlatformInput, options: PlatformOptions):
  *
  * @example
  * ```ts
+ * import { newMatcher } from "@kubeimg/core/platform";
+ *
  * const m = newMatcher({ os: "linux", architecture: "arm", variant: "v7" });
  * m.match({ os: "linux", architecture: "armhf" }); // true
  * m.match({ os: "linux", architecture: "arm", variant: "v6" }); // false: exact, no fallbacks

@@ -44,6 +44,8 @@ export function normalizeOSFeatures(features: readonly string[] | undefined): re
  *
  * @example
  * ```ts
+ * import { normalizePlatform } from "@kubeimg/core/platform";
+ *
  * normalizePlatform({ os: "Linux", architecture: "aarch64", variant: "v8" });
  * // { os: "linux", architecture: "arm64", variant: "", osVersion: "", osFeatures: [] }
  * ```

@@ -94,6 +94,8 @@ function sortPositions(
  *
  * @example
  * ```ts
+ * import { only, sortPlatforms } from "@kubeimg/core/platform";
+ *
  * const node = only({ os: "linux", architecture: "arm64" });
  * sortPlatforms(node, [
  *   { os: "linux", architecture: "amd64" },
@@ -120,6 +122,8 @@ export function sortPlatforms(
  *
  * @example
  * ```ts
+ * import { only, selectPlatform } from "@kubeimg/core/platform";
+ *
  * selectPlatform(only({ os: "linux", architecture: "amd64", variant: "v2" }), [
  *   { os: "linux", architecture: "386" },
  *   { os: "linux", architecture: "amd64" },
@@ -169,6 +173,8 @@ export interface IndexEntryPlatform {
  *
  * @example
  * ```ts
+ * import { only, orderIndexEntries } from "@kubeimg/core/platform";
+ *
  * orderIndexEntries(only({ os: "linux", architecture: "amd64" }), [
  *   {},
  *   { platform: { os: "linux", architecture: "arm64" } },

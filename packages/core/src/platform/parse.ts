@@ -155,6 +155,8 @@ function componentPart(index: number): PlatformSpecifierPart {
  *
  * @example
  * ```ts
+ * import { parsePlatform } from "@kubeimg/core/platform";
+ *
  * parsePlatform("linux/aarch64");
  * // { os: "linux", architecture: "arm64", variant: "", osVersion: "", osFeatures: [] }
  * parsePlatform("windows(10.0.17763+win32k)/amd64").osFeatures; // ["win32k"]
@@ -319,6 +321,8 @@ function hostRequired(specifier: string, missing: "os" | "architecture"): Platfo
  *
  * @example
  * ```ts
+ * import { parseAllPlatforms } from "@kubeimg/core/platform";
+ *
  * parseAllPlatforms(["linux/amd64", "linux/arm64/v8"]).map((p) => p.architecture); // ["amd64", "arm64"]
  * ```
  */
@@ -360,6 +364,8 @@ export type SafeParsePlatformResult =
  *
  * @example
  * ```ts
+ * import { safeParsePlatform } from "@kubeimg/core/platform";
+ *
  * const r = safeParsePlatform("linux/arm64/v8/extra");
  * if (!r.success) r.error.code; // "TOO_MANY_COMPONENTS"
  * ```

@@ -74,6 +74,8 @@ export interface HostPlatform {
  *
  * @example
  * ```ts
+ * import { parsePlatform } from "@kubeimg/core/platform";
+ *
  * parsePlatform("arm64", { host: { os: "linux", architecture: "amd64" } }).os; // "linux"
  * ```
  */
@@ -120,6 +122,8 @@ const NO_FEATURES: readonly string[] = [];
  *
  * @example
  * ```ts
+ * import { completePlatform } from "@kubeimg/core/platform";
+ *
  * completePlatform({ os: "linux", architecture: "amd64" });
  * // { os: "linux", architecture: "amd64", variant: "", osVersion: "", osFeatures: [] }
  * ```

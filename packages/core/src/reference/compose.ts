@@ -15,6 +15,8 @@ import { composeNamed, type NamedReference } from "./reference.js";
  *
  * @example
  * ```ts
+ * import { parseNormalizedNamed, withTag } from "@kubeimg/core/reference";
+ *
  * withTag(parseNormalizedNamed("nginx"), "1.25").string; // "docker.io/library/nginx:1.25"
  * withTag(parseNormalizedNamed("nginx"), "-bad");        // throws, code "TAG_INVALID_FORMAT"
  * ```
@@ -38,6 +40,9 @@ export function withTag(r: NamedReference, tag: string): NamedReference {
  *
  * @example
  * ```ts
+ * import { parseNormalizedNamed, withDigest } from "@kubeimg/core/reference";
+ *
+ * declare const hex64: string; // 64 hex digits
  * withDigest(parseNormalizedNamed("nginx:1.25"), "sha256:" + hex64).string;
  * // "docker.io/library/nginx:1.25@sha256:…"
  * ```
@@ -56,6 +61,8 @@ export function withDigest(r: NamedReference, digest: string): NamedReference {
  *
  * @example
  * ```ts
+ * import { parseNormalizedNamed, trimNamed } from "@kubeimg/core/reference";
+ *
  * trimNamed(parseNormalizedNamed("nginx:1.25")).string; // "docker.io/library/nginx"
  * ```
  */

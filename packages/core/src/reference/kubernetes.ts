@@ -36,6 +36,8 @@ export interface ImageName {
  *
  * @example
  * ```ts
+ * import { parseImageName } from "@kubeimg/core/reference";
+ *
  * parseImageName("nginx");
  * // { repository: "docker.io/library/nginx", tag: "latest", digest: undefined }
  * ```
@@ -58,6 +60,9 @@ export function parseImageName(image: string): ImageName {
  *
  * @example
  * ```ts
+ * import { defaultPullPolicy } from "@kubeimg/core/reference";
+ *
+ * declare const hex64: string; // 64 hex digits
  * defaultPullPolicy("nginx");                 // "Always"
  * defaultPullPolicy("nginx:latest");          // "Always"
  * defaultPullPolicy("nginx:1.25");            // "IfNotPresent"
@@ -76,6 +81,9 @@ export function defaultPullPolicy(image: string | NamedReference): DefaultPullPo
  *
  * @example
  * ```ts
+ * import { repositoryName } from "@kubeimg/core/reference";
+ *
+ * declare const hex64: string; // 64 hex digits
  * repositoryName("nginx:1.25");                  // "docker.io/library/nginx"
  * repositoryName("registry.k8s.io/pause@sha256:" + hex64); // "registry.k8s.io/pause"
  * ```

@@ -24,6 +24,8 @@ import type { Reference } from "./reference.js";
  *
  * @example
  * ```ts
+ * import { familiarMatch, parseNormalizedNamed } from "@kubeimg/core/reference";
+ *
  * familiarMatch("library/*", parseNormalizedNamed("nginx"));    // false: familiar form is "nginx"
  * familiarMatch("ngin?", parseNormalizedNamed("nginx:1.25"));   // true, through the name
  * familiarMatch("quay.io/*\/*", parseNormalizedNamed("quay.io/a/b")); // true

@@ -13,6 +13,8 @@ import { composeNamed, type NamedReference, type Reference } from "./reference.j
  *
  * @example
  * ```ts
+ * import { DEFAULT_DOMAIN, parseNormalizedNamed } from "@kubeimg/core/reference";
+ *
  * parseNormalizedNamed("nginx").domain === DEFAULT_DOMAIN; // true
  * ```
  */
@@ -24,6 +26,8 @@ export const DEFAULT_DOMAIN = "docker.io";
  *
  * @example
  * ```ts
+ * import { LEGACY_DEFAULT_DOMAIN, parseNormalizedNamed } from "@kubeimg/core/reference";
+ *
  * parseNormalizedNamed(`${LEGACY_DEFAULT_DOMAIN}/nginx`).domain; // "docker.io"
  * ```
  */
@@ -34,6 +38,8 @@ export const LEGACY_DEFAULT_DOMAIN = "index.docker.io";
  *
  * @example
  * ```ts
+ * import { parseNormalizedNamed } from "@kubeimg/core/reference";
+ *
  * parseNormalizedNamed("nginx").path; // "library/nginx"
  * ```
  */
@@ -52,6 +58,8 @@ export function isHubDomain(s: string, slash: number): boolean {
  *
  * @example
  * ```ts
+ * import { DEFAULT_TAG, parseNormalizedNamed, tagNameOnly } from "@kubeimg/core/reference";
+ *
  * tagNameOnly(parseNormalizedNamed("nginx")).tag === DEFAULT_TAG; // true
  * ```
  */
@@ -80,6 +88,8 @@ function familiarPath(r: NamedReference): string {
  *
  * @example
  * ```ts
+ * import { familiarName, parseNormalizedNamed } from "@kubeimg/core/reference";
+ *
  * familiarName(parseNormalizedNamed("docker.io/library/redis")); // "redis"
  * familiarName(parseNormalizedNamed("docker.io/dmcgowan/myapp")); // "dmcgowan/myapp"
  * familiarName(parseNormalizedNamed("gcr.io/a/b"));             // "gcr.io/a/b"
@@ -99,6 +109,8 @@ export function familiarName(r: NamedReference): string {
  *
  * @example
  * ```ts
+ * import { familiarString, parseNormalizedNamed } from "@kubeimg/core/reference";
+ *
  * familiarString(parseNormalizedNamed("nginx:1.25")); // "nginx:1.25"
  * ```
  */
@@ -115,6 +127,8 @@ export function familiarString(r: Reference): string {
  *
  * @example
  * ```ts
+ * import { parseNormalizedNamed, tagNameOnly } from "@kubeimg/core/reference";
+ *
  * tagNameOnly(parseNormalizedNamed("nginx")).string; // "docker.io/library/nginx:latest"
  * ```
  */

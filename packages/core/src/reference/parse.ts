@@ -143,6 +143,8 @@ function parseReference(
  *
  * @example
  * ```ts
+ * import { type NamedReference, parse } from "@kubeimg/core/reference";
+ *
  * parse("ubuntu:22.04").string;   // "ubuntu:22.04"
  * (parse("gol/ng") as NamedReference).domain; // "gol"
  * parse("Ubuntu");                // throws, code "NAME_CONTAINS_UPPERCASE"
@@ -170,6 +172,8 @@ export function parse(s: string): Reference {
  *
  * @example
  * ```ts
+ * import { parseNormalizedNamed } from "@kubeimg/core/reference";
+ *
  * parseNormalizedNamed("nginx:1.25").string;   // "docker.io/library/nginx:1.25"
  * parseNormalizedNamed("localhost:5000").tag;  // "5000": a Hub repository "localhost"
  * parseNormalizedNamed("Foo/bar").domain;      // "Foo": upper case makes it a domain
@@ -285,6 +289,8 @@ function isDomainCandidate(s: string, slash: number): boolean {
  *
  * @example
  * ```ts
+ * import { parseNamed } from "@kubeimg/core/reference";
+ *
  * parseNamed("docker.io/library/nginx:1.25").path; // "library/nginx"
  * parseNamed("nginx:1.25");                        // throws, code "NAME_NOT_CANONICAL"
  * ```
@@ -303,6 +309,8 @@ export function parseNamed(s: string): NamedReference {
  *
  * @example
  * ```ts
+ * import { parseAnyReference } from "@kubeimg/core/reference";
+ *
  * parseAnyReference("a".repeat(64)).string; // "sha256:aaaa…"
  * parseAnyReference("nginx").string;        // "docker.io/library/nginx"
  * ```
@@ -320,6 +328,9 @@ export function parseAnyReference(s: string): Reference {
  *
  * @example
  * ```ts
+ * import { parseDockerRef } from "@kubeimg/core/reference";
+ *
+ * declare const hex64: string; // 64 hex digits
  * parseDockerRef("nginx").string;              // "docker.io/library/nginx:latest"
  * parseDockerRef("nginx:1.25@sha256:" + hex64).tag; // undefined: the digest wins
  * ```
@@ -356,6 +367,8 @@ function safely<R>(parser: (s: string) => R, s: string): SafeParseResult<R> {
  *
  * @example
  * ```ts
+ * import { safeParse } from "@kubeimg/core/reference";
+ *
  * const r = safeParse("Ubuntu");
  * if (!r.success) r.error.code; // "NAME_CONTAINS_UPPERCASE"
  * ```
@@ -369,6 +382,8 @@ export function safeParse(s: string): SafeParseResult<Reference> {
  *
  * @example
  * ```ts
+ * import { safeParseNamed } from "@kubeimg/core/reference";
+ *
  * safeParseNamed("nginx").success; // false: not canonical
  * ```
  */
@@ -382,6 +397,10 @@ export function safeParseNamed(s: string): SafeParseResult<NamedReference> {
  *
  * @example
  * ```ts
+ * import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
+ *
+ * declare const pod: { spec: { containers: { name: string; image: string }[] } };
+ * declare function deny(message: string): void;
  * for (const c of pod.spec.containers) {
  *   const r = safeParseNormalizedNamed(c.image);
  *   if (!r.success) deny(`${c.name}: ${r.error.message}`);
@@ -397,6 +416,9 @@ export function safeParseNormalizedNamed(s: string): SafeParseResult<NamedRefere
  *
  * @example
  * ```ts
+ * import { safeParseAnyReference } from "@kubeimg/core/reference";
+ *
+ * declare const hex64: string; // 64 hex digits
  * safeParseAnyReference("sha256:" + hex64).success; // true
  * ```
  */
@@ -409,6 +431,8 @@ export function safeParseAnyReference(s: string): SafeParseResult<Reference> {
  *
  * @example
  * ```ts
+ * import { safeParseDockerRef } from "@kubeimg/core/reference";
+ *
  * const r = safeParseDockerRef("nginx");
  * if (r.success) r.data.tag; // "latest"
  * ```

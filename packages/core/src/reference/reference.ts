@@ -121,6 +121,8 @@ export function digestReference(digest: string): DigestReference {
  *
  * @example
  * ```ts
+ * import { isNamedReference, parseNormalizedNamed } from "@kubeimg/core/reference";
+ *
  * isNamedReference(parseNormalizedNamed("nginx"));                  // true
  * isNamedReference({ domain: "docker.io", path: "library/nginx" }); // false
  * ```
@@ -139,6 +141,9 @@ export function isNamedReference(value: unknown): value is NamedReference {
  *
  * @example
  * ```ts
+ * import { isNamed, parseAnyReference } from "@kubeimg/core/reference";
+ *
+ * declare const hex64: string; // 64 hex digits
  * isNamed(parseAnyReference("nginx"));           // true
  * isNamed(parseAnyReference("sha256:" + hex64)); // false: digest only
  * ```
@@ -152,6 +157,8 @@ export function isNamed(r: Reference): r is NamedReference {
  *
  * @example
  * ```ts
+ * import { isTagged, parseNormalizedNamed } from "@kubeimg/core/reference";
+ *
  * isTagged(parseNormalizedNamed("nginx:1.25")); // true
  * isTagged(parseNormalizedNamed("nginx"));      // false: no implicit tag here
  * ```
@@ -166,6 +173,9 @@ export function isTagged(r: Reference): r is NamedReference & { readonly tag: st
  *
  * @example
  * ```ts
+ * import { isDigested, parseNormalizedNamed } from "@kubeimg/core/reference";
+ *
+ * declare const hex64: string; // 64 hex digits
  * isDigested(parseNormalizedNamed("nginx@sha256:" + hex64)); // true
  * ```
  */
@@ -178,6 +188,9 @@ export function isDigested(r: Reference): r is Reference & { readonly digest: Di
  *
  * @example
  * ```ts
+ * import { isCanonical, parseAnyReference, parseNormalizedNamed } from "@kubeimg/core/reference";
+ *
+ * declare const hex64: string; // 64 hex digits
  * isCanonical(parseNormalizedNamed("nginx@sha256:" + hex64)); // true
  * isCanonical(parseAnyReference("sha256:" + hex64));          // false: no name
  * ```

@@ -109,6 +109,8 @@ const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\
  *
  * @example
  * ```ts
+ * import { compileRegexp } from "@kubeimg/core/regexp";
+ *
  * const re = compileRegexp("^RELEASE\\.(?P<timestamp>.*)Z$");
  * const m = re.findStringSubmatchIndex("RELEASE.2024-01-01T00-00-00Z");
  * m && re.expandString("$timestamp", "RELEASE.2024-01-01T00-00-00Z", m); // "2024-01-01T00-00-00"

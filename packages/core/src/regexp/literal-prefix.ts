@@ -53,6 +53,8 @@ function hasTopLevelAlternation(pattern: string): boolean {
  *
  * @example
  * ```ts
+ * import { requiredLiteralPrefix } from "@kubeimg/core/regexp";
+ *
  * requiredLiteralPrefix("registry\\.example\\.com/.+") // "registry.example.com/"
  * requiredLiteralPrefix("a|b") // ""
  * ```

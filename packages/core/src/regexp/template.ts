@@ -71,6 +71,8 @@ function extract(template: string, start: number, nameRun: RegExp): Extracted | 
  *
  * @example
  * ```ts
+ * import { parseTemplate } from "@kubeimg/core/regexp";
+ *
  * parseTemplate("v$1-${name}$$");
  * // [{kind:"literal",text:"v"},{kind:"number",group:1},{kind:"literal",text:"-"},
  * //  {kind:"name",name:"name"},{kind:"literal",text:"$"}]
@@ -113,6 +115,8 @@ export function parseTemplate(template: string): TemplatePiece[] {
  *
  * @example
  * ```ts
+ * import { compileRegexp } from "@kubeimg/core/regexp";
+ *
  * const re = compileRegexp("^v(?P<major>\\d+)\\.(\\d+)");
  * const t = re.compileTemplate("$major-${2}");
  * const m = re.findStringSubmatchIndex("v1.22");
@@ -144,6 +148,8 @@ type BoundPiece = string | readonly number[];
  *
  * @example
  * ```ts
+ * import { bindTemplate } from "@kubeimg/core/regexp";
+ *
  * const t = bindTemplate("$ts", ["", "ts"]);
  * t.expand("RELEASE.2024Z", [0, 13, 8, 12]); // "2024"
  * ```

@@ -158,6 +158,8 @@ function findHostDir(
  *
  * @example
  * ```ts
+ * import { resolveContainerdHosts } from "@kubeimg/policy/node-mirrors";
+ *
  * const r = resolveContainerdHosts("docker.io", {
  *   "/etc/containerd/certs.d/docker.io/hosts.toml": 'server = "https://mirror.example"',
  * });

@@ -230,6 +230,8 @@ function decodeOneFile(
  *
  * @example
  * ```ts
+ * import { loadRegistriesConf } from "@kubeimg/policy/node-mirrors";
+ *
  * const conf = loadRegistriesConf({ conf: '[[registry]]\nlocation = "quay.io"\n' });
  * conf.registries[0]?.prefix; // "quay.io"
  * ```

@@ -193,6 +193,9 @@ export function normalizeImage(image: string): ContainersImageReference {
  *
  * @example
  * ```ts
+ * import { loadRegistriesConf, pullSources } from "@kubeimg/policy/node-mirrors";
+ *
+ * declare const text: string; // YAML text
  * pullSources(() => loadRegistriesConf({ conf: text }), "UPPER/x"); // INVALID_REFERENCE, whatever text holds
  * ```
  */

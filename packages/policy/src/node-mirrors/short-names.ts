@@ -124,6 +124,8 @@ function withUserTagAndDigest(
  *
  * @example
  * ```ts
+ * import { loadRegistriesConf, resolveShortName } from "@kubeimg/policy/node-mirrors";
+ *
  * const conf = loadRegistriesConf({ conf: 'unqualified-search-registries = ["quay.io"]' });
  * resolveShortName(conf, "nginx").candidates; // ["quay.io/nginx:latest"]
  * ```

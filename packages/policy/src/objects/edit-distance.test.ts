@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { editDistance } from "./unknown-fields.js";
+import { editDistance } from "./edit-distance.js";
 
 describe("editDistance (optimal string alignment)", () => {
   it.each([

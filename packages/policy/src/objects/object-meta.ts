@@ -4,7 +4,8 @@
  * field while real manifests, with their labels, annotations and the fields
  * the API server adds, pass.
  */
-import { closestName, type UnknownField } from "./unknown-fields.js";
+import { closestName } from "./edit-distance.js";
+import type { UnknownField } from "./unknown-fields.js";
 
 /** Every field of `metav1.ObjectMeta`, by its JSON name. */
 export const OBJECT_META_FIELDS: readonly string[] = [

@@ -79,6 +79,8 @@ export const kubeletPullCredentialsConfigSchema = z.pipe(
  *
  * @example
  * ```ts
+ * import { parseKubeletPullCredentialsConfig } from "@kubeimg/policy/pull-credentials";
+ *
  * parseKubeletPullCredentialsConfig({ imagePullCredentialsVerificationPolicy: "AlwaysVerify" });
  * // { imagePullCredentialsVerificationPolicy: "AlwaysVerify", preloadedImagesVerificationAllowlist: [] }
  * ```

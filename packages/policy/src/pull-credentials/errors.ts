@@ -24,6 +24,8 @@ export type PullCredentialsConfigErrorCode =
  *
  * @example
  * ```ts
+ * import { createVerificationPolicy, isPullCredentialsConfigError } from "@kubeimg/policy/pull-credentials";
+ *
  * try { createVerificationPolicy({ policy: "NeverVerifyAllowlistedImages", allowlist: ["nginx:1"] }) }
  * catch (e) { if (e instanceof PullCredentialsConfigError) console.log(e.code, e.value) } // INVALID_ALLOWLIST nginx:1
  * ```
@@ -56,7 +58,10 @@ export class PullCredentialsConfigError extends KubeimgError {
  *
  * @example
  * ```ts
- * if (isPullCredentialsConfigError(e) && e.code === "UNKNOWN_POLICY") { … }
+ * import { isPullCredentialsConfigError } from "@kubeimg/policy/pull-credentials";
+ *
+ * declare const e: unknown; // a caught error
+ * if (isPullCredentialsConfigError(e) && e.code === "UNKNOWN_POLICY") console.error(e.message);
  * ```
  */
 export const isPullCredentialsConfigError = errorGuard<PullCredentialsConfigError>(
@@ -68,7 +73,10 @@ export const isPullCredentialsConfigError = errorGuard<PullCredentialsConfigErro
  *
  * @example
  * ```ts
- * if (isPullRecordError(e) && e.code === ("DECODE_ERROR" satisfies PullRecordErrorCode)) { … }
+ * import { isPullRecordError, type PullRecordErrorCode } from "@kubeimg/policy/pull-credentials";
+ *
+ * declare const e: unknown; // a caught error
+ * if (isPullRecordError(e) && e.code === ("DECODE_ERROR" satisfies PullRecordErrorCode)) console.error(e.message);
  * ```
  *
  * @inline
@@ -88,7 +96,10 @@ export type PullRecordErrorCode =
  *
  * @example
  * ```ts
- * catch (e) { if (e instanceof PullRecordError) console.log(e.code, e.key, e.path) } // DECODE_ERROR …
+ * import { PullRecordError } from "@kubeimg/policy/pull-credentials";
+ *
+ * declare const thrown: unknown; // what a store's call threw
+ * if (thrown instanceof PullRecordError) console.log(thrown.code, thrown.key, thrown.path);
  * ```
  */
 export class PullRecordError extends KubeimgError {
@@ -114,7 +125,10 @@ export class PullRecordError extends KubeimgError {
  *
  * @example
  * ```ts
- * if (isPullRecordError(e) && e.code === "DECODE_ERROR") { … }
+ * import { isPullRecordError } from "@kubeimg/policy/pull-credentials";
+ *
+ * declare const e: unknown; // a caught error
+ * if (isPullRecordError(e) && e.code === "DECODE_ERROR") console.error(e.message);
  * ```
  */
 export const isPullRecordError = errorGuard<PullRecordError>("PullRecordError");

@@ -45,6 +45,8 @@ export function credentialHashInput(credential: HashableCredential): string {
  *
  * @example
  * ```ts
+ * import { hashCredential } from "@kubeimg/policy/pull-credentials";
+ *
  * await hashCredential({ username: "user", password: "password" });
  * // "a55436fc140d516560d072c5fe8700385ce9f41629abf65c1edcbcb39fac691d"
  * ```

@@ -41,6 +41,8 @@ export type VerificationPolicyName = (typeof verificationPolicyNames)[number];
  *
  * @example
  * ```ts
+ * import { createVerificationPolicy, defaultVerificationPolicy } from "@kubeimg/policy/pull-credentials";
+ *
  * createVerificationPolicy({ policy: "" }).name === defaultVerificationPolicy; // true
  * ```
  */
@@ -63,6 +65,8 @@ export const policyField = "imagePullCredentialsVerificationPolicy";
  *
  * @example
  * ```ts
+ * import { createVerificationPolicy } from "@kubeimg/policy/pull-credentials";
+ *
  * const p = createVerificationPolicy({ policy: "NeverVerifyPreloadedImages" });
  * p.requiresVerification("nginx", false); // false: preloaded
  * ```
@@ -107,6 +111,8 @@ function isPolicyName(value: unknown): value is VerificationPolicyName {
  *
  * @example
  * ```ts
+ * import { validateVerificationConfig } from "@kubeimg/policy/pull-credentials";
+ *
  * validateVerificationConfig({ policy: "" }); // { policy: "NeverVerifyPreloadedImages", allowlist: [] }
  * ```
  */
@@ -159,6 +165,8 @@ export function validateVerificationConfig(options: VerificationPolicyOptions): 
  *
  * @example
  * ```ts
+ * import { createVerificationPolicy } from "@kubeimg/policy/pull-credentials";
+ *
  * const p = createVerificationPolicy({ policy: "NeverVerifyAllowlistedImages", allowlist: ["registry.example.com/*"] });
  * p.requiresVerification("registry.example.com/app:1", true); // false
  * ```

@@ -17,6 +17,9 @@ export const recordApiGroup = "kubelet.config.k8s.io";
  *
  * @example
  * ```ts
+ * import { currentRecordApiVersion, decodeIntentFile } from "@kubeimg/policy/pull-credentials";
+ *
+ * declare const text: string; // YAML text
  * decodeIntentFile(text).apiVersion === currentRecordApiVersion;
  * ```
  */

@@ -44,7 +44,11 @@ describe("@kubernetes/client-node shapes", () => {
     const container: V1Container = { name: "later" };
     const route = routeContainer(routing, { pod: undefined, container });
     expect(route).toMatchObject({ status: "skipped", skipReason: "INVALID_IMAGE", image: "" });
-    const plan = planPodRouting(routing, { metadata: {}, spec: { containers: [container] } });
+    const plan = planPodRouting(
+      routing,
+      { metadata: {}, spec: { containers: [container] } },
+      { namespace: "default" },
+    );
     expect(plan.containers[0]).toMatchObject({ status: "skipped", skipReason: "INVALID_IMAGE" });
     expect(safeRouteContainer(routing, { container }).success).toBe(true);
   });

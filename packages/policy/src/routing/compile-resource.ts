@@ -286,6 +286,9 @@ function refOf(resource: RoutingResource): RoutingResourceRef {
  *
  * @example
  * ```ts
+ * import { compileRoutingResource, parseRoutingResource } from "@kubeimg/policy/routing";
+ *
+ * declare const object: unknown; // a parsed object
  * const compiled = compileRoutingResource(parseRoutingResource(object));
  * if (compiled.problem) console.warn(compiled.problem);
  * ```
@@ -308,7 +311,12 @@ export function compileRoutingResource(resource: RoutingResource): CompiledResou
       try {
         imageFilter = compileMirrorImageFilter(resource.spec.filter, resource.spec.imageFilter);
       } catch (e) {
-        problem = `image filter: ${messageOf(e)}`;
+        const { filter } = resource.spec;
+        const field =
+          filter && filter.include.length + filter.exclude.length > 0
+            ? "spec.filter"
+            : "spec.imageFilter";
+        problem = `${field}: ${messageOf(e)}`;
       }
     }
     return Object.freeze({

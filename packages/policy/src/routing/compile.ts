@@ -14,6 +14,7 @@ import {
   type RoutingResourceRef,
 } from "./compile-resource.js";
 import { type KuikConfig, type KuikConfigInput, parseKuikConfig } from "./config-schema.js";
+import { RoutingError } from "./errors.js";
 import { type LabelSelector, parseLabelSelector } from "./label-selector.js";
 import type { RoutingResource } from "./resource-schema.js";
 
@@ -49,6 +50,17 @@ export interface CompileRoutingOptions {
    * Default 50,000.
    */
   readonly maxCandidates?: number;
+  /**
+   * What to do with an object kuik would skip (a filter pattern that does not
+   * compile, a bad label selector in `spec.filter`).
+   *
+   * - `"throw"` (default): throw `INVALID_RESOURCE` naming the object, the
+   *   field and the reason, so a broken CR is not silently inert.
+   * - `"skip"`: skip it as kuik's controller does and list it in
+   *   {@link CompiledRouting.problems}; for a webhook or controller compiling
+   *   what a cluster holds, where one user's broken CR must not stop routing.
+   */
+  readonly invalidResources?: "throw" | "skip";
 }
 
 /** Routing objects and configuration, compiled for {@link routeContainer}. */
@@ -63,7 +75,10 @@ export interface CompiledRouting {
   /** Namespaced kinds, by namespace. */
   readonly namespacedMirrors: ReadonlyMap<string, readonly CompiledMirrorSet[]>;
   readonly namespacedReplicated: ReadonlyMap<string, readonly CompiledReplicatedSet[]>;
-  /** CRs (and upstreams) kuik ignores, with the reason. */
+  /**
+   * CRs (and upstreams) kuik ignores, with the reason; only ever non-empty
+   * with `invalidResources: "skip"` (otherwise {@link compileRouting} throws).
+   */
   readonly problems: readonly { readonly resource: RoutingResourceRef; readonly message: string }[];
 }
 
@@ -199,7 +214,9 @@ function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
  * reads them from an informer cache whose order is undefined; input order is
  * this library's rule). Pass a {@link RoutingCompileCache} to recompile only
  * objects whose generation changed. Throws `INVALID_CONFIG` for a bad
- * configuration; never throws for a CR kuik would skip (see `problems`).
+ * configuration, and `INVALID_RESOURCE` for a CR kuik would skip (a filter
+ * pattern that does not compile) unless `invalidResources: "skip"` asks to
+ * skip it as kuik does and list it in `problems`.
  *
  * @example
  * ```ts
@@ -237,6 +254,8 @@ export function compileRouting(
     else pushTo(namespacedReplicated, ns, compiled);
   }
   cache?.prune();
+  const first = problems[0];
+  if (first !== undefined && options.invalidResources !== "skip") throw invalidResource(first);
   return Object.freeze({
     config,
     discardAlternativeMode: options.discardAlternativeMode ?? "kuik",
@@ -249,4 +268,20 @@ export function compileRouting(
     namespacedReplicated,
     problems: Object.freeze(problems),
   });
+}
+
+/** The error for a CR kuik would skip, naming the object, the field and the option that skips it. */
+function invalidResource(problem: {
+  readonly resource: RoutingResourceRef;
+  readonly message: string;
+}): RoutingError {
+  const { resource, message } = problem;
+  const name =
+    resource.namespace === undefined ? resource.name : `${resource.namespace}/${resource.name}`;
+  const field = /^spec[.\w[\]]*(?=: )/.exec(message)?.[0];
+  return new RoutingError(
+    "INVALID_RESOURCE",
+    `${resource.kind} ${name}: ${message}; kuik would skip this object: fix it, or pass { invalidResources: "skip" } to skip it as kuik does (listed in problems)`,
+    { path: field, value: resource },
+  );
 }

@@ -78,6 +78,12 @@ monitoring:
     );
   });
 
+  it("reports YAML syntax errors with their line and column", () => {
+    expect(() => loadKuikConfig("routing: {a: 1 b: 2}\n")).toThrowError(
+      /^config: document 0, line 1, column \d+: /,
+    );
+  });
+
   it("reports YAML syntax errors", () => {
     expect(() => loadKuikConfig("routing: [")).toThrowError(
       expect.objectContaining({ code: "INVALID_YAML" }),

@@ -89,6 +89,8 @@ const legacyBuckets = z.object({
  *
  * @example
  * ```ts
+ * import { kuikConfigSchema } from "@kubeimg/policy/routing";
+ *
  * kuikConfigSchema.parse({}).routing.activeCheck.timeout // "1s"
  * ```
  */
@@ -194,6 +196,8 @@ export interface KuikConfigOptions {
  *
  * @example
  * ```ts
+ * import { parseKuikConfig } from "@kubeimg/policy/routing";
+ *
  * const config = parseKuikConfig({ routing: { honorPrioritiesOnAlwaysImagePullPolicy: true } });
  * config.routing.activeCheck.timeout // "1s"
  * ```
@@ -222,7 +226,8 @@ export function parseKuikConfig(value: unknown = {}, options: KuikConfigOptions 
       if (policy === "strict") {
         throw new RoutingError("UNKNOWN_FIELD", message, {
           path: formatFieldPath(field.path),
-          value: field.suggestion,
+          value: valueAtPath(input, field.path),
+          suggestion: field.suggestion,
         });
       }
       options.onWarning?.(message);
@@ -248,6 +253,8 @@ export function parseKuikConfig(value: unknown = {}, options: KuikConfigOptions 
  *
  * @example
  * ```ts
+ * import { activeCheckTimeoutMs, parseKuikConfig } from "@kubeimg/policy/routing";
+ *
  * activeCheckTimeoutMs(parseKuikConfig({})) // 1000
  * ```
  */

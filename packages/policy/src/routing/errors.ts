@@ -48,7 +48,8 @@ export type RoutingErrorCode =
  * The error every routing function throws for malformed input.
  *
  * `path` names the offending field (`spec.mirrors[0].priority`), `value` holds
- * what was found there, `input` the text or string that was being read, and
+ * what was found there (and `suggestion` the field probably meant, for an
+ * unknown one), `input` the text or string that was being read, and
  * `document` the 0-based YAML document index when loading multi-document
  * files.
  *
@@ -71,6 +72,8 @@ export class RoutingError extends KubeimgError {
   readonly input: string | undefined;
   /** 0-based index of the YAML document, when loading YAML. */
   readonly document: number | undefined;
+  /** For `UNKNOWN_FIELD`: the known field whose name is closest, when one is close. */
+  readonly suggestion: string | undefined;
 
   constructor(
     code: RoutingErrorCode,
@@ -80,6 +83,7 @@ export class RoutingError extends KubeimgError {
       value?: unknown;
       input?: string;
       document?: number;
+      suggestion?: string | undefined;
       cause?: unknown;
     } = {},
   ) {
@@ -89,6 +93,7 @@ export class RoutingError extends KubeimgError {
     this.value = details.value;
     this.input = details.input;
     this.document = details.document;
+    this.suggestion = details.suggestion;
   }
 }
 
@@ -112,6 +117,9 @@ const routingCodes: ReadonlySet<string> = new Set<RoutingErrorCode>([
  *
  * @example
  * ```ts
+ * import { isRoutingError } from "@kubeimg/policy/routing";
+ *
+ * declare const e: unknown; // a caught error
  * if (isRoutingError(e) && e.code === "INVALID_RESOURCE") console.error(e.path);
  * ```
  */

@@ -301,6 +301,8 @@ function requirementMatches(
  *
  * @example
  * ```ts
+ * import { parseLabelSelector } from "@kubeimg/policy/routing";
+ *
  * const s = parseLabelSelector("app in (web,api),!canary");
  * s.matches({ app: "web" }) // true
  * ```

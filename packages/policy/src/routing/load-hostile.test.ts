@@ -158,6 +158,24 @@ spec:
 });
 
 describe("unknown fields in routing objects", () => {
+  it("carry the value found in value and the field meant in suggestion", () => {
+    const mirror = {
+      apiVersion: "kuik.enix.io/v1alpha1",
+      kind: "ClusterImageSetMirror",
+      metadata: { name: "m" },
+      spec: { mirrors: [{ registy: "h.example.com" }] },
+    };
+    const routing = safeParseRoutingResource(mirror);
+    expect(routing.success ? undefined : routing.error).toMatchObject({
+      code: "UNKNOWN_FIELD",
+      value: "h.example.com",
+      suggestion: "registry",
+    });
+    expect(() => parseKuikConfig({ skipLabel: ["a=b"] })).toThrowError(
+      expect.objectContaining({ code: "UNKNOWN_FIELD", value: ["a=b"], suggestion: "skipLabels" }),
+    );
+  });
+
   it.each([
     {
       yaml: {
@@ -191,7 +209,7 @@ describe("unknown fields in routing objects", () => {
       caught = e;
     }
     expect(isRoutingError(caught)).toBe(true);
-    expect(caught).toMatchObject({ code: "UNKNOWN_FIELD", path, document: 0 });
+    expect(caught).toMatchObject({ code: "UNKNOWN_FIELD", path, document: 0, suggestion });
     expect((caught as Error).message).toContain(`unknown field "${path}"`);
     if (suggestion) expect((caught as Error).message).toContain(`did you mean "${suggestion}"?`);
     const warnings: string[] = [];

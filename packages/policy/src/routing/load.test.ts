@@ -123,6 +123,12 @@ spec:
     });
   });
 
+  it("says on which line and column of which document the YAML breaks", () => {
+    const error = errorOf(() => loadRoutingResources("a: 1\n---\nb: {c: 1 d: 2}\n"));
+    expect(error).toMatchObject({ code: "INVALID_YAML", document: 1 });
+    expect((error as Error).message).toMatch(/^document 1, line \d+, column \d+: /);
+  });
+
   it("gives namespaced objects the default namespace, and refuses them without one", () => {
     const text = `
 apiVersion: kuik.enix.io/v1alpha1
@@ -147,10 +153,10 @@ kind: ClusterReplicatedImageSet
 metadata: { name: r }
 spec: { upstreams: [{ registry: a.io, path: "" }] }
 `;
-    expect(errorOf(() => loadRoutingResources(text))).toMatchObject({
-      path: "apiVersion",
-      value: "apps/v1",
-    });
+    // Blamed on its kind (what it is), not on its apiVersion.
+    const error = errorOf(() => loadRoutingResources(text));
+    expect(error).toMatchObject({ path: "kind", value: "Deployment" });
+    expect((error as Error).message).toMatch(/not a kuik object .*otherKinds: "ignore"/);
     expect(loadRoutingResources(text, { otherKinds: "ignore" })).toHaveLength(1);
   });
 });

@@ -151,21 +151,26 @@ export function safeParseRoutingResource(
       }),
     );
   }
+  // The kind first: a Deployment among the CRs is blamed on what it is, not on its apiVersion.
+  const notKuik =
+    record.apiVersion === KUIK_API_VERSION
+      ? ""
+      : `: not a kuik object (loadRoutingResources skips those with otherKinds: "ignore")`;
+  if (!ROUTING_KINDS.includes(record.kind as (typeof ROUTING_KINDS)[number])) {
+    return fail(
+      new RoutingError(
+        "INVALID_RESOURCE",
+        `${describeObject(input)}: kind: must be one of ${ROUTING_KINDS.join(", ")} (found ${describeValue(record.kind)})${notKuik}`,
+        { path: "kind", value: record.kind },
+      ),
+    );
+  }
   if (record.apiVersion !== KUIK_API_VERSION) {
     return fail(
       new RoutingError(
         "INVALID_RESOURCE",
         `${describeObject(input)}: apiVersion: must be "${KUIK_API_VERSION}" (found ${describeValue(record.apiVersion)})`,
         { path: "apiVersion", value: record.apiVersion },
-      ),
-    );
-  }
-  if (!ROUTING_KINDS.includes(record.kind as (typeof ROUTING_KINDS)[number])) {
-    return fail(
-      new RoutingError(
-        "INVALID_RESOURCE",
-        `${describeObject(input)}: kind: must be one of ${ROUTING_KINDS.join(", ")} (found ${describeValue(record.kind)})`,
-        { path: "kind", value: record.kind },
       ),
     );
   }
@@ -242,7 +247,11 @@ function unknownFieldError(input: unknown, fields: readonly UnknownField[]): Rou
   return new RoutingError(
     "UNKNOWN_FIELD",
     `${describeObject(input)}: ${describeUnknownField(first)}${more}`,
-    { path: formatFieldPath(first.path), value: first.suggestion },
+    {
+      path: formatFieldPath(first.path),
+      value: valueAtPath(input, first.path),
+      suggestion: first.suggestion,
+    },
   );
 }
 
@@ -252,6 +261,8 @@ function unknownFieldError(input: unknown, fields: readonly UnknownField[]): Rou
  *
  * @example
  * ```ts
+ * import { parseRoutingResource } from "@kubeimg/policy/routing";
+ *
  * const cism = parseRoutingResource({
  *   apiVersion: "kuik.enix.io/v1alpha1", kind: "ClusterImageSetMirror",
  *   metadata: { name: "all" },

@@ -243,3 +243,27 @@ describe("planPodRouting given a Pod's spec", () => {
     expect(String((caught as Error).message)).toMatch(/whole Pod.*not its spec/);
   });
 });
+
+describe("planPodRouting given a Pod without a namespace", () => {
+  const bare = () => {
+    const { namespace: _, ...metadata } = pod().metadata;
+    return { ...pod(), metadata };
+  };
+
+  it("throws INVALID_POD naming metadata.namespace and the namespace option", () => {
+    let caught: unknown;
+    try {
+      planPodRouting(routing, bare());
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ code: "INVALID_POD", path: "metadata.namespace" });
+    expect(String((caught as Error).message)).toMatch(/pass \{ namespace \}/);
+  });
+
+  it("routes in the namespace the option gives, as the API server would", () => {
+    const plan = planPodRouting(routing, bare(), { namespace: "apps" });
+    expect(plan.namespace).toBe("apps");
+    expect(mirrorWins(plan)[0]?.image).toBe("harbor.example.com/m/library/nginx:1.25");
+  });
+});

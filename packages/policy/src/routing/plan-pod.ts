@@ -21,7 +21,12 @@ import type { ContainerRoute, RoutingSkipReason } from "./route-types.js";
 
 /** Options of {@link planPodRouting}. */
 export interface PlanPodRoutingOptions {
-  /** The Pod's namespace when the object carries none (admission requests give it apart). */
+  /**
+   * The Pod's namespace when the object carries none (admission requests give
+   * it apart, as `request.namespace`). One of the two is required: the API
+   * server always knows a Pod's namespace, and routing in none would select no
+   * namespaced CR without a word.
+   */
   readonly namespace?: string;
 }
 
@@ -71,10 +76,16 @@ function podMeta(pod: RoutingPod, namespace: string): RoutingPodMeta {
 /**
  * Returns what kuik's webhook would do with `pod` before any probe. Never
  * throws for cluster data: a failing call is reported in `error`; only a
- * malformed Pod object throws (`INVALID_POD`).
+ * malformed Pod object throws (`INVALID_POD`), and so does a Pod whose
+ * namespace is known neither from `metadata.namespace` nor from the
+ * `namespace` option.
  *
  * @example
  * ```ts
+ * import { planPodRouting, type CompiledRouting } from "@kubeimg/policy/routing";
+ *
+ * declare const routing: CompiledRouting; // compileRouting(…)
+ * declare const admissionRequest: { object: unknown; namespace: string }; // an AdmissionReview's request
  * const plan = planPodRouting(routing, admissionRequest.object, { namespace: admissionRequest.namespace });
  * for (const c of plan.containers) if (c.status === "routed") console.log(c.container, c.alternatives);
  * ```
@@ -130,6 +141,13 @@ function* planSteps(
   const pod = parseRoutingPod(value);
   yield;
   const namespace = pod.metadata.namespace || options.namespace || "";
+  if (namespace === "") {
+    throw new RoutingError(
+      "INVALID_POD",
+      "pod: metadata.namespace: is empty and no namespace option was given: set metadata.namespace or pass { namespace } (an admission request's request.namespace)",
+      { path: "metadata.namespace", value: pod.metadata.namespace },
+    );
+  }
   const meta = podMeta(pod, namespace);
   const base = { pod, namespace };
   const skipReason = podSkipReason(routing, meta);

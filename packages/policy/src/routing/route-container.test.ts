@@ -56,6 +56,25 @@ const teamMirrors = [
   },
 ];
 
+/** Two CRs kuik skips: a bad label selector and a bad regex in `spec.filter`. */
+const badFilters = [
+  {
+    apiVersion: api,
+    kind: "ClusterImageSetMirror",
+    metadata: { name: "bad-selector" },
+    spec: {
+      filter: { include: [{ image: ".*" }, { label: "app in web" }] },
+      mirrors: [{ registry: "a.example.com" }],
+    },
+  },
+  {
+    apiVersion: api,
+    kind: "ClusterImageSetMirror",
+    metadata: { name: "bad-regex" },
+    spec: { filter: { include: [{ image: "(" }] }, mirrors: [{ registry: "b.example.com" }] },
+  },
+];
+
 function compile(objects: readonly unknown[], options: Parameters<typeof compileRouting>[1] = {}) {
   return compileRouting(
     objects.map((o) => parseRoutingResource(o, { validation: "lenient" })),
@@ -314,24 +333,8 @@ describe("routeContainer", () => {
     expect(result).toMatchObject({ success: false, error: { code: "TOO_MANY_ALTERNATIVES" } });
   });
 
-  it("skips a CR whose filter has a bad selector or regex, and records why", () => {
-    const routing = compile([
-      {
-        apiVersion: api,
-        kind: "ClusterImageSetMirror",
-        metadata: { name: "bad-selector" },
-        spec: {
-          filter: { include: [{ image: ".*" }, { label: "app in web" }] },
-          mirrors: [{ registry: "a.example.com" }],
-        },
-      },
-      {
-        apiVersion: api,
-        kind: "ClusterImageSetMirror",
-        metadata: { name: "bad-regex" },
-        spec: { filter: { include: [{ image: "(" }] }, mirrors: [{ registry: "b.example.com" }] },
-      },
-    ]);
+  it("with invalidResources: skip, skips a CR whose filter has a bad selector or regex, and records why", () => {
+    const routing = compile(badFilters, { invalidResources: "skip" });
     expect(routing.problems.map((p) => p.resource.name)).toEqual(["bad-selector", "bad-regex"]);
     const route = routed(
       routeContainer(routing, {
@@ -340,6 +343,19 @@ describe("routeContainer", () => {
       }),
     );
     expect(route.alternatives.map((a) => a.image)).toEqual(["docker.io/library/nginx:1"]);
+  });
+
+  it("throws INVALID_RESOURCE for a CR kuik would skip, naming the object and the option", () => {
+    let caught: unknown;
+    try {
+      compile([badFilters[1]]);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ code: "INVALID_RESOURCE", path: "spec.filter" });
+    expect(String((caught as Error).message)).toMatch(
+      /^ClusterImageSetMirror bad-regex: spec\.filter: .*invalidResources: "skip"/,
+    );
   });
 
   it("keeps memoised results apart for pods whose annotations differ in any way", () => {

@@ -173,6 +173,9 @@ function skipped(
  *
  * @example
  * ```ts
+ * import { routeContainer, type CompiledRouting } from "@kubeimg/policy/routing";
+ *
+ * declare const routing: CompiledRouting; // compileRouting(…)
  * const route = routeContainer(routing, {
  *   pod: { namespace: "default", labels: {}, annotations: {} },
  *   container: { name: "app", image: "nginx:1.25", imagePullPolicy: "IfNotPresent" },

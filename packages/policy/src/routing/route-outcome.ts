@@ -14,8 +14,12 @@ import type { ContainerRoute, RouteContainerInput, RoutedAlternative } from "./r
  *
  * @example
  * ```ts
+ * import { safeRouteContainer, type CompiledRouting, type RouteContainerInput } from "@kubeimg/policy/routing";
+ *
+ * declare const routing: CompiledRouting; // compileRouting(…)
+ * declare const input: RouteContainerInput; // the Pod's metadata and one container
  * const r = safeRouteContainer(routing, input);
- * if (!r.success) log.warn(r.error.message); // admit unchanged
+ * if (!r.success) console.warn(r.error.message); // admit unchanged
  * ```
  */
 export function safeRouteContainer(

@@ -149,6 +149,8 @@ function rewriteRanges(input: string): string {
  *
  * @example
  * ```ts
+ * import { parseConstraints, parseVersion } from "@kubeimg/policy/semver";
+ *
  * const c = parseConstraints(">= 1.2, < 2 || ^3.x-0");
  * c.check(parseVersion("1.5.0"));       // true
  * c.check(parseVersion("3.1.0-rc.1"));  // true: its group carries a pre-release

@@ -187,6 +187,8 @@ function caret(v: Version, c: Constraint, includePre: boolean): ConstraintMiss |
  *
  * @example
  * ```ts
+ * import { comparators, parseConstraints, parseVersion } from "@kubeimg/policy/semver";
+ *
  * const [c] = parseConstraints("~1.2").groups[0] ?? [];
  * c && comparators[c.operator](parseVersion("1.3.0"), c, false); // "MAJOR_MINOR_DIFFERS"
  * ```
@@ -235,6 +237,8 @@ const missMessages: Readonly<Record<ConstraintMiss, (v: string, c: string) => st
  *
  * @example
  * ```ts
+ * import { describeMiss, parseVersion } from "@kubeimg/policy/semver";
+ *
  * describeMiss("LESS", parseVersion("1.0.0"), "2.0"); // '"1.0.0" is less than "2.0"'
  * describeMiss("LESS", parseVersion("1.0.0"), "2.0", "v3.4.0"); // "1.0.0 is less than 2.0"
  * ```

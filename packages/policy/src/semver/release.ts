@@ -19,6 +19,8 @@ import { chooseRelease } from "@kubeimg/core";
  *
  * @example
  * ```ts
+ * import { parseConstraints } from "@kubeimg/policy/semver";
+ *
  * parseConstraints(">= 1, latest", { semver: "v3.4.0" }); // throws "improper constraint: >= 1, latest"
  * ```
  */

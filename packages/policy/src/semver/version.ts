@@ -47,6 +47,8 @@ const messages = {
  *
  * @example
  * ```ts
+ * import { parseVersion } from "@kubeimg/policy/semver";
+ *
  * parseVersion("1.2.3", { semver: "v3.4.0" });
  * ```
  */
@@ -80,6 +82,8 @@ function fail(code: keyof typeof messages, input: string): never {
  *
  * @example
  * ```ts
+ * import { parseVersion } from "@kubeimg/policy/semver";
+ *
  * const v = parseVersion("v1.2.3-rc.1+build");
  * v.major;       // 1n
  * v.prerelease;  // "rc.1"
@@ -161,6 +165,8 @@ export function compareDigits(a: string, b: string): -1 | 0 | 1 {
  *
  * @example
  * ```ts
+ * import { compareVersions, parseVersion } from "@kubeimg/policy/semver";
+ *
  * compareVersions(parseVersion("1.0.0-rc.1"), parseVersion("1.0.0")); // -1
  * compareVersions(parseVersion("v1.0.0"), parseVersion("1.0.0+build")); // 0
  * ```
@@ -321,6 +327,8 @@ function validateMetadata(input: string, meta: string): void {
  *
  * @example
  * ```ts
+ * import { parseVersion } from "@kubeimg/policy/semver";
+ *
  * parseVersion("v1.2").toString();        // "1.2.0"
  * parseVersion("1-rc.1.2").prerelease;    // "rc.1.2"
  * ```
@@ -391,6 +399,8 @@ function scanVersion(input: string): Version | undefined {
  *
  * @example
  * ```ts
+ * import { parseStrictVersion } from "@kubeimg/policy/semver";
+ *
  * parseStrictVersion("1.2.3-beta.1").prerelease; // "beta.1"
  * parseStrictVersion("v1.2.3");                  // throws INVALID_CHARACTERS
  * ```
@@ -461,6 +471,8 @@ export function parseStrictVersion(input: string, options: SemverOptions = {}): 
  *
  * @example
  * ```ts
+ * import { parseTagVersion } from "@kubeimg/policy/semver";
+ *
  * parseTagVersion("v1.2.3").toString(); // "1.2.3"
  * parseTagVersion("1.2");               // throws INVALID_SEMVER
  * ```
@@ -479,6 +491,8 @@ export function parseTagVersion(tag: string, options: SemverOptions = {}): Versi
  *
  * @example
  * ```ts
+ * import { tryParseVersion } from "@kubeimg/policy/semver";
+ *
  * tryParseVersion("1.2")?.toString(); // "1.2.0"
  * tryParseVersion("latest");          // undefined
  * ```
@@ -499,6 +513,8 @@ export function tryParseVersion(input: string, options: SemverOptions = {}): Ver
  *
  * @example
  * ```ts
+ * import { tryParseTagVersion } from "@kubeimg/policy/semver";
+ *
  * tryParseTagVersion("latest"); // undefined
  * ```
  */

@@ -66,6 +66,10 @@ export function createTagLister(options: TagAdapterOptions): TagLister & {
  *
  * @example
  * ```ts
+ * import { createDigestResolver } from "@kubeimg/registry/adapters";
+ * import type { RegistryClient } from "@kubeimg/registry/client";
+ *
+ * declare const client: RegistryClient; // createRegistryClient(…)
  * const resolver = createDigestResolver({ client });
  * await resolver.resolveDigest({ domain: "docker.io", path: "library/nginx", tag: "1.25" }, {});
  * ```

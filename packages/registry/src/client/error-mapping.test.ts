@@ -90,3 +90,28 @@ describe("a registry's text in error messages", () => {
     expect(error.registryMessage).toBe(said);
   });
 });
+
+describe("a TLS handshake with a plain-HTTP registry", () => {
+  it("is NETWORK_ERROR naming the host's insecure option", async () => {
+    const { createServer } = await import("node:http");
+    const server = createServer((_request, response) => response.end("{}"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    const host = `127.0.0.1:${port}`;
+    try {
+      const client = createRegistryClient({
+        retries: 0,
+        registries: { [host]: { allowPrivateAddress: true } },
+      });
+      const error = await client.ping(host).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ code: "NETWORK_ERROR" });
+      expect(String((error as Error).message)).toContain(`registries["${host}"].insecure: true`);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

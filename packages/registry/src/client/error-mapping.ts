@@ -141,9 +141,28 @@ export function failureFrom(error: unknown, url: string, context: FailureContext
       retryable: true,
     });
   }
+  const described = describeFailure(error);
   return new RegistryError(
     "NETWORK_ERROR",
-    `cannot reach ${redactUrl(url)}: ${describeFailure(error)}`,
+    `cannot reach ${redactUrl(url)}: ${described}${plainHttpHint(described, url)}`,
     { ...details, retryable: true },
   );
+}
+
+/**
+ * OpenSSL's answers when a TLS handshake meets a server speaking plain HTTP
+ * (the usual private registry on port 5000).
+ */
+const PLAIN_HTTP_CODES = /\b(?:ERR_SSL_WRONG_VERSION_NUMBER|ERR_SSL_PACKET_LENGTH_TOO_LONG)\b/;
+
+/** Names the option that talks plain HTTP to a host whose TLS handshake failed so. */
+function plainHttpHint(described: string, url: string): string {
+  if (!PLAIN_HTTP_CODES.test(described)) return "";
+  let host: string;
+  try {
+    host = new URL(url).host;
+  } catch {
+    return "";
+  }
+  return ` (the registry seems to speak plain HTTP, not TLS: if it does, set the client option registries[${JSON.stringify(host)}].insecure: true)`;
 }

@@ -97,7 +97,11 @@ export type ImagePlatforms =
  *
  * @example
  * ```ts
- * const listed = await listImagePlatforms(client, parseImageName("ghcr.io/team/app:1.0"));
+ * import { listImagePlatforms } from "@kubeimg/registry/platform";
+ * import type { RegistryClient } from "@kubeimg/registry/client";
+ *
+ * declare const client: RegistryClient; // createRegistryClient(…)
+ * const listed = await listImagePlatforms(client, { domain: "ghcr.io", path: "team/app", tag: "1.0" });
  * if (listed.kind === "index") listed.entries.map((e) => e.platform);
  * ```
  */

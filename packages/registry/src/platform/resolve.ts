@@ -225,7 +225,13 @@ function checkSize(reference: string, what: string, stated: number, actual: numb
  *
  * @example
  * ```ts
- * const r = await resolveImagePlatform(client, parseImageName("ghcr.io/team/app:1.0"), { platform: "linux/arm64" });
+ * import { resolveImagePlatform } from "@kubeimg/registry/platform";
+ * import type { RegistryClient } from "@kubeimg/registry/client";
+ *
+ * declare const client: RegistryClient; // createRegistryClient(…)
+ * const r = await resolveImagePlatform(client, { domain: "ghcr.io", path: "team/app", tag: "1.0" }, {
+ *   platform: "linux/arm64",
+ * });
  * r.manifest.digest; // the arm64 manifest
  * r.config.created; // "2025-01-31T12:00:00Z"
  * ```

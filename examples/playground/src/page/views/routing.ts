@@ -46,7 +46,7 @@ export function renderRouting(r: RoutingResult): void {
     r.containers
       .map((c) =>
         c.status === "skipped"
-          ? `${c.container}: left alone (${c.skipReason})`
+          ? `${c.container}: left alone (${skipText(c)})`
           : `${c.container}: ${c.alternatives.length} alternatives, first ${c.alternatives[0]?.image ?? "(none)"}${c.probed ? "" : " (not probed)"}`,
       )
       .join("; ");
@@ -55,9 +55,9 @@ export function renderRouting(r: RoutingResult): void {
       h(
         "div",
         { class: "tablewrap" },
-        h("h2", { style: "font-size:1rem" }, `Container ${c.container}: ${c.image}`),
+        h("h2", { style: "font-size:1rem" }, c.heading),
         c.status === "skipped"
-          ? h("p", { class: "v-error" }, `kuik leaves it alone: ${c.skipReason}`)
+          ? h("p", { class: "v-error" }, `kuik leaves it alone: ${skipText(c)}`)
           : h(
               "table",
               { class: "routing-alternatives", "data-container": c.container },
@@ -107,4 +107,9 @@ export function renderRouting(r: RoutingResult): void {
       ),
     ),
   );
+}
+
+/** The skip reason, with the parser's words for an image it cannot read. */
+function skipText(c: RoutingResult["containers"][number]): string {
+  return c.skipDetail === undefined ? `${c.skipReason}` : `${c.skipReason}: ${c.skipDetail}`;
 }

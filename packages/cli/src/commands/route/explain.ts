@@ -123,6 +123,7 @@ export function explainRoute(
         compileRouting([resource], {
           config: options.config,
           discardAlternativeMode: options.discardAlternativeMode,
+          invalidResources: "skip",
         }),
         input,
       );

@@ -205,7 +205,12 @@ export const routeCommand: Command = {
       note: context.note,
       verbose: values.verbose === true,
     });
-    const routing = compileRouting(resources, { config, discardAlternativeMode: mode });
+    // The command shows what kuik does: it skips a broken object and says so.
+    const routing = compileRouting(resources, {
+      config,
+      discardAlternativeMode: mode,
+      invalidResources: "skip",
+    });
     for (const problem of routing.problems) {
       context.note(`warning: kuik ignores ${resourceLabel(problem.resource)}: ${problem.message}`);
     }

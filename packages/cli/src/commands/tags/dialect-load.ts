@@ -71,11 +71,13 @@ function read<T>(
   found: FoundDialectObject,
   kind: string,
   options: DialectLoadOptions,
-  reader: (at: string, onUnknownField: (path: string) => void) => T,
+  reader: (at: string, onUnknownField: (path: string, suggestion?: string) => void) => T,
 ): T {
   try {
-    return reader(`${kind}[${found.index}]`, (path) =>
-      options.note(`${found.file}: ${path}: unknown field, ignored`),
+    return reader(`${kind}[${found.index}]`, (path, suggestion) =>
+      options.note(
+        `${found.file}: ${path}: unknown field${suggestion === undefined ? "" : ` (did you mean "${suggestion}"?)`}, ignored`,
+      ),
     );
   } catch (error) {
     if (error instanceof TagDialectError) {

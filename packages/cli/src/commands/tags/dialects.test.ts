@@ -171,7 +171,9 @@ describe("kubeimg tags --dialect argocd", () => {
       "json",
     ]);
     expect(warn.code).toBe(0);
-    expect(warn.err).toContain("commonUpdateSettings.updateStrategi: unknown field, ignored");
+    expect(warn.err).toContain(
+      'commonUpdateSettings.updateStrategi: unknown field (did you mean "updateStrategy"?), ignored',
+    );
     // The misspelt strategy is not read: the default (semver) picks.
     expect(JSON.parse(warn.out).tag).toBe("1.2");
     const ignore = await run([

@@ -42,6 +42,9 @@ describe("kubeimg test on the examples", () => {
     expect(r.out).toMatch(/ {6}tag +7\.0\.0 +6\.1\.0\n/);
     expect(r.out).toContain("6.1.0 (selected): the greatest version in '6.x'");
     expect(r.out).toContain("0 passed, 1 failed");
+    // Details and summary share one stream, and a file gets no colour codes.
+    expect(r.err).toBe("");
+    expect(r.out).not.toContain("\u001b[");
   });
 
   it("writes no annotation unless GITHUB_ACTIONS=true", async () => {

@@ -5,6 +5,7 @@
 import { describeYamlProblem, readYamlDocuments } from "../../objects/yaml-documents.js";
 import { type KuikConfig, type KuikConfigOptions, parseKuikConfig } from "../config-schema.js";
 import { RoutingError } from "../errors.js";
+import { syntaxWhere } from "./resources.js";
 
 /** Options of {@link loadKuikConfig}. */
 export interface LoadKuikConfigOptions extends KuikConfigOptions {
@@ -32,8 +33,14 @@ export function loadKuikConfig(text: string, options: LoadKuikConfigOptions = {}
     const { problem } = read;
     throw new RoutingError(
       problem.kind === "too-large" ? "YAML_TOO_LARGE" : "INVALID_YAML",
-      `config: ${problem.kind === "syntax" ? problem.message : describeYamlProblem(problem)}`,
-      { input: text, document: problem.document },
+      `config: ${problem.kind === "syntax" ? `${syntaxWhere(problem.document, problem.position)}: ${problem.message}` : describeYamlProblem(problem)}`,
+      {
+        input: text,
+        document: problem.document,
+        ...(problem.kind === "syntax" && problem.position !== undefined
+          ? { value: problem.position }
+          : {}),
+      },
     );
   }
   if (read.values.length > 1) {

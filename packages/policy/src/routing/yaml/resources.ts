@@ -77,7 +77,7 @@ export function loadRoutingResources(
     const detail = problem.kind === "syntax" ? problem.message : describeYamlProblem(problem);
     throw new RoutingError(
       problem.kind === "too-large" ? "YAML_TOO_LARGE" : "INVALID_YAML",
-      problem.kind === "syntax" ? `document ${problem.document}: ${detail}` : detail,
+      problem.kind === "syntax" ? `${syntaxWhere(problem.document, where)}: ${detail}` : detail,
       {
         document: problem.document,
         input: text,
@@ -112,6 +112,7 @@ export function loadRoutingResources(
           ...(e.path === undefined ? {} : { path: e.path }),
           value: e.value,
           document: index,
+          ...(e.suggestion === undefined ? {} : { suggestion: e.suggestion }),
         });
       }
       for (const warning of result.warnings) {
@@ -125,4 +126,14 @@ export function loadRoutingResources(
     }
   });
   return out;
+}
+
+/** `document N, line L, column C` (1-based line and column), or `document N` without a position. */
+export function syntaxWhere(
+  document: number,
+  position: { readonly line: number; readonly col: number } | undefined,
+): string {
+  return position === undefined
+    ? `document ${document}`
+    : `document ${document}, line ${position.line}, column ${position.col}`;
 }

@@ -20,12 +20,15 @@ export class TagDialectError extends KubeimgError {
   readonly path: string;
   /** The value found there. */
   readonly value: unknown;
+  /** For an unknown field: the known field whose name is closest, when one is close. */
+  readonly suggestion: string | undefined;
 
-  constructor(path: string, value: unknown, problem: string) {
+  constructor(path: string, value: unknown, problem: string, suggestion?: string) {
     super(`${path}: ${problem} (got ${describe(value)})`);
     this.code = "INVALID_INPUT";
     this.path = path;
     this.value = value;
+    this.suggestion = suggestion;
   }
 }
 

@@ -16,6 +16,7 @@
  * (`unknownFields: "warn"`) or to ignore it, as `kubectl --validate` does.
  */
 
+import { closestName } from "../../objects/edit-distance.js";
 import type { UnknownFieldPolicy } from "../../objects/unknown-fields.js";
 import { TagDialectError } from "./errors.js";
 
@@ -29,8 +30,11 @@ export type DialectObjectKind = "argocd-image-updater" | "argocd-application" | 
 export interface DialectObjectOptions {
   /** `strict` (the default) refuses, `warn` reports through `onUnknownField`, `ignore` drops. */
   readonly unknownFields?: UnknownFieldPolicy;
-  /** Told the path of each unknown field when `unknownFields` is `warn`. */
-  readonly onUnknownField?: (path: string) => void;
+  /**
+   * Told the path of each unknown field when `unknownFields` is `warn`, with
+   * the known field probably meant when one is close.
+   */
+  readonly onUnknownField?: (path: string, suggestion?: string) => void;
   /**
    * The name the object's paths start with (default: its kind, as in
    * `ImageUpdater.spec.applicationRefs[0]`); a caller reading several
@@ -81,17 +85,25 @@ export function dialectObjectKind(value: unknown): DialectObjectKind | undefined
 export class Reader {
   constructor(protected readonly options: DialectObjectOptions) {}
 
-  fail(path: string, problem: string, value?: unknown): never {
-    throw new TagDialectError(path, value, problem);
+  fail(path: string, problem: string, value?: unknown, suggestion?: string): never {
+    throw new TagDialectError(path, value, problem, suggestion);
   }
 
-  /** Refuses (or reports, or drops) every key of `value` outside `known`. */
+  /**
+   * Refuses (or reports, or drops) every key of `value` outside `known`,
+   * naming the known key closest to a misspelt one.
+   */
   onlyKeys(value: Json, known: readonly string[], path: string): void {
     for (const key of Object.keys(value)) {
       if (known.includes(key)) continue;
       const policy = this.options.unknownFields ?? "strict";
-      if (policy === "strict") this.fail(`${path}.${key}`, "unknown field", value[key]);
-      if (policy === "warn") this.options.onUnknownField?.(`${path}.${key}`);
+      if (policy === "ignore") continue;
+      const suggestion = closestName(key, known);
+      if (policy === "strict") {
+        const hint = suggestion === undefined ? "" : ` (did you mean "${suggestion}"?)`;
+        this.fail(`${path}.${key}`, `unknown field${hint}`, value[key], suggestion);
+      }
+      this.options.onUnknownField?.(`${path}.${key}`, suggestion);
     }
   }
 

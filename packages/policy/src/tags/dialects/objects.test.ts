@@ -301,6 +301,38 @@ describe("readKargoWarehouse", () => {
   });
 });
 
+describe("misspelt fields in the Argo CD and Kargo objects", () => {
+  it("name the field probably meant", () => {
+    const typo = updater();
+    (
+      typo.spec.applicationRefs[0]?.images[1]?.commonUpdateSettings as Record<string, unknown>
+    ).updateStrateg = "latest";
+    const argo = thrown(() => readArgoImageUpdater(typo));
+    expect(argo).toMatchObject({ value: "latest", suggestion: "updateStrategy" });
+    expect(argo.message).toContain('unknown field (did you mean "updateStrategy"?)');
+
+    const kargo = warehouse();
+    const image = kargo.spec.subscriptions[1]?.image as Record<string, unknown>;
+    image.repoUrl = image.repoURL;
+    delete image.repoURL;
+    const e = thrown(() => readKargoWarehouse(kargo));
+    expect(e).toMatchObject({
+      path: "Warehouse.spec.subscriptions[1].image.repoUrl",
+      value: "ghcr.io/acme/app",
+      suggestion: "repoURL",
+    });
+    expect(e.message).toContain('did you mean "repoURL"?');
+
+    const seen: [string, string | undefined][] = [];
+    readArgoImageUpdater(typo, {
+      alias: "newest",
+      unknownFields: "warn",
+      onUnknownField: (path, suggestion) => seen.push([path, suggestion]),
+    });
+    expect(seen[0]?.[1]).toBe("updateStrategy");
+  });
+});
+
 /** The first image of application ref `n`. */
 function imageOf(refs: Record<string, unknown>[], n: number): Record<string, unknown> {
   return ((refs[n] as Record<string, unknown>).images as Record<string, unknown>[])[0] as Record<

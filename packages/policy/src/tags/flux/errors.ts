@@ -31,6 +31,8 @@ export type TagPolicyErrorCode =
  *
  * @example
  * ```ts
+ * import { isTagPolicyError, selectLatestTag } from "@kubeimg/policy/tags";
+ *
  * try { selectLatestTag([], { policy: { alphabetical: {} } }) } catch (e) {
  *   if (e instanceof TagPolicyError) console.log(e.code); // NO_TAGS
  * }
@@ -67,6 +69,8 @@ export interface PolicyIssue {
   readonly value: unknown;
   /** What is wrong with it. */
   readonly message: string;
+  /** For an unknown field: the known field whose name is closest, when one is close. */
+  readonly suggestion?: string;
 }
 
 const codes: ReadonlySet<string> = new Set<TagPolicyErrorCode>([
@@ -87,6 +91,8 @@ const codes: ReadonlySet<string> = new Set<TagPolicyErrorCode>([
  *
  * @example
  * ```ts
+ * import { TagPolicyError, isTagPolicyError } from "@kubeimg/policy/tags";
+ *
  * isTagPolicyError(new TagPolicyError("NO_TAGS", "no tags in database")); // true
  * ```
  */

@@ -54,6 +54,8 @@ export interface TagSelectionExplanation {
  *
  * @example
  * ```ts
+ * import { explainTagSelection } from "@kubeimg/policy/tags";
+ *
  * const e = explainTagSelection(["1.0.0", "2.0.0", "latest"], { policy: { semver: { range: "<2" } } });
  * e.tag;                                          // "1.0.0"
  * e.tags.map((t) => t.verdict);                   // ["selected", "out-of-range", "not-a-version"]

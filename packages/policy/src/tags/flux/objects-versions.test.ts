@@ -132,6 +132,31 @@ describe("unknown fields in Flux objects", () => {
     expect(() => parseImagePolicy(object, { unknownFields: "ignore" })).not.toThrow();
   });
 
+  it("an unknown field's issue holds the value found and, apart, the suggestion", () => {
+    const r = safeParseImagePolicy(
+      policyYaml("image.toolkit.fluxcd.io/v1", "  filterTag: { pattern: 'x' }\n"),
+    );
+    expect(r.success).toBe(false);
+    if (!r.success) {
+      expect(r.error.issues[0]).toMatchObject({
+        path: "spec.filterTag",
+        value: { pattern: "x" },
+        suggestion: "filterTags",
+      });
+    }
+    let caught: unknown;
+    try {
+      parseImagePolicySpec({ imageRepositoryRef: { name: "a" }, policy: {}, polcy: 3 });
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as { issues: unknown[] }).issues[0]).toMatchObject({
+      path: "spec.polcy",
+      value: 3,
+      suggestion: "policy",
+    });
+  });
+
   it("filterTag: no longer silently drops the filter (the reported case)", () => {
     const object = parseYaml(`apiVersion: image.toolkit.fluxcd.io/v1
 kind: ImagePolicy

@@ -122,11 +122,13 @@ function toError(
   return new TagPolicyError(code, `invalid ${what}: ${lines.join("; ")}`, { issues });
 }
 
-function unknownIssue(field: UnknownField): PolicyIssue {
+/** The issue of an unknown field: `value` the value found there, `suggestion` the field probably meant. */
+function unknownIssue(field: UnknownField, found: unknown): PolicyIssue {
   return {
     path: dottedPath(field.path),
-    value: field.suggestion,
+    value: found,
     message: describeUnknownField(field),
+    ...(field.suggestion === undefined ? {} : { suggestion: field.suggestion }),
   };
 }
 
@@ -195,7 +197,7 @@ function parseFluxObject(
       ...findUnknownMetadataFields(metadata, ["metadata"]),
       ...findUnknownFields(schema, { ...rest, metadata: {} }),
     ];
-    const issues = unknown.map(unknownIssue);
+    const issues = unknown.map((f) => unknownIssue(f, valueAt(value, f.path)));
     if (issues.length > 0 && policy === "strict") {
       return { success: false, error: toError(kind, issues, "UNKNOWN_FIELD") };
     }
@@ -254,6 +256,8 @@ export function parseImagePolicy(input: unknown, options: FluxObjectOptions = {}
  *
  * @example
  * ```ts
+ * import { safeParseImagePolicy } from "@kubeimg/policy/tags";
+ *
  * const r = safeParseImagePolicy({ kind: "ImagePolicy" });
  * if (!r.success) console.log(r.error.issues.map((i) => i.path)); // ["apiVersion", "metadata", "spec"]
  * ```
@@ -275,6 +279,8 @@ export function safeParseImagePolicy(
  *
  * @example
  * ```ts
+ * import { parseImageRepository } from "@kubeimg/policy/tags";
+ *
  * const repo = parseImageRepository({
  *   apiVersion: "image.toolkit.fluxcd.io/v1beta2", kind: "ImageRepository",
  *   metadata: { name: "podinfo" }, spec: { image: "ghcr.io/stefanprodan/podinfo", interval: "5m" },
@@ -298,6 +304,8 @@ export function parseImageRepository(
  *
  * @example
  * ```ts
+ * import { parseImagePolicySpec } from "@kubeimg/policy/tags";
+ *
  * parseImagePolicySpec({ imageRepositoryRef: { name: "app" }, policy: { numerical: {} } })
  *   .policy.numerical?.order; // "asc"
  * ```
@@ -313,7 +321,7 @@ export function parseImagePolicySpec(
     const issues = [
       ...copied.prototypeKeys.map((path) => ({ path })),
       ...findUnknownFields(imagePolicySpecSchema, value),
-    ].map((f) => unknownIssue({ ...f, path: ["spec", ...f.path] }));
+    ].map((f) => unknownIssue({ ...f, path: ["spec", ...f.path] }, valueAt(value, f.path)));
     if (issues.length > 0 && policy === "strict") {
       throw toError("ImagePolicy spec", issues, "UNKNOWN_FIELD");
     }

@@ -193,3 +193,19 @@ describe("resolveImagePolicy", () => {
     ).rejects.toThrow();
   });
 });
+
+describe("resolveImagePolicy given a whole ImagePolicy as spec", () => {
+  it("rejects with INVALID_POLICY saying to pass its spec", async () => {
+    const spec = { kind: "ImagePolicy", spec: { policy: { semver: { range: "1.x" } } } };
+    await expect(
+      resolveImagePolicy({
+        spec: spec as never,
+        image: "ghcr.io/org/app",
+        tagLister: new MemoryRegistry({ tags: { "ghcr.io/org/app": ["1.0.0"] } }),
+      }),
+    ).rejects.toMatchObject({
+      code: "INVALID_POLICY",
+      message: expect.stringMatching(/pass its spec/),
+    });
+  });
+});

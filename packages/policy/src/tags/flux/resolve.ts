@@ -11,7 +11,7 @@ import { parseIntervalMillis } from "./duration.js";
 import { isTagPolicyError, TagPolicyError } from "./errors.js";
 import { excludeTags } from "./exclusion.js";
 import type { ImagePolicySpec, ImagePolicyStatus } from "./image-policy-schema.js";
-import { type CompiledTagPolicy, compileTagPolicy } from "./select.js";
+import { type CompiledTagPolicy, checkSelectionPolicy, compileTagPolicy } from "./select.js";
 import {
   composeReadyMessage,
   conditionReasons,
@@ -78,10 +78,13 @@ function messageOf(error: unknown): string {
  * with Flux's reasons and messages.
  *
  * Failures are part of the result (`error`, and the status says what Flux
- * would say); only an abort through `signal` rejects.
+ * would say); only an abort through `signal` rejects, and a `spec` that is
+ * no ImagePolicy spec (a whole ImagePolicy: `INVALID_POLICY`).
  *
  * @example
  * ```ts
+ * import { MemoryRegistry, parseImagePolicySpec, resolveImagePolicy } from "@kubeimg/policy/tags";
+ *
  * const registry = new MemoryRegistry({ tags: { "ghcr.io/org/app": ["1.0.0", "1.1.0"] } });
  * const r = await resolveImagePolicy({
  *   spec: parseImagePolicySpec({ imageRepositoryRef: { name: "app" }, policy: { semver: { range: "1.x" } } }),
@@ -96,6 +99,7 @@ export async function resolveImagePolicy(
   options: ResolveImagePolicyOptions,
 ): Promise<ImagePolicyResolution> {
   const { spec, image, signal } = options;
+  checkSelectionPolicy(spec);
   const previous: ImagePolicyStatus = options.status ?? {};
   const finish = (
     outcome: ReconcileOutcome,

@@ -171,3 +171,34 @@ describe("the pipeline rules", () => {
     );
   });
 });
+
+describe("a whole ImagePolicy where its spec is wanted", () => {
+  const imagePolicy = {
+    apiVersion: "image.toolkit.fluxcd.io/v1beta2",
+    kind: "ImagePolicy",
+    metadata: { name: "app" },
+    spec: { imageRepositoryRef: { name: "app" }, policy: { semver: { range: ">=1.0.0" } } },
+  } as unknown as TagSelectionPolicy;
+
+  it.each([
+    { name: "selectLatestTag", call: () => selectLatestTag(["1.0.0"], imagePolicy) },
+    { name: "compileTagPolicy", call: () => compileTagPolicy(imagePolicy) },
+    { name: "a null spec", call: () => compileTagPolicy(null as unknown as TagSelectionPolicy) },
+  ])("$name: INVALID_POLICY naming the fix, not a TypeError", ({ call }) => {
+    let caught: unknown;
+    try {
+      call();
+    } catch (error) {
+      caught = error;
+    }
+    expect(isTagPolicyError(caught)).toBe(true);
+    expect(caught).toMatchObject({ code: "INVALID_POLICY" });
+  });
+
+  it("says to pass its spec", () => {
+    expect(safeSelectLatestTag(["1.0.0"], imagePolicy)).toMatchObject({
+      success: false,
+      error: { message: expect.stringMatching(/whole ImagePolicy.*pass its spec/) },
+    });
+  });
+});

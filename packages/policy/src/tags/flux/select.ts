@@ -45,12 +45,16 @@ export interface CompiledTagPolicy {
  *
  * @example
  * ```ts
+ * import { compileTagPolicy } from "@kubeimg/policy/tags";
+ *
  * const policy = compileTagPolicy({ policy: { semver: { range: "5.1.x" } } });
  * policy.select(["5.0.3", "5.1.2", "5.1.10", "6.0.0"]); // "5.1.10"
  * ```
  */
 export function compileTagPolicy(spec: TagSelectionPolicy): CompiledTagPolicy {
-  const policer = policerFromSpec(spec.policy, { semver: spec.semver });
+  checkSelectionPolicy(spec);
+  // An absent choice is Flux's empty ImagePolicyChoice (its field is no pointer).
+  const policer = policerFromSpec(spec.policy ?? {}, { semver: spec.semver });
   let filter: TagFilter | undefined;
   let filterError: TagPolicyError | undefined;
   if (spec.filterTags != null) {
@@ -81,6 +85,26 @@ export function compileTagPolicy(spec: TagSelectionPolicy): CompiledTagPolicy {
 }
 
 /**
+ * Throws `INVALID_POLICY` for a value that is not an ImagePolicy's spec: the
+ * whole object handed over in its place would otherwise fail as a raw
+ * `TypeError` deep inside.
+ */
+export function checkSelectionPolicy(value: unknown): void {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new TagPolicyError(
+      "INVALID_POLICY",
+      `invalid policy: expected an ImagePolicy's spec ({ policy, filterTags }), found ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`,
+    );
+  }
+  if ("spec" in value && !("policy" in value)) {
+    throw new TagPolicyError(
+      "INVALID_POLICY",
+      "invalid policy: this is a whole ImagePolicy (it has spec, not spec.policy): pass its spec (imagePolicy.spec)",
+    );
+  }
+}
+
+/**
  * Returns the tag Flux selects from `tags` for `policy` (`spec.policy` and
  * `spec.filterTags` of an `ImagePolicy`).
  *
@@ -91,6 +115,8 @@ export function compileTagPolicy(spec: TagSelectionPolicy): CompiledTagPolicy {
  *
  * @example
  * ```ts
+ * import { selectLatestTag } from "@kubeimg/policy/tags";
+ *
  * selectLatestTag(["RELEASE.2024-01-01T00-00-00Z", "RELEASE.2024-03-01T00-00-00Z", "latest"], {
  *   policy: { alphabetical: { order: "asc" } },
  *   filterTags: { pattern: "^RELEASE\\.(?P<timestamp>.*)Z$", extract: "$timestamp" },
@@ -107,6 +133,8 @@ export function selectLatestTag(tags: readonly string[], policy: TagSelectionPol
  *
  * @example
  * ```ts
+ * import { safeSelectLatestTag } from "@kubeimg/policy/tags";
+ *
  * const r = safeSelectLatestTag(["1.0"], { policy: { semver: { range: ">=1" } } });
  * if (!r.success) console.log(r.error.code); // NO_MATCHING_VERSION
  * ```

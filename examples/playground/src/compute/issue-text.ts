@@ -1,0 +1,19 @@
+/** The text of one input problem, apart from the views so the page loads no reader for it. */
+import type { InputIssue } from "./input.js";
+
+/**
+ * Returns the line shown for an issue: where, the field and its value (or,
+ * for a misspelt field, the name it probably meant), then the message.
+ */
+export function issueText(issue: InputIssue): string {
+  const where = issue.line === undefined ? "" : `line ${issue.line}: `;
+  const field =
+    issue.path === ""
+      ? issue.value === ""
+        ? ""
+        : `${issue.value}: `
+      : issue.suggestion !== undefined
+        ? `${issue.path} (did you mean "${issue.suggestion}"?): `
+        : `${issue.path} = ${issue.value}: `;
+  return `${where}${field}${issue.message}`;
+}
