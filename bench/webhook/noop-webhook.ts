@@ -39,14 +39,7 @@ const server = await startWebhookServer({
 });
 const stats = await startStatsServer({
   port: Number(text("stats-port", values["stats-port"])),
-  routes: {
-    "/stats": () => ({
-      mode: "noop",
-      rss: process.memoryUsage.rss(),
-      intake: server.intake(),
-      ...server.timing(),
-    }),
-  },
+  stats: () => ({ mode: "noop", rss: process.memoryUsage.rss(), intake: server.intake() }),
 });
 console.error(
   `no-op admission webhook listening on :${server.port}; statistics on http://${stats.host}:${stats.port}/stats`,

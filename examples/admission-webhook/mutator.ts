@@ -19,12 +19,11 @@
  */
 
 import { setMaxListeners } from "node:events";
-import type { AvailabilityChecker, RoutingTimers, SecretRef } from "@kubeimg/policy/availability";
+import type { AvailabilityChecker, RoutingTimers } from "@kubeimg/policy/availability";
 import {
   type CompiledRouting,
   type PullSecretToEnsure,
   planPodRoutingAsync,
-  type RoutedAlternative,
   resolvePodRouting,
 } from "@kubeimg/policy/routing";
 import {
@@ -52,17 +51,11 @@ export interface PodMutatorOptions {
    * Admissions decided at once (default 32). Under a burst the others wait
    * for a slot, in arrival order; one that gets it too close to its deadline
    * ({@link ANSWER_RESERVE_MS}), or that the answer scheduler must answer
-   * first, is admitted unchanged without any planning or probing. More slots
-   * let one burst plan and start its probes all at once: in the load test
-   * 128 slots took 1.3-1.4 times the CPU and stalled the event loop for
-   * about 750 ms at the start, long enough to time out a healthy registry's
-   * probes.
+   * first, is admitted unchanged without any planning or probing. Many more
+   * slots let one burst plan and start all its probes at once, stalling the
+   * event loop long enough to time out a healthy registry's probes.
    */
   readonly maxConcurrentAdmissions?: number;
-  /** Containers of one Pod resolved at once (default 16). */
-  readonly maxConcurrentContainers?: number;
-  /** The name a copied secret gets in the Pod's namespace (default: the source's name). */
-  readonly pullSecretName?: (secret: SecretRef, alternative: RoutedAlternative) => string;
   readonly log?: (line: string) => void;
 }
 
@@ -85,35 +78,10 @@ export type PodMutator = (
  */
 export const ANSWER_RESERVE_MS = 200;
 
-/** How the mutator came to an answer. */
-export type AnswerKind =
-  /** Decided: the Pod is rewritten. */
-  | "patched"
-  /** Decided: nothing to change (or nothing that may be changed). */
-  | "unchanged"
-  /** Shed: no decision was started in time. */
-  | "too-busy"
-  /** Answered by the scheduler while its decision was still running. */
-  | "no-decision"
-  /** An internal error. */
-  | "failed";
-
-const kinds = new WeakMap<AdmissionResponse, AnswerKind>();
-
-/** The kind of an answer this module gave (undefined for any other object). */
-export function answerKindOf(response: AdmissionResponse): AnswerKind | undefined {
-  return kinds.get(response);
-}
-
-function admitUnchanged(
-  uid: string,
-  warning?: string,
-  kind: AnswerKind = "unchanged",
-): AdmissionResponse {
-  const response: AdmissionResponse =
-    warning === undefined ? { uid, allowed: true } : { uid, allowed: true, warnings: [warning] };
-  kinds.set(response, kind);
-  return response;
+function admitUnchanged(uid: string, warning?: string): AdmissionResponse {
+  return warning === undefined
+    ? { uid, allowed: true }
+    : { uid, allowed: true, warnings: [warning] };
 }
 
 /** A waiter for a decision slot: granted it, or sent away. */
@@ -205,7 +173,6 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
             deciding
               ? `kubeimg: no decision within ${deadlineMs} ms; pod admitted unchanged`
               : `kubeimg: too busy to decide within ${deadlineMs} ms; pod admitted unchanged`,
-            deciding ? "no-decision" : "too-busy",
           ),
         );
       });
@@ -217,7 +184,6 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
         return admitUnchanged(
           request.uid,
           `kubeimg: too busy to decide within ${deadlineMs} ms; pod admitted unchanged`,
-          "too-busy",
         );
       }
       deciding = true;
@@ -234,7 +200,7 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log(`admission ${request.uid}: ${message}; admitted unchanged`);
-      return admitUnchanged(request.uid, `kubeimg: ${message}; pod admitted unchanged`, "failed");
+      return admitUnchanged(request.uid, `kubeimg: ${message}; pod admitted unchanged`);
     } finally {
       scheduled?.cancel();
       abortLater(controller);
@@ -269,10 +235,6 @@ async function decide(
     timers: options.timers,
     deadlineMs: probeBudget,
     signal,
-    ...(options.maxConcurrentContainers
-      ? { maxConcurrentContainers: options.maxConcurrentContainers }
-      : {}),
-    ...(options.pullSecretName ? { pullSecretName: options.pullSecretName } : {}),
   });
   if (signal.aborted) return admitUnchanged(uid);
   if (patch.length === 0) return admitUnchanged(uid);
@@ -285,12 +247,10 @@ async function decide(
     }
     if (!request.dryRun) await options.ensurePullSecret(secret, plan.namespace);
   }
-  const patched: AdmissionResponse = {
+  return {
     uid,
     allowed: true,
     patchType: "JSONPatch",
     patch: Buffer.from(JSON.stringify(patch)).toString("base64"),
   };
-  kinds.set(patched, "patched");
-  return patched;
 }

@@ -15,12 +15,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
-import {
-  createHistogram,
-  type IntervalHistogram,
-  monitorEventLoopDelay,
-  type RecordableHistogram,
-} from "node:perf_hooks";
 import { type AdmissionResponse, BadAdmissionReview, reviewReply } from "./admission-review.js";
 import type { PodMutator } from "./mutator.js";
 
@@ -84,54 +78,9 @@ export interface WebhookIntake {
 export interface WebhookServer {
   readonly server: Server;
   readonly port: number;
-  /**
-   * Microseconds from a review's arrival (its headers read: the admission
-   * deadline counts from there) to its whole answer handed to the socket,
-   * as this process saw them: set beside a client's figures, it tells time
-   * spent here from time spent queued in sockets or in the client.
-   */
-  readonly answerMicros: RecordableHistogram;
-  /** The same, counted from the arrival of the request's last byte. */
-  readonly answerFromBodyMicros: RecordableHistogram;
-  /**
-   * Answer times in ms (count, p50, p99, max) and this process's event-loop
-   * delay since it started: how late its timers, deadlines among them, fire.
-   */
-  timing(): WebhookTiming;
   /** What the server holds now (connections, body bytes) and what it turned away. */
   intake(): WebhookIntake;
   close(): Promise<void>;
-}
-
-/** Count, p50, p99 and max, in milliseconds. */
-export interface TimingSummary {
-  readonly count: number;
-  readonly p50?: number;
-  readonly p99?: number;
-  readonly max?: number;
-}
-
-/** What {@link WebhookServer.timing} answers. */
-export interface WebhookTiming {
-  readonly eventLoopDelayMs: TimingSummary;
-  readonly answerMs: TimingSummary;
-  readonly answerFromBodyMs: TimingSummary;
-  /** `answerMs` by the kind of answer, when the server was given `kindOf`. */
-  readonly answerMsByKind: Readonly<Record<string, TimingSummary>>;
-  /** CPU time this process used since it started listening (user + system), in ms. */
-  readonly cpuMs: number;
-}
-
-/** A histogram of values in `unitsPerMs` units per millisecond, summarized in ms. */
-function summary(h: IntervalHistogram | RecordableHistogram, unitsPerMs: number): TimingSummary {
-  return h.count === 0
-    ? { count: 0 }
-    : {
-        count: h.count,
-        p50: h.percentile(50) / unitsPerMs,
-        p99: h.percentile(99) / unitsPerMs,
-        max: h.max / unitsPerMs,
-      };
 }
 
 /** Starts the webhook on `port` (0: any free port) of `host` with the PEM `cert` and `key`. */
@@ -141,19 +90,7 @@ export async function startWebhookServer(options: {
   readonly mutator: PodMutator;
   readonly port?: number;
   readonly host?: string;
-  readonly path?: string;
   readonly log?: (line: string) => void;
-  /**
-   * The mutator's clock (its timers' `now`; default `performance.now`): a
-   * request's arrival is read on it, and the admission deadline counts from there.
-   */
-  readonly now?: () => number;
-  /**
-   * Names the kind of an answer (for example `answerKindOf` of the mutator:
-   * patched, unchanged, too-busy, no-decision, failed), to count answer
-   * times by kind.
-   */
-  readonly kindOf?: (response: AdmissionResponse) => string | undefined;
   /** Largest body of one request, in bytes (default {@link MAX_BODY_BYTES}); past it, 413. */
   readonly maxBodyBytes?: number;
   /**
@@ -169,25 +106,21 @@ export async function startWebhookServer(options: {
   /** Whether `GET /readyz` answers 200 `ok` rather than 503 (default: always ready). */
   readonly ready?: () => boolean;
 }): Promise<WebhookServer> {
-  const path = options.path ?? "/mutate-pods";
   const log = options.log ?? (() => {});
-  const now = options.now ?? (() => performance.now());
-  const maxBodyBytes = wholeOption("maxBodyBytes", options.maxBodyBytes, MAX_BODY_BYTES);
-  const maxBuffered = wholeOption(
-    "maxBufferedBodyBytes",
-    options.maxBufferedBodyBytes,
-    MAX_BUFFERED_BODY_BYTES,
-  );
-  const maxConnections = wholeOption("maxConnections", options.maxConnections, MAX_CONNECTIONS);
-  const answerMicros = createHistogram();
-  const answerFromBodyMicros = createHistogram();
-  const answerMicrosByKind = new Map<string, RecordableHistogram>();
-  const held = { connections: 0, dropped: 0, bodies: 0, bytes: 0, peak: 0, shed: 0 };
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  loopDelay.enable();
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const maxBuffered = options.maxBufferedBodyBytes ?? MAX_BUFFERED_BODY_BYTES;
+  const held = {
+    connections: 0,
+    droppedConnections: 0,
+    bodies: 0,
+    bodyBytes: 0,
+    peakBodyBytes: 0,
+    shedBodies: 0,
+  };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const receivedAt = now();
+    // The admission deadline counts from here, on the mutator's clock (`nodeTimers`).
+    const receivedAt = performance.now();
     req.on("error", (error) => log(`request error: ${error.message}`));
     res.on("error", (error) => log(`response error: ${error.message}`));
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -225,23 +158,21 @@ export async function startWebhookServer(options: {
       if (req.method === "GET" && pathname === "/readyz") {
         return (options.ready?.() ?? true) ? send(200, "ok") : send(503, "not ready");
       }
-      if (req.method !== "POST" || pathname !== path) return send(404, "not found");
+      if (req.method !== "POST" || pathname !== "/mutate-pods") return send(404, "not found");
       // Turned away: the connection closes after the answer, the rest of the body unread.
       const refuse = (status: 413 | 503) => {
-        if (status === 503) held.shed += 1;
-        send(
-          status,
-          status === 413 ? "request body too large" : "too many request bodies at once",
-          status === 413
-            ? { Connection: "close" }
-            : { Connection: "close", "Retry-After": String(RETRY_AFTER_SECONDS) },
-        );
+        if (status === 413) return send(413, "request body too large", { Connection: "close" });
+        held.shedBodies += 1;
+        send(503, "too many request bodies at once", {
+          Connection: "close",
+          "Retry-After": String(RETRY_AFTER_SECONDS),
+        });
       };
       const declared = req.headers["content-length"];
       if (declared !== undefined) {
         const length = Number(declared);
         if (length > maxBodyBytes) return refuse(413);
-        if (held.bytes + length > maxBuffered) return refuse(503);
+        if (held.bodyBytes + length > maxBuffered) return refuse(503);
       }
       let chunks: Buffer[] = [];
       let size = 0;
@@ -251,7 +182,7 @@ export async function startWebhookServer(options: {
         if (released) return;
         released = true;
         if (size > 0) held.bodies -= 1;
-        held.bytes -= size;
+        held.bodyBytes -= size;
         chunks = [];
       };
       // Held from the first byte until the answer is written or the connection is gone.
@@ -260,15 +191,15 @@ export async function startWebhookServer(options: {
         "data",
         guarded("data", (chunk: Buffer) => {
           if (refused || released) return;
-          if (size + chunk.length > maxBodyBytes || held.bytes + chunk.length > maxBuffered) {
+          if (size + chunk.length > maxBodyBytes || held.bodyBytes + chunk.length > maxBuffered) {
             refused = true;
             release();
             return refuse(size + chunk.length > maxBodyBytes ? 413 : 503);
           }
           if (size === 0) held.bodies += 1;
           size += chunk.length;
-          held.bytes += chunk.length;
-          if (held.bytes > held.peak) held.peak = held.bytes;
+          held.bodyBytes += chunk.length;
+          held.peakBodyBytes = Math.max(held.peakBodyBytes, held.bodyBytes);
           chunks.push(chunk);
         }),
       );
@@ -276,25 +207,6 @@ export async function startWebhookServer(options: {
         "end",
         guarded("end", () => {
           if (refused || res.headersSent) return;
-          const bodyAt = now();
-          let kind: string | undefined;
-          res.once(
-            "finish",
-            guarded("finish", () => {
-              const at = now();
-              const micros = Math.max(1, Math.ceil((at - receivedAt) * 1000));
-              answerMicros.record(micros);
-              if (kind !== undefined) {
-                let h = answerMicrosByKind.get(kind);
-                if (h === undefined) {
-                  h = createHistogram();
-                  answerMicrosByKind.set(kind, h);
-                }
-                h.record(micros);
-              }
-              answerFromBodyMicros.record(Math.max(1, Math.ceil((at - bodyAt) * 1000)));
-            }),
-          );
           let body: unknown;
           try {
             const text = Buffer.concat(chunks).toString("utf8");
@@ -305,17 +217,11 @@ export async function startWebhookServer(options: {
           } catch {
             return send(400, "request body is not JSON");
           }
-          let answer: Promise<AdmissionResponse>;
-          try {
-            answer = options.mutator(body, { receivedAt });
-          } catch (error) {
-            answer = Promise.reject(error);
-          }
-          answer.then(
-            guarded("answer", (response: AdmissionResponse) => {
-              kind = options.kindOf?.(response);
-              send(200, reviewReply(response));
-            }),
+          // A mutator that throws at once is answered as one that rejects.
+          new Promise<AdmissionResponse>((resolve) =>
+            resolve(options.mutator(body, { receivedAt })),
+          ).then(
+            guarded("answer", (response: AdmissionResponse) => send(200, reviewReply(response))),
             guarded("answer", (error: unknown) => {
               if (error instanceof BadAdmissionReview) return send(400, error.message);
               log(`internal error: ${messageOf(error)}`);
@@ -332,9 +238,9 @@ export async function startWebhookServer(options: {
     { cert: options.cert, key: options.key, keepAliveTimeout: 60_000 },
     handle,
   );
-  server.maxConnections = maxConnections;
+  server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
   server.on("drop", () => {
-    held.dropped += 1;
+    held.droppedConnections += 1;
   });
   server.on("connection", (socket: Socket) => {
     held.connections += 1;
@@ -346,43 +252,14 @@ export async function startWebhookServer(options: {
     server.listen(options.port ?? 0, options.host ?? "0.0.0.0", resolve),
   );
   const { port } = server.address() as AddressInfo;
-  const cpuAtStart = process.cpuUsage();
   return {
     server,
     port,
-    answerMicros,
-    answerFromBodyMicros,
-    timing: () => ({
-      eventLoopDelayMs: summary(loopDelay, 1e6),
-      answerMs: summary(answerMicros, 1000),
-      answerFromBodyMs: summary(answerFromBodyMicros, 1000),
-      answerMsByKind: Object.fromEntries(
-        [...answerMicrosByKind].map(([kind, h]) => [kind, summary(h, 1000)]),
-      ),
-      cpuMs: (({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpuAtStart)),
-    }),
-    intake: () => ({
-      connections: held.connections,
-      droppedConnections: held.dropped,
-      bodies: held.bodies,
-      bodyBytes: held.bytes,
-      peakBodyBytes: held.peak,
-      shedBodies: held.shed,
-    }),
+    intake: () => ({ ...held }),
     close: () =>
       new Promise<void>((resolve) => {
-        loopDelay.disable();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
-}
-
-/** Returns `value` (default `fallback`) when it is a whole number ≥ 1; throws a `RangeError` naming the option otherwise. */
-function wholeOption(name: string, value: number | undefined, fallback: number): number {
-  const n = value ?? fallback;
-  if (!Number.isSafeInteger(n) || n < 1) {
-    throw new RangeError(`${name} must be a whole number ≥ 1, not ${String(value)}`);
-  }
-  return n;
 }

@@ -16,13 +16,12 @@ export interface StatsServer {
 
 /**
  * Starts a plain HTTP listener on `port` (0: any free port) of `host`
- * (default `127.0.0.1`) answering `GET` of each path of `routes` with its
- * JSON: the operators' counters, kept off the port the API server (and
- * anyone who reaches the Service) talks to. Every other request is 404; a
- * route that throws is logged and answered 500.
+ * (default `127.0.0.1`) answering `GET /stats` with the JSON of `stats()`.
+ * Every other request is 404; a `stats()` that throws is logged and
+ * answered 500.
  */
 export async function startStatsServer(options: {
-  readonly routes: Readonly<Record<string, () => unknown>>;
+  readonly stats: () => unknown;
   readonly port?: number;
   readonly host?: string;
   readonly log?: (line: string) => void;
@@ -34,16 +33,11 @@ export async function startStatsServer(options: {
     let status = 200;
     let text: string;
     try {
-      const pathname = requestPath(req.url);
-      const route =
-        req.method === "GET" && pathname !== undefined && Object.hasOwn(options.routes, pathname)
-          ? options.routes[pathname]
-          : undefined;
-      if (route === undefined) {
+      if (req.method === "GET" && requestPath(req.url) === "/stats") {
+        text = JSON.stringify(options.stats());
+      } else {
         status = 404;
         text = "not found";
-      } else {
-        text = JSON.stringify(route());
       }
     } catch (error) {
       log(`stats error: ${messageOf(error)}`);
