@@ -10,8 +10,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { readAdmissionRequest } from "../../examples/admission-webhook/admission-review.js";
-import { startWebhookServer } from "../../examples/admission-webhook/server.js";
-import { startStatsServer } from "../../examples/admission-webhook/stats-server.js";
+import { startStatsServer, startWebhookServer } from "../../examples/admission-webhook/server.js";
 
 const { values } = parseArgs({
   strict: false,

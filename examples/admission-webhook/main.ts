@@ -29,9 +29,9 @@ import {
   MAX_BODY_BYTES,
   MAX_BUFFERED_BODY_BYTES,
   MAX_CONNECTIONS,
+  startStatsServer,
   startWebhookServer,
 } from "./server.js";
-import { startStatsServer } from "./stats-server.js";
 import { nodeTimers } from "./timers.js";
 
 const USAGE = `usage: main.ts --cert tls.crt --key tls.key -f routing.yaml [-f more.yaml]

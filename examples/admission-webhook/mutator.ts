@@ -1,21 +1,16 @@
 /**
  * The webhook's decision for one AdmissionReview: kube-image-keeper's routing
- * of every container (`planPodRouting`), then the first available
+ * of every container (`planPodRoutingAsync`), then the first available
  * alternative of each and the JSON Patch (`resolvePodRouting`, over a
  * caching, coalescing, circuit-breaking availability gate).
  *
  * It fails open, as kuik is deployed (`failurePolicy: Ignore`): an internal
  * error, a malformed Pod, or a decision that would outlast the deadline
  * admits the Pod unchanged, with a warning, well before the API server's
- * webhook timeout. Timers only fire when the event loop is free: planning
- * and probing share one budget per event loop and hand the loop back once a
- * few milliseconds of it are spent, and a Pod resolves a few containers at a
- * time, so neither one huge Pod nor a thousand admissions waking at once can
- * hold the loop. And when an admission must be answered is not one timer per
- * admission at its deadline but the answer scheduler's call
- * (`answer-scheduler.ts`): it answers early enough for every admission due
- * together to be written in time, however late the loop has lately been.
- * Then the admission's planning and probes are aborted, not abandoned.
+ * webhook timeout. When that must happen is the answer scheduler's call
+ * (`answer-scheduler.ts`), not one timer per admission: timers fire late on
+ * a busy event loop, and admissions due together must all be written in
+ * time. Then the admission's planning and probes are aborted, not abandoned.
  */
 
 import { setMaxListeners } from "node:events";
@@ -70,18 +65,17 @@ export type PodMutator = (
 ) => Promise<AdmissionResponse>;
 
 /**
- * The least time a decision may start with: an admission that gets its
- * decision slot closer than this (plus the event loop's recent lateness) to
- * its deadline is admitted unchanged without planning or probing, and
- * probing stops this long before the deadline, leaving the time to build
- * and write the answer.
+ * The least time a decision may start with (plus the event loop's recent
+ * lateness); probing also stops this long before the deadline, leaving the
+ * time to build and write the answer.
  */
 export const ANSWER_RESERVE_MS = 200;
 
-function admitUnchanged(uid: string, warning?: string): AdmissionResponse {
-  return warning === undefined
+/** Admits the Pod unchanged, saying `why` in a warning when there is one. */
+function unchanged(uid: string, why?: string): AdmissionResponse {
+  return why === undefined
     ? { uid, allowed: true }
-    : { uid, allowed: true, warnings: [warning] };
+    : { uid, allowed: true, warnings: [`kubeimg: ${why}; pod admitted unchanged`] };
 }
 
 /** A waiter for a decision slot: granted it, or sent away. */
@@ -157,6 +151,7 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
     const started = context?.receivedAt ?? timers.now();
     const request = readAdmissionRequest(body);
     const deadlineAt = started + deadlineMs;
+    const tooBusy = `too busy to decide within ${deadlineMs} ms`;
     const controller = new AbortController();
     // Every container's probes listen on the admission's signal: dozens of
     // listeners are expected, not a leak (and the warning costs a stack trace).
@@ -167,24 +162,14 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
     const forced = new Promise<AdmissionResponse>((resolve) => {
       scheduled = scheduler.add(deadlineAt, () => {
         slot.leave();
-        resolve(
-          admitUnchanged(
-            request.uid,
-            deciding
-              ? `kubeimg: no decision within ${deadlineMs} ms; pod admitted unchanged`
-              : `kubeimg: too busy to decide within ${deadlineMs} ms; pod admitted unchanged`,
-          ),
-        );
+        resolve(unchanged(request.uid, deciding ? `no decision within ${deadlineMs} ms` : tooBusy));
       });
     });
     const decision = slot.granted.then(async (granted) => {
       const tooLate = granted && deadlineAt - timers.now() < ANSWER_RESERVE_MS + scheduler.lagMs;
       if (!granted || tooLate) {
         if (granted) release();
-        return admitUnchanged(
-          request.uid,
-          `kubeimg: too busy to decide within ${deadlineMs} ms; pod admitted unchanged`,
-        );
+        return unchanged(request.uid, tooBusy);
       }
       deciding = true;
       try {
@@ -200,7 +185,7 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log(`admission ${request.uid}: ${message}; admitted unchanged`);
-      return admitUnchanged(request.uid, `kubeimg: ${message}; pod admitted unchanged`);
+      return unchanged(request.uid, message);
     } finally {
       scheduled?.cancel();
       abortLater(controller);
@@ -217,32 +202,27 @@ async function decide(
 ): Promise<AdmissionResponse> {
   const { uid } = request;
   if (request.kind.kind !== "Pod" || request.kind.group !== "" || request.operation !== "CREATE") {
-    return admitUnchanged(uid);
+    return unchanged(uid);
   }
   const plan = await planPodRoutingAsync(options.routing, request.object, {
     timers: options.timers,
     signal,
     ...(request.namespace ? { namespace: request.namespace } : {}),
   });
-  if (plan.error) {
-    return admitUnchanged(uid, `kubeimg: ${plan.error.message}; pod admitted unchanged`);
-  }
-  const probeBudget = Math.max(
-    0,
-    deadlineMs - (options.timers.now() - started) - ANSWER_RESERVE_MS,
-  );
+  if (plan.error) return unchanged(uid, plan.error.message);
+  const left = deadlineMs - (options.timers.now() - started) - ANSWER_RESERVE_MS;
   const { patch, pullSecrets } = await resolvePodRouting(plan, options.checker, {
     timers: options.timers,
-    deadlineMs: probeBudget,
+    deadlineMs: Math.max(0, left),
     signal,
   });
-  if (signal.aborted) return admitUnchanged(uid);
-  if (patch.length === 0) return admitUnchanged(uid);
+  if (signal.aborted || patch.length === 0) return unchanged(uid);
   for (const secret of pullSecrets.filter((s) => s.copy)) {
     if (!options.ensurePullSecret) {
-      return admitUnchanged(
+      const { namespace, name } = secret.source;
+      return unchanged(
         uid,
-        `kubeimg: secret ${secret.source.namespace}/${secret.source.name} must be copied to ${plan.namespace} but no copier is configured; pod admitted unchanged`,
+        `secret ${namespace}/${name} must be copied to ${plan.namespace} but no copier is configured`,
       );
     }
     if (!request.dryRun) await options.ensurePullSecret(secret, plan.namespace);

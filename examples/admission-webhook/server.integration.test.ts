@@ -15,8 +15,7 @@ import { podAdmissionReview } from "@kubeimg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReplica, writeCertificate } from "../../bench/webhook/cluster.js";
 import { readAdmissionRequest } from "./admission-review.js";
-import { startWebhookServer, type WebhookServer } from "./server.js";
-import { startStatsServer } from "./stats-server.js";
+import { startStatsServer, startWebhookServer, type WebhookServer } from "./server.js";
 import { postJson } from "./test-support.js";
 
 const noopPath = join(

@@ -2,18 +2,22 @@
  * The HTTPS endpoint: `POST /mutate-pods` takes an AdmissionReview and
  * answers one; `GET /healthz` answers `ok` while the process runs, `GET
  * /readyz` once it is ready to decide (its shared state settled). Bodies are
- * capped one by one (the API server sends at most a few MB) and together,
- * connections are capped, and bodies must be JSON. Nothing a client sends
- * can stop the process: a request target that is not a path is answered
- * 400, an exception in any request or connection handler is logged and
- * answered 500 (or the connection closed), a client that goes away
- * mid-request is an ordinary event, and an answer for a closed socket is
- * dropped.
+ * capped one by one and together, and connections are capped. Nothing a
+ * client sends can stop the process: a target that is not a path is
+ * answered 400, an exception in any handler is logged and answered 500 (or
+ * the connection closed), and an answer for a closed socket is dropped.
  *
- * The operators' counters (`/stats`) are served apart, by `stats-server.ts`.
+ * And the operators' counters (`GET /stats`) on a plain HTTP listener of
+ * their own, loopback by default, apart from the port the API server (and
+ * anyone who reaches the Service) talks to.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { createServer, type Server } from "node:https";
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import { createServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { type AdmissionResponse, BadAdmissionReview, reviewReply } from "./admission-review.js";
 import type { PodMutator } from "./mutator.js";
@@ -43,9 +47,8 @@ export const MAX_CONNECTIONS = 2048;
 const RETRY_AFTER_SECONDS = 1;
 
 /**
- * Returns the path of an origin-form request target (`/mutate-pods?x=1` →
+ * The path of an origin-form request target (`/mutate-pods?x=1` →
  * `/mutate-pods`), or `undefined` for any other form (`*`, an absolute URL).
- * Never throws: the target is whatever a client wrote.
  */
 export function requestPath(target: string | undefined): string | undefined {
   if (target === undefined || !target.startsWith("/")) return undefined;
@@ -74,13 +77,75 @@ export interface WebhookIntake {
   readonly shedBodies: number;
 }
 
-/** A running webhook server. */
-export interface WebhookServer {
-  readonly server: Server;
+/** A running listener. */
+export interface Listening {
+  readonly host: string;
   readonly port: number;
+  close(): Promise<void>;
+}
+
+/** A running webhook server. */
+export interface WebhookServer extends Listening {
   /** What the server holds now (connections, body bytes) and what it turned away. */
   intake(): WebhookIntake;
-  close(): Promise<void>;
+}
+
+/** Writes a whole answer: a string as plain text, anything else as JSON. */
+function reply(res: ServerResponse, status: number, body: unknown, headers = {}): void {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    "Content-Type": typeof body === "string" ? "text/plain" : "application/json",
+    "Content-Length": Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+/** Listens on `port` (0: any free port) of `host`; rejects when it cannot. */
+async function listen(server: Server, port: number, host: string): Promise<Listening> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  return {
+    host,
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Starts the statistics listener (default host `127.0.0.1`): `GET /stats`
+ * answers the JSON of `stats()`, anything else 404; a `stats()` that throws
+ * is logged and answered 500.
+ */
+export function startStatsServer(options: {
+  readonly stats: () => unknown;
+  readonly port?: number;
+  readonly host?: string;
+  readonly log?: (line: string) => void;
+}): Promise<Listening> {
+  const server = createHttpServer((req, res) => {
+    res.on("error", (error) => options.log?.(`stats response error: ${error.message}`));
+    if (req.method !== "GET" || requestPath(req.url) !== "/stats") {
+      return reply(res, 404, "not found");
+    }
+    try {
+      reply(res, 200, options.stats());
+    } catch (error) {
+      options.log?.(`stats error: ${messageOf(error)}`);
+      reply(res, 500, "internal error");
+    }
+  });
+  server.maxConnections = 64;
+  return listen(server, options.port ?? 0, options.host ?? "127.0.0.1");
 }
 
 /** Starts the webhook on `port` (0: any free port) of `host` with the PEM `cert` and `key`. */
@@ -126,13 +191,7 @@ export async function startWebhookServer(options: {
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       if (res.headersSent || res.destroyed) return;
       try {
-        const text = typeof body === "string" ? body : JSON.stringify(body);
-        res.writeHead(status, {
-          ...headers,
-          "Content-Type": typeof body === "string" ? "text/plain" : "application/json",
-          "Content-Length": Buffer.byteLength(text),
-        });
-        res.end(text);
+        reply(res, status, body, headers);
       } catch (error) {
         log(`cannot answer: ${messageOf(error)}`);
         res.destroy();
@@ -248,18 +307,6 @@ export async function startWebhookServer(options: {
       held.connections -= 1;
     });
   });
-  await new Promise<void>((resolve) =>
-    server.listen(options.port ?? 0, options.host ?? "0.0.0.0", resolve),
-  );
-  const { port } = server.address() as AddressInfo;
-  return {
-    server,
-    port,
-    intake: () => ({ ...held }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const listening = await listen(server, options.port ?? 0, options.host ?? "0.0.0.0");
+  return { ...listening, intake: () => ({ ...held }) };
 }
