@@ -1,18 +1,11 @@
 /**
  * `pnpm --filter @kubeimg/example-admission-webhook start -- --cert tls.crt --key tls.key
- *   -f routing.yaml [options]` (`--help` lists them).
- *
- * Serves the mutating webhook of `manifests/mutating-webhook-configuration.yaml`.
- * Routing objects and pull Secrets are read from files at start (a real
- * deployment would watch them through the Kubernetes API). With
- * `--redis-url` (or `REDIS_URL`), every replica shares registry verdicts,
- * circuit breakers and single-flight probing through Redis; without it each
- * replica keeps its own, in memory. TLS and credentials go in the URL
- * (`rediss://`, `user:password@`); the URL is never logged. `GET /readyz`
- * answers 503 until the shared state is ready (or has said, in the log, why
- * it cannot share: this replica then answers from its own memory). The
- * counters (`GET /stats`) are served over plain HTTP on a listener of their
- * own, loopback by default, never on the webhook's port.
+ *   -f routing.yaml [options]` (`--help` lists them): the mutating webhook of
+ * `manifests/mutating-webhook-configuration.yaml`. Routing objects and pull
+ * Secrets are read from files at start (a deployment would watch them
+ * through the Kubernetes API). With `--redis-url` (or `REDIS_URL`; the URL,
+ * which holds credentials, is never logged) replicas share what they learn
+ * of registries; `GET /readyz` answers 503 until that sharing is settled.
  */
 import { readFileSync } from "node:fs";
 import { parsePullSecret } from "@kubeimg/core/keyring";
@@ -108,9 +101,8 @@ try {
   config = loadKuikConfig(values.config ? readArg(values.config) : "");
   resources = values.file.flatMap((f) => loadRoutingResources(readArg(f)));
 } catch (error) {
-  fail(
-    `${(error as Error).message}${(error as { code?: string }).code ? ` [${(error as { code?: string }).code}]` : ""}`,
-  );
+  const { message, code } = error as { message: string; code?: string };
+  fail(code ? `${message} [${code}]` : message);
 }
 const routing = compileRouting(resources, { config });
 const secrets = new Map<string, unknown>();

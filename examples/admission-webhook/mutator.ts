@@ -43,12 +43,9 @@ export interface PodMutatorOptions {
   /** Makes a chosen alternative's secret available in the Pod's namespace (kuik copies it). */
   readonly ensurePullSecret?: (secret: PullSecretToEnsure, namespace: string) => Promise<void>;
   /**
-   * Admissions decided at once (default 32). Under a burst the others wait
-   * for a slot, in arrival order; one that gets it too close to its deadline
-   * ({@link ANSWER_RESERVE_MS}), or that the answer scheduler must answer
-   * first, is admitted unchanged without any planning or probing. Many more
-   * slots let one burst plan and start all its probes at once, stalling the
-   * event loop long enough to time out a healthy registry's probes.
+   * Admissions decided at once (default 32); the others wait in arrival
+   * order. Many more would let one burst start all its probes at once,
+   * stalling the event loop long enough to time out healthy registries.
    */
   readonly maxConcurrentAdmissions?: number;
   readonly log?: (line: string) => void;

@@ -29,17 +29,15 @@ import type { PodMutator } from "./mutator.js";
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
- * Default bound on the bytes of all bodies held at once (received and not
- * yet answered): 16 bodies of the largest size, or thousands of ordinary
- * Pods' reviews (a 50-container Pod's is under 10 KB). With the parsed
- * copies of what it holds, the process stays well under a 512 MiB limit.
+ * Default bound on the bytes of all bodies held at once: 16 of the largest,
+ * or thousands of ordinary reviews (a 50-container Pod's is under 10 KB);
+ * with their parsed copies, the process stays well under 512 MiB.
  */
 export const MAX_BUFFERED_BODY_BYTES = 64 * 1024 * 1024;
 
 /**
  * Default bound on open connections: the API server keeps one per admission
- * in flight, and an idle TLS connection costs about 150 KB here, so 2,048
- * of them stay near 300 MB; the ones past it are closed as they arrive.
+ * in flight, and 2,048 idle TLS connections (about 150 KB each) stay near 300 MB.
  */
 export const MAX_CONNECTIONS = 2048;
 
@@ -160,13 +158,11 @@ export async function startWebhookServer(options: {
   readonly maxBodyBytes?: number;
   /**
    * Largest total of the bodies held at once, from their first byte to their
-   * answer (default {@link MAX_BUFFERED_BODY_BYTES}). A request whose body
-   * would not fit is answered 503 with `Retry-After` and its connection
-   * closed: at once when its `Content-Length` says so, else at the byte
-   * that would not fit.
+   * answer (default {@link MAX_BUFFERED_BODY_BYTES}); a body that would not
+   * fit is answered 503 with `Retry-After`, its connection closed.
    */
   readonly maxBufferedBodyBytes?: number;
-  /** Most connections open at once (default {@link MAX_CONNECTIONS}); the rest are closed on arrival. */
+  /** Most connections open at once (default {@link MAX_CONNECTIONS}); more are closed on arrival. */
   readonly maxConnections?: number;
   /** Whether `GET /readyz` answers 200 `ok` rather than 503 (default: always ready). */
   readonly ready?: () => boolean;
