@@ -156,7 +156,9 @@ const server = await startWebhookServer({
   maxConnections,
   maxBufferedBodyBytes: maxBufferedBodyMib * 2 ** 20,
   ready: () => ready,
-});
+}).catch((error: NodeJS.ErrnoException) =>
+  fail(`--host ${values.host} --port ${port}: ${error.code ?? error.message}`),
+);
 // The operators' counters, apart from the webhook's port: anyone who
 // reaches the Service reaches that one.
 const stats = await startStatsServer({
