@@ -75,12 +75,6 @@ function unchanged(uid: string, why?: string): AdmissionResponse {
     : { uid, allowed: true, warnings: [`kubeimg: ${why}; pod admitted unchanged`] };
 }
 
-/** A waiter for a decision slot: granted it, or sent away. */
-interface Waiter {
-  readonly grant: () => void;
-  readonly leave: () => void;
-}
-
 /**
  * Returns the mutator. It throws only for a body that is not an
  * AdmissionReview v1 (the server answers 400); every other problem admits
@@ -117,32 +111,29 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
     }
   };
   let running = 0;
-  // In arrival order; a Set so that a thousand leaving at once cost no scans.
-  const waiting = new Set<Waiter>();
+  // Waiters for a decision slot, in arrival order; a Set so that a thousand
+  // leaving at once cost no scans.
+  const waiting = new Set<(granted: boolean) => void>();
   /** Resolves true when a decision slot is ours, false when `leave` is called first. */
   const acquire = (): { readonly granted: Promise<boolean>; readonly leave: () => void } => {
     if (running < maxConcurrent) {
       running++;
       return { granted: Promise.resolve(true), leave: () => {} };
     }
-    let waiter!: Waiter;
+    let settle!: (granted: boolean) => void;
     const granted = new Promise<boolean>((resolve) => {
-      waiter = {
-        grant: () => resolve(true),
-        leave: () => {
-          if (waiting.delete(waiter)) resolve(false);
-        },
-      };
-      waiting.add(waiter);
+      settle = resolve;
+      waiting.add(resolve);
     });
-    return { granted, leave: waiter.leave };
+    return { granted, leave: () => waiting.delete(settle) && settle(false) };
   };
   const release = (): void => {
     const next = waiting.values().next();
-    if (!next.done) {
+    if (next.done) running--;
+    else {
       waiting.delete(next.value);
-      next.value.grant();
-    } else running--;
+      next.value(true);
+    }
   };
   return async (body, context) => {
     const started = context?.receivedAt ?? timers.now();
