@@ -63,6 +63,20 @@ describe("examples/playground", () => {
   });
 });
 
+describe("examples/admission-webhook", () => {
+  it.each([
+    { args: ["--port", "http"], line: '--port must be a whole number in 0..65535, not "http"' },
+    {
+      args: ["--deadline-ms", "0"],
+      line: '--deadline-ms must be a whole number in 1..600000, not "0"',
+    },
+  ])("$args: one line on stderr, exit 2", ({ args, line }) => {
+    const run = start("admission-webhook", args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`${line}\n`);
+  });
+});
+
 describe("relative paths", () => {
   it("are read from the directory the command was started in (INIT_CWD, set by pnpm)", () => {
     const run = spawnSync(

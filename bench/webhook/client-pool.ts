@@ -71,7 +71,7 @@ export async function sendFromPool(options: {
       };
       const child = fork(clientPath, [], {
         cwd: repoRoot,
-        execArgv: ["--import", "tsx"],
+        execArgv: ["--import", "tsx", "--conditions=@kubeimg/source"],
         stdio: ["ignore", "inherit", "inherit", "ipc"],
       });
       children.push(child);

@@ -19,14 +19,16 @@ import {
 import { Agent, request } from "node:https";
 import type { Socket } from "node:net";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { podAdmissionReview, selfSignedCertificate } from "@kubeimg/testkit";
-import type { WebhookIntake, WebhookTiming } from "../../examples/admission-webhook/server.js";
+import type { WebhookIntake } from "../../examples/admission-webhook/server.js";
+import type { WebhookTiming } from "./measure.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 /** The repository root (tsx and the workspace packages resolve from there). */
 export const repoRoot = join(here, "..", "..");
 const mainPath = join(repoRoot, "examples", "admission-webhook", "main.ts");
+const measureUrl = pathToFileURL(join(here, "measure.ts")).href;
 
 /** A scripted registry on 127.0.0.1 that counts the manifest requests it gets. */
 export interface FakeRegistry {
@@ -112,7 +114,15 @@ export interface RegistryProcess {
 export async function startRegistryProcess(slowMs: number): Promise<RegistryProcess> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", join(here, "fake-registries.ts"), "--slow-ms", String(slowMs)],
+    [
+      "--import",
+      "tsx",
+      // From source, as the replicas: the tests need no build.
+      "--conditions=@kubeimg/source",
+      join(here, "fake-registries.ts"),
+      "--slow-ms",
+      String(slowMs),
+    ],
     { cwd: repoRoot, stdio: ["pipe", "pipe", "inherit"] },
   );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -192,6 +202,8 @@ export interface Replica {
   readonly statsPort: number;
   /** GET /stats. */
   stats(): Promise<ReplicaStats>;
+  /** The answer times, event-loop delay and CPU time `measure.ts` took inside the replica. */
+  timing(): Promise<WebhookTiming>;
   /** Polls `GET /readyz` until it answers 200 (rejects after `timeoutMs`). */
   ready(ca: string, timeoutMs?: number): Promise<void>;
   /** Peak resident memory so far (VmHWM), in bytes. */
@@ -200,7 +212,7 @@ export interface Replica {
 }
 
 /** What `/stats` answers (the no-op floor has no gate). */
-export interface ReplicaStats extends WebhookTiming {
+export interface ReplicaStats {
   readonly gate?: {
     readonly probes: number;
     readonly peerVerdicts: number;
@@ -230,12 +242,17 @@ export interface ReplicaOptions {
   readonly entry?: string;
 }
 
-/** Starts `main.ts` in its own process on a free loopback port and waits until it listens. */
+/**
+ * Starts `main.ts` in its own process, with `measure.ts` preloaded, on a
+ * free loopback port and waits until it listens.
+ */
 export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   const args = [
     ...(options.nodeArgs ?? []),
     "--import",
     "tsx",
+    "--import",
+    measureUrl,
     "--conditions=@kubeimg/source",
     options.entry ?? mainPath,
     "--cert",
@@ -271,6 +288,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   const exited = new Promise<string>((resolve) =>
     child.once("exit", (code, signal) => resolve(signal ?? String(code))),
   );
+  let timingPort = 0;
   const [port, statsPort] = await new Promise<[number, number]>((resolve, reject) => {
     let buffer = "";
     const timer = setTimeout(
@@ -284,8 +302,13 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
       buffer = lines.pop() ?? "";
       for (const line of lines) {
         log.push(line);
+        const timing = /^answer timing on http:\/\/127\.0\.0\.1:(\d+)\/timing$/.exec(line);
+        if (timing) timingPort = Number(timing[1]);
         const m = /listening on :(\d+).*statistics on http:\/\/[^ ]+:(\d+)\/stats/.exec(line);
-        if (m) {
+        // The preload announces its listener before the program runs.
+        if (m && timingPort === 0) {
+          reject(new Error(`replica started without measure.ts:\n${log.join("\n")}`));
+        } else if (m) {
           clearTimeout(timer);
           resolve([Number(m[1]), Number(m[2])]);
         }
@@ -304,7 +327,8 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     child,
     log,
     exited,
-    stats: async () => JSON.parse((await getStats(statsPort)).body) as ReplicaStats,
+    stats: async () => JSON.parse((await getPlain(statsPort, "/stats")).body) as ReplicaStats,
+    timing: async () => JSON.parse((await getPlain(timingPort, "/timing")).body) as WebhookTiming,
     ready: async (ca, timeoutMs = 60_000) => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -358,9 +382,9 @@ function get(port: number, path: string, ca: string): Promise<Reply> {
   return replyOf(request({ host: "127.0.0.1", port, path, method: "GET", ca }));
 }
 
-/** GET /stats from a replica's loopback statistics listener. */
-function getStats(port: number): Promise<Reply> {
-  return replyOf(httpGet({ host: "127.0.0.1", port, path: "/stats" }));
+/** GET `path` from a replica's plain HTTP listener on loopback (statistics or timing). */
+function getPlain(port: number, path: string): Promise<Reply> {
+  return replyOf(httpGet({ host: "127.0.0.1", port, path }));
 }
 
 /** An AdmissionReview of a Pod whose containers run `images`. */

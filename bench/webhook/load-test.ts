@@ -30,7 +30,6 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import type { TimingSummary } from "../../examples/admission-webhook/server.js";
 import { sendFromPool } from "./client-pool.js";
 import {
   quantile,
@@ -41,6 +40,7 @@ import {
   writeCertificate,
   writeRouting,
 } from "./cluster.js";
+import type { TimingSummary, WebhookTiming } from "./measure.js";
 
 const noopPath = join(fileURLToPath(new URL(".", import.meta.url)), "noop-webhook.ts");
 
@@ -110,6 +110,8 @@ export interface LoadTestReport {
   readonly webhookCpuMs: number;
   /** The webhook's whole `/stats` after the run. */
   readonly webhookStats: ReplicaStats | undefined;
+  /** What `measure.ts` took inside the webhook process, after the run. */
+  readonly webhookTiming: WebhookTiming | undefined;
   /** The machine's 1-, 5- and 15-minute load averages when the run ended. */
   readonly loadAverage: readonly number[];
   readonly violations: readonly string[];
@@ -145,7 +147,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
     let cpuBeforeMs = 0;
     const pool = await sendFromPool({
       beforeSending: async () => {
-        cpuBeforeMs = (await replica.stats()).cpuMs;
+        cpuBeforeMs = (await replica.timing()).cpuMs;
       },
       processes: options.clients ?? 2,
       nice: options.clientNice ?? 0,
@@ -162,15 +164,19 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
     // come after the client has read it (the server learns that its writes
     // are done only when its event loop comes round to them): read the
     // figures once every answer is in them, or after two seconds.
-    let webhookStats: ReplicaStats | undefined;
+    let webhookTiming: WebhookTiming | undefined;
     for (let attempt = 0; attempt < 20; attempt++) {
-      webhookStats = await replica.stats().then(
+      webhookTiming = await replica.timing().then(
         (s) => s,
         () => undefined,
       );
-      if ((webhookStats?.answerMs.count ?? 0) >= options.reviews) break;
+      if ((webhookTiming?.answerMs.count ?? 0) >= options.reviews) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    const webhookStats = await replica.stats().then(
+      (s) => s,
+      () => undefined,
+    );
     const stillUp =
       replica.child.exitCode === null &&
       replica.child.signalCode === null &&
@@ -179,7 +185,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
     const ms = outcomes.map((o) => o.ms);
     const sent = outcomes.map((o) => o.sentMs).filter((x) => !Number.isNaN(x));
     const failed = outcomes.filter((o) => o.status !== 200 || !o.allowed).length;
-    const webhook = webhookStats?.answerMs ?? { count: 0 };
+    const webhook = webhookTiming?.answerMs ?? { count: 0 };
     const violations: string[] = [];
     if (failed > 0) {
       const sample = outcomes.find((o) => o.status !== 200 || !o.allowed);
@@ -213,8 +219,8 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
       options,
       outcomes,
       webhook,
-      webhookFromBody: webhookStats?.answerFromBodyMs ?? { count: 0 },
-      webhookLoopDelay: webhookStats?.eventLoopDelayMs ?? { count: 0 },
+      webhookFromBody: webhookTiming?.answerFromBodyMs ?? { count: 0 },
+      webhookLoopDelay: webhookTiming?.eventLoopDelayMs ?? { count: 0 },
       client: {
         p50: quantile(ms, 0.5),
         p99: quantile(ms, 0.99),
@@ -230,7 +236,8 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
       stillUp,
       probes: await registries.counts(),
       webhookStats,
-      webhookCpuMs: (webhookStats?.cpuMs ?? Number.NaN) - cpuBeforeMs,
+      webhookTiming,
+      webhookCpuMs: (webhookTiming?.cpuMs ?? Number.NaN) - cpuBeforeMs,
       loadAverage: loadavg(),
       violations,
     };
@@ -256,7 +263,7 @@ export function formatLoadTestReport(report: LoadTestReport): string {
     `webhook side (arrival → answer written; the acceptance figure): p50 ${ms(w.p50)} ms, p99 ${ms(w.p99)} ms, max ${ms(w.max)} ms (bound ${o.deadlineMs + 100} ms); answered ${w.count}`,
     `webhook side from the request's last byte: p50 ${ms(b.p50)} ms, p99 ${ms(b.p99)} ms, max ${ms(b.max)} ms`,
     `webhook side by kind of answer: ${
-      Object.entries(report.webhookStats?.answerMsByKind ?? {})
+      Object.entries(report.webhookTiming?.answerMsByKind ?? {})
         .map(([kind, t]) => `${kind} ${t.count} (p50 ${ms(t.p50)}, max ${ms(t.max)} ms)`)
         .join("; ") || "-"
     }`,

@@ -10,8 +10,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { readAdmissionRequest } from "../../examples/admission-webhook/admission-review.js";
-import { startWebhookServer } from "../../examples/admission-webhook/server.js";
-import { startStatsServer } from "../../examples/admission-webhook/stats-server.js";
+import { startStatsServer, startWebhookServer } from "../../examples/admission-webhook/server.js";
 
 const { values } = parseArgs({
   strict: false,
@@ -39,14 +38,7 @@ const server = await startWebhookServer({
 });
 const stats = await startStatsServer({
   port: Number(text("stats-port", values["stats-port"])),
-  routes: {
-    "/stats": () => ({
-      mode: "noop",
-      rss: process.memoryUsage.rss(),
-      intake: server.intake(),
-      ...server.timing(),
-    }),
-  },
+  stats: () => ({ mode: "noop", rss: process.memoryUsage.rss(), intake: server.intake() }),
 });
 console.error(
   `no-op admission webhook listening on :${server.port}; statistics on http://${stats.host}:${stats.port}/stats`,

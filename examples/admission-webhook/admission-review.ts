@@ -23,13 +23,6 @@ export interface AdmissionResponse {
   readonly warnings?: readonly string[];
 }
 
-/** A complete AdmissionReview reply. */
-export interface AdmissionReviewReply {
-  readonly apiVersion: "admission.k8s.io/v1";
-  readonly kind: "AdmissionReview";
-  readonly response: AdmissionResponse;
-}
-
 /** A request body that is not an AdmissionReview v1 (answered with HTTP 400). */
 export class BadAdmissionReview extends Error {
   override readonly name = "BadAdmissionReview";
@@ -66,6 +59,6 @@ export function readAdmissionRequest(body: unknown): AdmissionRequest {
 }
 
 /** Wraps a response in an AdmissionReview. */
-export function reviewReply(response: AdmissionResponse): AdmissionReviewReply {
-  return { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response };
+export function reviewReply(response: AdmissionResponse) {
+  return { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response } as const;
 }

@@ -3,25 +3,21 @@
  * answered before its deadlines rather than all at once after them.
  *
  * A timer per review, firing at its deadline, is not enough on one busy
- * thread: a timer fires only when the event loop comes round to it, which a
- * burst of TLS handshakes, a garbage collection or a starved CPU can delay
- * by hundreds of milliseconds; and reviews that arrived together fall due
- * together, so the last of a few hundred answers written in a row is late
- * even when the first is on time.
+ * thread: a burst of TLS handshakes, a garbage collection or a starved CPU
+ * can delay it by hundreds of milliseconds, and of a few hundred answers due
+ * together and written in a row, the last is late even when the first is
+ * on time.
  *
- * So every admission waiting for its answer is kept here in deadline order,
- * and one timer ticks while any wait. At each tick the scheduler answers at
- * once (unchanged, by the callback it was given) every admission that could
- * no longer count on an answer in time: one whose deadline is nearer than
+ * So the admissions waiting for their answer are kept here in deadline
+ * order, and one timer ticks while any wait. Each tick answers at once (by
+ * the callback it was given) every admission whose deadline is nearer than
  *
  *     base reserve + the event loop's recent lateness
  *       + one tick + the cost of writing its answer and every answer due before it
  *
- * and, with it, every admission due before it. The lateness is the ticks'
- * own (how much later than planned they fire), remembered with a half-life:
- * the reserve grows while the process is stalled or starved of CPU, and
- * shrinks again when it is not. An admission answered by its decision first
- * cancels its entry.
+ * and every admission due before it. The lateness is the ticks' own,
+ * remembered with a half-life: the reserve grows while the process is
+ * stalled or starved of CPU, and shrinks again when it is not.
  */
 import type { RoutingTimers } from "@kubeimg/policy/availability";
 

@@ -24,6 +24,9 @@ describe("webhook under load", () => {
     expect(report.violations, formatLoadTestReport(report)).toEqual([]);
     expect(report.outcomes).toHaveLength(50);
     expect(report.webhook.count).toBe(50);
+    // Every answer timed by the harness's preload (`measure.ts`) is named by its kind.
+    const byKind = Object.values(report.webhookTiming?.answerMsByKind ?? {});
+    expect(byKind.reduce((n, t) => n + t.count, 0)).toBe(50);
     expect(report.stillUp).toBe(true);
     // The dead mirror's circuit opened after its first probes: not one probe per review.
     expect(report.probes.hung).toBeLessThan(50);

@@ -1,22 +1,11 @@
 /**
  * `pnpm --filter @kubeimg/example-admission-webhook start -- --cert tls.crt --key tls.key
- *   -f routing.yaml [-f more.yaml] [--config kuik-config.yaml] [--secrets secrets.yaml]
- *   [--port 8443] [--host 0.0.0.0] [--insecure-registry HOST]... [--deadline-ms 8000]
- *   [--probe-timeout-ms MS] [--redis-url rediss://user:pass@redis:6380] [--redis-prefix P]
- *   [--redis-budget-ms 50] [--redis-ready-timeout-ms 10000] [--stats-port 9090]
- *   [--stats-host 127.0.0.1] [--max-connections 2048] [--max-buffered-body-mib 64]`
- *
- * Serves the mutating webhook of `manifests/mutating-webhook-configuration.yaml`.
- * Routing objects and pull Secrets are read from files at start (a real
- * deployment would watch them through the Kubernetes API). With
- * `--redis-url` (or `REDIS_URL`), every replica shares registry verdicts,
- * circuit breakers and single-flight probing through Redis; without it each
- * replica keeps its own, in memory. TLS and credentials go in the URL
- * (`rediss://`, `user:password@`); the URL is never logged. `GET /readyz`
- * answers 503 until the shared state is ready (or has said, in the log, why
- * it cannot share: this replica then answers from its own memory). The
- * counters (`GET /stats`) are served over plain HTTP on a listener of their
- * own, loopback by default, never on the webhook's port.
+ *   -f routing.yaml [options]` (`--help` lists them): the mutating webhook of
+ * `manifests/mutating-webhook-configuration.yaml`. Routing objects and pull
+ * Secrets are read from files at start (a deployment would watch them
+ * through the Kubernetes API). With `--redis-url` (or `REDIS_URL`; the URL,
+ * which holds credentials, is never logged) replicas share what they learn
+ * of registries; `GET /readyz` answers 503 until that sharing is settled.
  */
 import { readFileSync } from "node:fs";
 import { parsePullSecret } from "@kubeimg/core/keyring";
@@ -28,14 +17,14 @@ import { loadKuikConfig, loadRoutingResources } from "@kubeimg/policy/routing/ya
 import { createRedisAvailabilityState, RedisStateError } from "@kubeimg/redis";
 import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
 import { createRegistryClient } from "@kubeimg/registry/client";
-import { answerKindOf, createPodMutator } from "./mutator.js";
+import { createPodMutator } from "./mutator.js";
 import {
   MAX_BODY_BYTES,
   MAX_BUFFERED_BODY_BYTES,
   MAX_CONNECTIONS,
+  startStatsServer,
   startWebhookServer,
 } from "./server.js";
-import { startStatsServer } from "./stats-server.js";
 import { nodeTimers } from "./timers.js";
 
 const USAGE = `usage: main.ts --cert tls.crt --key tls.key -f routing.yaml [-f more.yaml]
@@ -74,16 +63,6 @@ const { values } = exampleArgs(
   },
   USAGE,
 );
-const positiveMs = (name: string, text: string | undefined): number | undefined => {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n <= 0 || n > 600_000) {
-    fail(
-      `--${name} must be a whole number of milliseconds in 1..600000, not ${JSON.stringify(text)}`,
-    );
-  }
-  return n;
-};
 /** A whole number in `min..max` given as `--name`; anything else is one line, exit 2. */
 const wholeArg = (name: string, text: string | undefined, min: number, max: number): number => {
   const n = Number(text);
@@ -92,6 +71,13 @@ const wholeArg = (name: string, text: string | undefined, min: number, max: numb
   }
   return n;
 };
+const ms = (name: keyof typeof values & `${string}-ms`) => wholeArg(name, values[name], 1, 600_000);
+const deadlineMs = ms("deadline-ms");
+const probeTimeoutArg =
+  values["probe-timeout-ms"] === undefined ? undefined : ms("probe-timeout-ms");
+const redisBudgetMs = ms("redis-budget-ms");
+const redisReadyTimeoutMs = ms("redis-ready-timeout-ms");
+const port = wholeArg("port", values.port, 0, 65535);
 const statsPort = wholeArg("stats-port", values["stats-port"], 0, 65535);
 const maxConnections = wholeArg("max-connections", values["max-connections"], 1, 1_000_000);
 const maxBufferedBodyMib = wholeArg(
@@ -115,9 +101,8 @@ try {
   config = loadKuikConfig(values.config ? readArg(values.config) : "");
   resources = values.file.flatMap((f) => loadRoutingResources(readArg(f)));
 } catch (error) {
-  fail(
-    `${(error as Error).message}${(error as { code?: string }).code ? ` [${(error as { code?: string }).code}]` : ""}`,
-  );
+  const { message, code } = error as { message: string; code?: string };
+  fail(code ? `${message} [${code}]` : message);
 }
 // A cluster's CRs: one user's broken object is skipped and logged, as kuik does.
 const routing = compileRouting(resources, { config, invalidResources: "skip" });
@@ -136,9 +121,7 @@ if (values.secrets) {
     }
   }
 }
-const probeTimeoutMs =
-  positiveMs("probe-timeout-ms", values["probe-timeout-ms"]) ?? activeCheckTimeoutMs(config);
-const deadlineMs = positiveMs("deadline-ms", values["deadline-ms"]) ?? 8000;
+const probeTimeoutMs = probeTimeoutArg ?? activeCheckTimeoutMs(config);
 const log = (line: string) => console.error(`${new Date().toISOString()} ${line}`);
 for (const { resource, message } of routing.problems) {
   log(
@@ -149,27 +132,19 @@ const redisUrl = values["redis-url"] ?? process.env.REDIS_URL;
 const state = redisUrl
   ? createRedisAvailabilityState({
       url: redisUrl,
-      prefix: values["redis-prefix"] ?? "kubeimg-webhook:",
-      budgetMs: positiveMs("redis-budget-ms", values["redis-budget-ms"]) ?? 50,
+      prefix: values["redis-prefix"],
+      budgetMs: redisBudgetMs,
       timers: nodeTimers,
       log,
     })
   : undefined;
-const redisReadyTimeoutMs =
-  positiveMs("redis-ready-timeout-ms", values["redis-ready-timeout-ms"]) ?? 10_000;
 /** Set once the shared state is ready or has said why it cannot be: `/readyz` waits for it. */
 let ready = state === undefined;
-const client = createRegistryClient({
-  registries: Object.fromEntries(
-    (values["insecure-registry"] ?? []).map((h) => [
-      h,
-      { insecure: true, allowPrivateAddress: true },
-    ]),
-  ),
-});
+const insecure = { insecure: true, allowPrivateAddress: true };
+const registries = (values["insecure-registry"] ?? []).map((host) => [host, insecure]);
 const checker = createAvailabilityGate(
   createAvailabilityChecker({
-    client,
+    client: createRegistryClient({ registries: Object.fromEntries(registries) }),
     // The gate's probe timeout decides (it reads an answer already received
     // first); the checker's own only backs it up.
     timeoutMs: probeTimeoutMs + 1000,
@@ -180,39 +155,29 @@ const checker = createAvailabilityGate(
 const server = await startWebhookServer({
   cert: readArg(values.cert),
   key: readArg(values.key),
-  port: Number(values.port),
-  host: values.host ?? "0.0.0.0",
-  mutator: createPodMutator({
-    routing,
-    checker,
-    timers: nodeTimers,
-    log,
-    deadlineMs,
-  }),
-  now: nodeTimers.now,
-  kindOf: answerKindOf,
+  port,
+  host: values.host,
+  mutator: createPodMutator({ routing, checker, timers: nodeTimers, log, deadlineMs }),
   log,
   maxConnections,
   maxBufferedBodyBytes: maxBufferedBodyMib * 2 ** 20,
   ready: () => ready,
-});
-// Counters for operators and the tests (the gate's, the shared state's, what
-// the server holds, memory and timing), apart from the webhook's port: anyone
-// who reaches the Service reaches that one.
+}).catch((error: NodeJS.ErrnoException) =>
+  fail(`--host ${values.host} --port ${port}: ${error.code ?? error.message}`),
+);
+// The operators' counters, apart from the webhook's port: anyone who
+// reaches the Service reaches that one.
 const stats = await startStatsServer({
   port: statsPort,
-  host: values["stats-host"] ?? "127.0.0.1",
+  host: values["stats-host"],
   log,
-  routes: {
-    "/stats": () => ({
-      gate: checker.stats(),
-      state: state?.stats(),
-      mode: state?.mode ?? "local",
-      rss: process.memoryUsage.rss(),
-      intake: server.intake(),
-      ...server.timing(),
-    }),
-  },
+  stats: () => ({
+    gate: checker.stats(),
+    state: state?.stats(),
+    mode: state?.mode ?? "local",
+    rss: process.memoryUsage.rss(),
+    intake: server.intake(),
+  }),
 }).catch((error: NodeJS.ErrnoException) =>
   fail(
     `--stats-host ${values["stats-host"]} --stats-port ${statsPort}: ${error.code ?? error.message}`,

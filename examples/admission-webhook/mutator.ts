@@ -1,30 +1,24 @@
 /**
  * The webhook's decision for one AdmissionReview: kube-image-keeper's routing
- * of every container (`planPodRouting`), then the first available
+ * of every container (`planPodRoutingAsync`), then the first available
  * alternative of each and the JSON Patch (`resolvePodRouting`, over a
  * caching, coalescing, circuit-breaking availability gate).
  *
  * It fails open, as kuik is deployed (`failurePolicy: Ignore`): an internal
  * error, a malformed Pod, or a decision that would outlast the deadline
  * admits the Pod unchanged, with a warning, well before the API server's
- * webhook timeout. Timers only fire when the event loop is free: planning
- * and probing share one budget per event loop and hand the loop back once a
- * few milliseconds of it are spent, and a Pod resolves a few containers at a
- * time, so neither one huge Pod nor a thousand admissions waking at once can
- * hold the loop. And when an admission must be answered is not one timer per
- * admission at its deadline but the answer scheduler's call
- * (`answer-scheduler.ts`): it answers early enough for every admission due
- * together to be written in time, however late the loop has lately been.
- * Then the admission's planning and probes are aborted, not abandoned.
+ * webhook timeout. When that must happen is the answer scheduler's call
+ * (`answer-scheduler.ts`), not one timer per admission: timers fire late on
+ * a busy event loop, and admissions due together must all be written in
+ * time. Then the admission's planning and probes are aborted, not abandoned.
  */
 
 import { setMaxListeners } from "node:events";
-import type { AvailabilityChecker, RoutingTimers, SecretRef } from "@kubeimg/policy/availability";
+import type { AvailabilityChecker, RoutingTimers } from "@kubeimg/policy/availability";
 import {
   type CompiledRouting,
   type PullSecretToEnsure,
   planPodRoutingAsync,
-  type RoutedAlternative,
   resolvePodRouting,
 } from "@kubeimg/policy/routing";
 import {
@@ -49,20 +43,11 @@ export interface PodMutatorOptions {
   /** Makes a chosen alternative's secret available in the Pod's namespace (kuik copies it). */
   readonly ensurePullSecret?: (secret: PullSecretToEnsure, namespace: string) => Promise<void>;
   /**
-   * Admissions decided at once (default 32). Under a burst the others wait
-   * for a slot, in arrival order; one that gets it too close to its deadline
-   * ({@link ANSWER_RESERVE_MS}), or that the answer scheduler must answer
-   * first, is admitted unchanged without any planning or probing. More slots
-   * let one burst plan and start its probes all at once: in the load test
-   * 128 slots took 1.3-1.4 times the CPU and stalled the event loop for
-   * about 750 ms at the start, long enough to time out a healthy registry's
-   * probes.
+   * Admissions decided at once (default 32); the others wait in arrival
+   * order. Many more would let one burst start all its probes at once,
+   * stalling the event loop long enough to time out healthy registries.
    */
   readonly maxConcurrentAdmissions?: number;
-  /** Containers of one Pod resolved at once (default 16). */
-  readonly maxConcurrentContainers?: number;
-  /** The name a copied secret gets in the Pod's namespace (default: the source's name). */
-  readonly pullSecretName?: (secret: SecretRef, alternative: RoutedAlternative) => string;
   readonly log?: (line: string) => void;
 }
 
@@ -77,49 +62,17 @@ export type PodMutator = (
 ) => Promise<AdmissionResponse>;
 
 /**
- * The least time a decision may start with: an admission that gets its
- * decision slot closer than this (plus the event loop's recent lateness) to
- * its deadline is admitted unchanged without planning or probing, and
- * probing stops this long before the deadline, leaving the time to build
- * and write the answer.
+ * The least time a decision may start with (plus the event loop's recent
+ * lateness); probing also stops this long before the deadline, leaving the
+ * time to build and write the answer.
  */
 export const ANSWER_RESERVE_MS = 200;
 
-/** How the mutator came to an answer. */
-export type AnswerKind =
-  /** Decided: the Pod is rewritten. */
-  | "patched"
-  /** Decided: nothing to change (or nothing that may be changed). */
-  | "unchanged"
-  /** Shed: no decision was started in time. */
-  | "too-busy"
-  /** Answered by the scheduler while its decision was still running. */
-  | "no-decision"
-  /** An internal error. */
-  | "failed";
-
-const kinds = new WeakMap<AdmissionResponse, AnswerKind>();
-
-/** The kind of an answer this module gave (undefined for any other object). */
-export function answerKindOf(response: AdmissionResponse): AnswerKind | undefined {
-  return kinds.get(response);
-}
-
-function admitUnchanged(
-  uid: string,
-  warning?: string,
-  kind: AnswerKind = "unchanged",
-): AdmissionResponse {
-  const response: AdmissionResponse =
-    warning === undefined ? { uid, allowed: true } : { uid, allowed: true, warnings: [warning] };
-  kinds.set(response, kind);
-  return response;
-}
-
-/** A waiter for a decision slot: granted it, or sent away. */
-interface Waiter {
-  readonly grant: () => void;
-  readonly leave: () => void;
+/** Admits the Pod unchanged, saying `why` in a warning when there is one. */
+function unchanged(uid: string, why?: string): AdmissionResponse {
+  return why === undefined
+    ? { uid, allowed: true }
+    : { uid, allowed: true, warnings: [`kubeimg: ${why}; pod admitted unchanged`] };
 }
 
 /**
@@ -158,37 +111,35 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
     }
   };
   let running = 0;
-  // In arrival order; a Set so that a thousand leaving at once cost no scans.
-  const waiting = new Set<Waiter>();
+  // Waiters for a decision slot, in arrival order; a Set so that a thousand
+  // leaving at once cost no scans.
+  const waiting = new Set<(granted: boolean) => void>();
   /** Resolves true when a decision slot is ours, false when `leave` is called first. */
   const acquire = (): { readonly granted: Promise<boolean>; readonly leave: () => void } => {
     if (running < maxConcurrent) {
       running++;
       return { granted: Promise.resolve(true), leave: () => {} };
     }
-    let waiter!: Waiter;
+    let settle!: (granted: boolean) => void;
     const granted = new Promise<boolean>((resolve) => {
-      waiter = {
-        grant: () => resolve(true),
-        leave: () => {
-          if (waiting.delete(waiter)) resolve(false);
-        },
-      };
-      waiting.add(waiter);
+      settle = resolve;
+      waiting.add(resolve);
     });
-    return { granted, leave: waiter.leave };
+    return { granted, leave: () => waiting.delete(settle) && settle(false) };
   };
   const release = (): void => {
     const next = waiting.values().next();
-    if (!next.done) {
+    if (next.done) running--;
+    else {
       waiting.delete(next.value);
-      next.value.grant();
-    } else running--;
+      next.value(true);
+    }
   };
   return async (body, context) => {
     const started = context?.receivedAt ?? timers.now();
     const request = readAdmissionRequest(body);
     const deadlineAt = started + deadlineMs;
+    const tooBusy = `too busy to decide within ${deadlineMs} ms`;
     const controller = new AbortController();
     // Every container's probes listen on the admission's signal: dozens of
     // listeners are expected, not a leak (and the warning costs a stack trace).
@@ -199,26 +150,14 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
     const forced = new Promise<AdmissionResponse>((resolve) => {
       scheduled = scheduler.add(deadlineAt, () => {
         slot.leave();
-        resolve(
-          admitUnchanged(
-            request.uid,
-            deciding
-              ? `kubeimg: no decision within ${deadlineMs} ms; pod admitted unchanged`
-              : `kubeimg: too busy to decide within ${deadlineMs} ms; pod admitted unchanged`,
-            deciding ? "no-decision" : "too-busy",
-          ),
-        );
+        resolve(unchanged(request.uid, deciding ? `no decision within ${deadlineMs} ms` : tooBusy));
       });
     });
     const decision = slot.granted.then(async (granted) => {
       const tooLate = granted && deadlineAt - timers.now() < ANSWER_RESERVE_MS + scheduler.lagMs;
       if (!granted || tooLate) {
         if (granted) release();
-        return admitUnchanged(
-          request.uid,
-          `kubeimg: too busy to decide within ${deadlineMs} ms; pod admitted unchanged`,
-          "too-busy",
-        );
+        return unchanged(request.uid, tooBusy);
       }
       deciding = true;
       try {
@@ -234,7 +173,7 @@ export function createPodMutator(options: PodMutatorOptions): PodMutator {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log(`admission ${request.uid}: ${message}; admitted unchanged`);
-      return admitUnchanged(request.uid, `kubeimg: ${message}; pod admitted unchanged`, "failed");
+      return unchanged(request.uid, message);
     } finally {
       scheduled?.cancel();
       abortLater(controller);
@@ -251,46 +190,35 @@ async function decide(
 ): Promise<AdmissionResponse> {
   const { uid } = request;
   if (request.kind.kind !== "Pod" || request.kind.group !== "" || request.operation !== "CREATE") {
-    return admitUnchanged(uid);
+    return unchanged(uid);
   }
   const plan = await planPodRoutingAsync(options.routing, request.object, {
     timers: options.timers,
     signal,
     ...(request.namespace ? { namespace: request.namespace } : {}),
   });
-  if (plan.error) {
-    return admitUnchanged(uid, `kubeimg: ${plan.error.message}; pod admitted unchanged`);
-  }
-  const probeBudget = Math.max(
-    0,
-    deadlineMs - (options.timers.now() - started) - ANSWER_RESERVE_MS,
-  );
+  if (plan.error) return unchanged(uid, plan.error.message);
+  const left = deadlineMs - (options.timers.now() - started) - ANSWER_RESERVE_MS;
   const { patch, pullSecrets } = await resolvePodRouting(plan, options.checker, {
     timers: options.timers,
-    deadlineMs: probeBudget,
+    deadlineMs: Math.max(0, left),
     signal,
-    ...(options.maxConcurrentContainers
-      ? { maxConcurrentContainers: options.maxConcurrentContainers }
-      : {}),
-    ...(options.pullSecretName ? { pullSecretName: options.pullSecretName } : {}),
   });
-  if (signal.aborted) return admitUnchanged(uid);
-  if (patch.length === 0) return admitUnchanged(uid);
+  if (signal.aborted || patch.length === 0) return unchanged(uid);
   for (const secret of pullSecrets.filter((s) => s.copy)) {
     if (!options.ensurePullSecret) {
-      return admitUnchanged(
+      const { namespace, name } = secret.source;
+      return unchanged(
         uid,
-        `kubeimg: secret ${secret.source.namespace}/${secret.source.name} must be copied to ${plan.namespace} but no copier is configured; pod admitted unchanged`,
+        `secret ${namespace}/${name} must be copied to ${plan.namespace} but no copier is configured`,
       );
     }
     if (!request.dryRun) await options.ensurePullSecret(secret, plan.namespace);
   }
-  const patched: AdmissionResponse = {
+  return {
     uid,
     allowed: true,
     patchType: "JSONPatch",
     patch: Buffer.from(JSON.stringify(patch)).toString("base64"),
   };
-  kinds.set(patched, "patched");
-  return patched;
 }

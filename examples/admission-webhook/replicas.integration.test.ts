@@ -246,12 +246,13 @@ describe("replicas started together await the shared state before they report re
         if (probes.at(-1) !== 1) {
           // What each replica saw, to tell a Redis failure from a late holder.
           const stats = await Promise.all(fresh.map((r) => r.stats()));
+          const timing = await Promise.all(fresh.map((r) => r.timing()));
           odd.push({
             run,
-            replicas: stats.map((x) => ({
+            replicas: stats.map((x, i) => ({
               state: x.state,
               gate: x.gate,
-              eventLoopMaxMs: x.eventLoopDelayMs.max,
+              eventLoopMaxMs: timing[i]?.eventLoopDelayMs.max,
             })),
           });
         }

@@ -15,8 +15,7 @@ import { podAdmissionReview } from "@kubeimg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReplica, writeCertificate } from "../../bench/webhook/cluster.js";
 import { readAdmissionRequest } from "./admission-review.js";
-import { startWebhookServer, type WebhookServer } from "./server.js";
-import { startStatsServer } from "./stats-server.js";
+import { startStatsServer, startWebhookServer, type WebhookServer } from "./server.js";
 import { postJson } from "./test-support.js";
 
 const noopPath = join(
@@ -163,14 +162,19 @@ describe("webhook server: hostile requests", () => {
   it("answers 500 when a handler throws, and keeps serving", async () => {
     const lines: string[] = [];
     const server = await webhook({
-      kindOf: () => {
-        throw new Error("kindOf failed");
+      ready: () => {
+        throw new Error("readiness failed");
       },
       log: (line) => lines.push(line),
     });
-    const first = await postJson(server.port, "/mutate-pods", review("a"), tls.cert);
-    expect(first).toMatchObject({ status: 500, body: "internal error" });
-    expect(lines.some((l) => l.includes("kindOf failed"))).toBe(true);
+    const first = await rawClient(
+      server.port,
+      "GET /readyz HTTP/1.1\r\nHost: webhook\r\nConnection: close\r\n\r\n",
+    );
+    expect(await first.status).toBe(500);
+    expect(lines.some((l) => l.includes("readiness failed"))).toBe(true);
+    const after = await postJson(server.port, "/mutate-pods", review("after"), tls.cert);
+    expect(after.status).toBe(200);
     const healthz = await rawClient(
       server.port,
       "GET /healthz HTTP/1.1\r\nHost: webhook\r\nConnection: close\r\n\r\n",
@@ -262,15 +266,16 @@ describe("webhook server: hostile requests", () => {
 
   it("serves /stats on a loopback listener of its own, not on the webhook's port", async () => {
     const server = await webhook();
-    const stats = await startStatsServer({
-      routes: {
-        "/stats": () => ({ intake: server.intake() }),
-        "/broken": () => {
-          throw new Error("no stats");
-        },
+    const stats = await startStatsServer({ stats: () => ({ intake: server.intake() }) });
+    const broken = await startStatsServer({
+      stats: () => {
+        throw new Error("no stats");
       },
     });
-    closers.push(() => stats.close());
+    closers.push(
+      () => stats.close(),
+      () => broken.close(),
+    );
     expect(stats.host).toBe("127.0.0.1");
     const onWebhook = await rawClient(
       server.port,
@@ -280,7 +285,7 @@ describe("webhook server: hostile requests", () => {
     const answer = await plainGet(stats.port, "/stats");
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toMatchObject({ intake: { bodyBytes: 0 } });
-    expect((await plainGet(stats.port, "/broken")).status).toBe(500);
+    expect((await plainGet(broken.port, "/stats")).status).toBe(500);
     expect((await plainGet(stats.port, "/other")).status).toBe(404);
     expect((await plainGet(stats.port, "//")).status).toBe(404);
   });

@@ -2,25 +2,23 @@
  * The HTTPS endpoint: `POST /mutate-pods` takes an AdmissionReview and
  * answers one; `GET /healthz` answers `ok` while the process runs, `GET
  * /readyz` once it is ready to decide (its shared state settled). Bodies are
- * capped one by one (the API server sends at most a few MB) and together,
- * connections are capped, and bodies must be JSON. Nothing a client sends
- * can stop the process: a request target that is not a path is answered
- * 400, an exception in any request or connection handler is logged and
- * answered 500 (or the connection closed), a client that goes away
- * mid-request is an ordinary event, and an answer for a closed socket is
- * dropped.
+ * capped one by one and together, and connections are capped. Nothing a
+ * client sends can stop the process: a target that is not a path is
+ * answered 400, an exception in any handler is logged and answered 500 (or
+ * the connection closed), and an answer for a closed socket is dropped.
  *
- * The operators' counters (`/stats`) are served apart, by `stats-server.ts`.
+ * And the operators' counters (`GET /stats`) on a plain HTTP listener of
+ * their own, loopback by default, apart from the port the API server (and
+ * anyone who reaches the Service) talks to.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { createServer, type Server } from "node:https";
-import type { AddressInfo, Socket } from "node:net";
 import {
-  createHistogram,
-  type IntervalHistogram,
-  monitorEventLoopDelay,
-  type RecordableHistogram,
-} from "node:perf_hooks";
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import { createServer } from "node:https";
+import type { AddressInfo, Socket } from "node:net";
 import { type AdmissionResponse, BadAdmissionReview, reviewReply } from "./admission-review.js";
 import type { PodMutator } from "./mutator.js";
 
@@ -31,17 +29,15 @@ import type { PodMutator } from "./mutator.js";
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
- * Default bound on the bytes of all bodies held at once (received and not
- * yet answered): 16 bodies of the largest size, or thousands of ordinary
- * Pods' reviews (a 50-container Pod's is under 10 KB). With the parsed
- * copies of what it holds, the process stays well under a 512 MiB limit.
+ * Default bound on the bytes of all bodies held at once: 16 of the largest,
+ * or thousands of ordinary reviews (a 50-container Pod's is under 10 KB);
+ * with their parsed copies, the process stays well under 512 MiB.
  */
 export const MAX_BUFFERED_BODY_BYTES = 64 * 1024 * 1024;
 
 /**
  * Default bound on open connections: the API server keeps one per admission
- * in flight, and an idle TLS connection costs about 150 KB here, so 2,048
- * of them stay near 300 MB; the ones past it are closed as they arrive.
+ * in flight, and 2,048 idle TLS connections (about 150 KB each) stay near 300 MB.
  */
 export const MAX_CONNECTIONS = 2048;
 
@@ -49,9 +45,8 @@ export const MAX_CONNECTIONS = 2048;
 const RETRY_AFTER_SECONDS = 1;
 
 /**
- * Returns the path of an origin-form request target (`/mutate-pods?x=1` →
+ * The path of an origin-form request target (`/mutate-pods?x=1` →
  * `/mutate-pods`), or `undefined` for any other form (`*`, an absolute URL).
- * Never throws: the target is whatever a client wrote.
  */
 export function requestPath(target: string | undefined): string | undefined {
   if (target === undefined || !target.startsWith("/")) return undefined;
@@ -80,58 +75,75 @@ export interface WebhookIntake {
   readonly shedBodies: number;
 }
 
-/** A running webhook server. */
-export interface WebhookServer {
-  readonly server: Server;
+/** A running listener. */
+export interface Listening {
+  readonly host: string;
   readonly port: number;
-  /**
-   * Microseconds from a review's arrival (its headers read: the admission
-   * deadline counts from there) to its whole answer handed to the socket,
-   * as this process saw them: set beside a client's figures, it tells time
-   * spent here from time spent queued in sockets or in the client.
-   */
-  readonly answerMicros: RecordableHistogram;
-  /** The same, counted from the arrival of the request's last byte. */
-  readonly answerFromBodyMicros: RecordableHistogram;
-  /**
-   * Answer times in ms (count, p50, p99, max) and this process's event-loop
-   * delay since it started: how late its timers, deadlines among them, fire.
-   */
-  timing(): WebhookTiming;
-  /** What the server holds now (connections, body bytes) and what it turned away. */
-  intake(): WebhookIntake;
   close(): Promise<void>;
 }
 
-/** Count, p50, p99 and max, in milliseconds. */
-export interface TimingSummary {
-  readonly count: number;
-  readonly p50?: number;
-  readonly p99?: number;
-  readonly max?: number;
+/** A running webhook server. */
+export interface WebhookServer extends Listening {
+  /** What the server holds now (connections, body bytes) and what it turned away. */
+  intake(): WebhookIntake;
 }
 
-/** What {@link WebhookServer.timing} answers. */
-export interface WebhookTiming {
-  readonly eventLoopDelayMs: TimingSummary;
-  readonly answerMs: TimingSummary;
-  readonly answerFromBodyMs: TimingSummary;
-  /** `answerMs` by the kind of answer, when the server was given `kindOf`. */
-  readonly answerMsByKind: Readonly<Record<string, TimingSummary>>;
-  /** CPU time this process used since it started listening (user + system), in ms. */
-  readonly cpuMs: number;
+/** Writes a whole answer: a string as plain text, anything else as JSON. */
+function reply(res: ServerResponse, status: number, body: unknown, headers = {}): void {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    "Content-Type": typeof body === "string" ? "text/plain" : "application/json",
+    "Content-Length": Buffer.byteLength(text),
+  });
+  res.end(text);
 }
 
-/** A histogram of values in `unitsPerMs` units per millisecond, summarized in ms. */
-function summary(h: IntervalHistogram | RecordableHistogram, unitsPerMs: number): TimingSummary {
-  return h.count === 0
-    ? { count: 0 }
-    : {
-        count: h.count,
-        p50: h.percentile(50) / unitsPerMs,
-        p99: h.percentile(99) / unitsPerMs,
-        max: h.max / unitsPerMs,
-      };
+/** Listens on `port` (0: any free port) of `host`; rejects when it cannot. */
+async function listen(server: Server, port: number, host: string): Promise<Listening> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  return {
+    host,
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Starts the statistics listener (default host `127.0.0.1`): `GET /stats`
+ * answers the JSON of `stats()`, anything else 404; a `stats()` that throws
+ * is logged and answered 500.
+ */
+export function startStatsServer(options: {
+  readonly stats: () => unknown;
+  readonly port?: number;
+  readonly host?: string;
+  readonly log?: (line: string) => void;
+}): Promise<Listening> {
+  const server = createHttpServer((req, res) => {
+    res.on("error", (error) => options.log?.(`stats response error: ${error.message}`));
+    if (req.method !== "GET" || requestPath(req.url) !== "/stats") {
+      return reply(res, 404, "not found");
+    }
+    try {
+      reply(res, 200, options.stats());
+    } catch (error) {
+      options.log?.(`stats error: ${messageOf(error)}`);
+      reply(res, 500, "internal error");
+    }
+  });
+  server.maxConnections = 64;
+  return listen(server, options.port ?? 0, options.host ?? "127.0.0.1");
 }
 
 /** Starts the webhook on `port` (0: any free port) of `host` with the PEM `cert` and `key`. */
@@ -141,65 +153,41 @@ export async function startWebhookServer(options: {
   readonly mutator: PodMutator;
   readonly port?: number;
   readonly host?: string;
-  readonly path?: string;
   readonly log?: (line: string) => void;
-  /**
-   * The mutator's clock (its timers' `now`; default `performance.now`): a
-   * request's arrival is read on it, and the admission deadline counts from there.
-   */
-  readonly now?: () => number;
-  /**
-   * Names the kind of an answer (for example `answerKindOf` of the mutator:
-   * patched, unchanged, too-busy, no-decision, failed), to count answer
-   * times by kind.
-   */
-  readonly kindOf?: (response: AdmissionResponse) => string | undefined;
   /** Largest body of one request, in bytes (default {@link MAX_BODY_BYTES}); past it, 413. */
   readonly maxBodyBytes?: number;
   /**
    * Largest total of the bodies held at once, from their first byte to their
-   * answer (default {@link MAX_BUFFERED_BODY_BYTES}). A request whose body
-   * would not fit is answered 503 with `Retry-After` and its connection
-   * closed: at once when its `Content-Length` says so, else at the byte
-   * that would not fit.
+   * answer (default {@link MAX_BUFFERED_BODY_BYTES}); a body that would not
+   * fit is answered 503 with `Retry-After`, its connection closed.
    */
   readonly maxBufferedBodyBytes?: number;
-  /** Most connections open at once (default {@link MAX_CONNECTIONS}); the rest are closed on arrival. */
+  /** Most connections open at once (default {@link MAX_CONNECTIONS}); more are closed on arrival. */
   readonly maxConnections?: number;
   /** Whether `GET /readyz` answers 200 `ok` rather than 503 (default: always ready). */
   readonly ready?: () => boolean;
 }): Promise<WebhookServer> {
-  const path = options.path ?? "/mutate-pods";
   const log = options.log ?? (() => {});
-  const now = options.now ?? (() => performance.now());
-  const maxBodyBytes = wholeOption("maxBodyBytes", options.maxBodyBytes, MAX_BODY_BYTES);
-  const maxBuffered = wholeOption(
-    "maxBufferedBodyBytes",
-    options.maxBufferedBodyBytes,
-    MAX_BUFFERED_BODY_BYTES,
-  );
-  const maxConnections = wholeOption("maxConnections", options.maxConnections, MAX_CONNECTIONS);
-  const answerMicros = createHistogram();
-  const answerFromBodyMicros = createHistogram();
-  const answerMicrosByKind = new Map<string, RecordableHistogram>();
-  const held = { connections: 0, dropped: 0, bodies: 0, bytes: 0, peak: 0, shed: 0 };
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  loopDelay.enable();
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const maxBuffered = options.maxBufferedBodyBytes ?? MAX_BUFFERED_BODY_BYTES;
+  const held = {
+    connections: 0,
+    droppedConnections: 0,
+    bodies: 0,
+    bodyBytes: 0,
+    peakBodyBytes: 0,
+    shedBodies: 0,
+  };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const receivedAt = now();
+    // The admission deadline counts from here, on the mutator's clock (`nodeTimers`).
+    const receivedAt = performance.now();
     req.on("error", (error) => log(`request error: ${error.message}`));
     res.on("error", (error) => log(`response error: ${error.message}`));
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       if (res.headersSent || res.destroyed) return;
       try {
-        const text = typeof body === "string" ? body : JSON.stringify(body);
-        res.writeHead(status, {
-          ...headers,
-          "Content-Type": typeof body === "string" ? "text/plain" : "application/json",
-          "Content-Length": Buffer.byteLength(text),
-        });
-        res.end(text);
+        reply(res, status, body, headers);
       } catch (error) {
         log(`cannot answer: ${messageOf(error)}`);
         res.destroy();
@@ -225,23 +213,21 @@ export async function startWebhookServer(options: {
       if (req.method === "GET" && pathname === "/readyz") {
         return (options.ready?.() ?? true) ? send(200, "ok") : send(503, "not ready");
       }
-      if (req.method !== "POST" || pathname !== path) return send(404, "not found");
+      if (req.method !== "POST" || pathname !== "/mutate-pods") return send(404, "not found");
       // Turned away: the connection closes after the answer, the rest of the body unread.
       const refuse = (status: 413 | 503) => {
-        if (status === 503) held.shed += 1;
-        send(
-          status,
-          status === 413 ? "request body too large" : "too many request bodies at once",
-          status === 413
-            ? { Connection: "close" }
-            : { Connection: "close", "Retry-After": String(RETRY_AFTER_SECONDS) },
-        );
+        if (status === 413) return send(413, "request body too large", { Connection: "close" });
+        held.shedBodies += 1;
+        send(503, "too many request bodies at once", {
+          Connection: "close",
+          "Retry-After": String(RETRY_AFTER_SECONDS),
+        });
       };
       const declared = req.headers["content-length"];
       if (declared !== undefined) {
         const length = Number(declared);
         if (length > maxBodyBytes) return refuse(413);
-        if (held.bytes + length > maxBuffered) return refuse(503);
+        if (held.bodyBytes + length > maxBuffered) return refuse(503);
       }
       let chunks: Buffer[] = [];
       let size = 0;
@@ -251,7 +237,7 @@ export async function startWebhookServer(options: {
         if (released) return;
         released = true;
         if (size > 0) held.bodies -= 1;
-        held.bytes -= size;
+        held.bodyBytes -= size;
         chunks = [];
       };
       // Held from the first byte until the answer is written or the connection is gone.
@@ -260,15 +246,15 @@ export async function startWebhookServer(options: {
         "data",
         guarded("data", (chunk: Buffer) => {
           if (refused || released) return;
-          if (size + chunk.length > maxBodyBytes || held.bytes + chunk.length > maxBuffered) {
+          if (size + chunk.length > maxBodyBytes || held.bodyBytes + chunk.length > maxBuffered) {
             refused = true;
             release();
             return refuse(size + chunk.length > maxBodyBytes ? 413 : 503);
           }
           if (size === 0) held.bodies += 1;
           size += chunk.length;
-          held.bytes += chunk.length;
-          if (held.bytes > held.peak) held.peak = held.bytes;
+          held.bodyBytes += chunk.length;
+          held.peakBodyBytes = Math.max(held.peakBodyBytes, held.bodyBytes);
           chunks.push(chunk);
         }),
       );
@@ -276,25 +262,6 @@ export async function startWebhookServer(options: {
         "end",
         guarded("end", () => {
           if (refused || res.headersSent) return;
-          const bodyAt = now();
-          let kind: string | undefined;
-          res.once(
-            "finish",
-            guarded("finish", () => {
-              const at = now();
-              const micros = Math.max(1, Math.ceil((at - receivedAt) * 1000));
-              answerMicros.record(micros);
-              if (kind !== undefined) {
-                let h = answerMicrosByKind.get(kind);
-                if (h === undefined) {
-                  h = createHistogram();
-                  answerMicrosByKind.set(kind, h);
-                }
-                h.record(micros);
-              }
-              answerFromBodyMicros.record(Math.max(1, Math.ceil((at - bodyAt) * 1000)));
-            }),
-          );
           let body: unknown;
           try {
             const text = Buffer.concat(chunks).toString("utf8");
@@ -305,17 +272,11 @@ export async function startWebhookServer(options: {
           } catch {
             return send(400, "request body is not JSON");
           }
-          let answer: Promise<AdmissionResponse>;
-          try {
-            answer = options.mutator(body, { receivedAt });
-          } catch (error) {
-            answer = Promise.reject(error);
-          }
-          answer.then(
-            guarded("answer", (response: AdmissionResponse) => {
-              kind = options.kindOf?.(response);
-              send(200, reviewReply(response));
-            }),
+          // A mutator that throws at once is answered as one that rejects.
+          new Promise<AdmissionResponse>((resolve) =>
+            resolve(options.mutator(body, { receivedAt })),
+          ).then(
+            guarded("answer", (response: AdmissionResponse) => send(200, reviewReply(response))),
             guarded("answer", (error: unknown) => {
               if (error instanceof BadAdmissionReview) return send(400, error.message);
               log(`internal error: ${messageOf(error)}`);
@@ -332,9 +293,9 @@ export async function startWebhookServer(options: {
     { cert: options.cert, key: options.key, keepAliveTimeout: 60_000 },
     handle,
   );
-  server.maxConnections = maxConnections;
+  server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
   server.on("drop", () => {
-    held.dropped += 1;
+    held.droppedConnections += 1;
   });
   server.on("connection", (socket: Socket) => {
     held.connections += 1;
@@ -342,47 +303,6 @@ export async function startWebhookServer(options: {
       held.connections -= 1;
     });
   });
-  await new Promise<void>((resolve) =>
-    server.listen(options.port ?? 0, options.host ?? "0.0.0.0", resolve),
-  );
-  const { port } = server.address() as AddressInfo;
-  const cpuAtStart = process.cpuUsage();
-  return {
-    server,
-    port,
-    answerMicros,
-    answerFromBodyMicros,
-    timing: () => ({
-      eventLoopDelayMs: summary(loopDelay, 1e6),
-      answerMs: summary(answerMicros, 1000),
-      answerFromBodyMs: summary(answerFromBodyMicros, 1000),
-      answerMsByKind: Object.fromEntries(
-        [...answerMicrosByKind].map(([kind, h]) => [kind, summary(h, 1000)]),
-      ),
-      cpuMs: (({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpuAtStart)),
-    }),
-    intake: () => ({
-      connections: held.connections,
-      droppedConnections: held.dropped,
-      bodies: held.bodies,
-      bodyBytes: held.bytes,
-      peakBodyBytes: held.peak,
-      shedBodies: held.shed,
-    }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        loopDelay.disable();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-/** Returns `value` (default `fallback`) when it is a whole number ≥ 1; throws a `RangeError` naming the option otherwise. */
-function wholeOption(name: string, value: number | undefined, fallback: number): number {
-  const n = value ?? fallback;
-  if (!Number.isSafeInteger(n) || n < 1) {
-    throw new RangeError(`${name} must be a whole number ≥ 1, not ${String(value)}`);
-  }
-  return n;
+  const listening = await listen(server, options.port ?? 0, options.host ?? "0.0.0.0");
+  return { ...listening, intake: () => ({ ...held }) };
 }
