@@ -44,8 +44,10 @@ export const browserBudgets: Record<string, { target: number; ceiling: number }>
   "@kubeimg/policy/tags/argocd": { target: 44 * 1024, ceiling: 44 * 1024 },
   "@kubeimg/policy/tags/kargo": { target: 39 * 1024, ceiling: 39 * 1024 },
   // Raised by 1 KB each when Argo CD learnt to drop single-manifest images of an
-  // unwanted platform and the updaters their own Masterminds release.
-  "@kubeimg/policy/tags/dialects": { target: 51 * 1024, ceiling: 51 * 1024 },
+  // unwanted platform and the updaters their own Masterminds release, and
+  // once more when the Argo CD and Kargo readers learnt to suggest the field
+  // meant for an unknown one.
+  "@kubeimg/policy/tags/dialects": { target: 52 * 1024, ceiling: 52 * 1024 },
   "@kubeimg/policy/routing": { target: 70 * 1024, ceiling: 70 * 1024 },
 };
 /** The packed CLI (everything bundled) must stay small enough to install quickly. */

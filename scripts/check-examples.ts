@@ -8,16 +8,25 @@
  * `@example` blocks with no import are fragments of their function's
  * documentation (the function's own module is implied); they are counted
  * but not compiled.
+ *
+ * A compiled block then runs, offline, against the same tarballs, unless it
+ * assumes what it cannot have (`declare const …`) or its fence says
+ * `ts no-run` (it needs a registry, a test runner, a node's files). A block
+ * whose comments say a call `throws` may end in that error: a
+ * `KubeimgError`-shaped one (an `Error` with a string `code`).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import ts from "typescript";
 import { repoRoot } from "./conformance/runner.js";
 
 export interface Example {
   /** `path:line` of the block's first line of code, relative to the repository. */
   where: string;
   code: string;
+  /** False for a block fenced as `ts no-run`. */
+  run: boolean;
 }
 
 function readmes(): string[] {
@@ -49,13 +58,15 @@ function fencedBlocks(file: string, text: string, prefix: RegExp | null): Exampl
   const lines = text.split("\n").map((l) => (prefix ? l.replace(prefix, "") : l));
   const blocks: Example[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!/^```(?:ts|typescript)\s*$/.test(lines[i] ?? "")) continue;
+    const fence = /^```(?:ts|typescript)(\s+no-run)?\s*$/.exec(lines[i] ?? "");
+    if (fence === null) continue;
     const start = i + 1;
     let end = start;
     while (end < lines.length && !/^```\s*$/.test(lines[end] ?? "")) end++;
     blocks.push({
       where: `${relative(repoRoot, file)}:${start + 1}`,
       code: lines.slice(start, end).join("\n"),
+      run: fence[1] === undefined,
     });
     i = end;
   }
@@ -129,7 +140,7 @@ export function checkExamples(dir: string, tsc: string): string[] {
     encoding: "utf8",
     timeout: 300_000,
   });
-  if (result.status === 0) return [];
+  if (result.status === 0) return runExamples(dir, checked);
   const failures = new Map<string, string[]>();
   for (const line of `${result.stdout}${result.stderr}`.split("\n")) {
     const m = /^examples\/example(\d+)\.ts\((\d+),\d+\): (.*)$/.exec(line);
@@ -148,4 +159,50 @@ export function checkExamples(dir: string, tsc: string): string[] {
   return [...failures.entries()].map(
     ([where, errors]) => `example ${where}\n  ${errors.join("\n  ")}`,
   );
+}
+
+/** A block that can run here: it assumes nothing it does not build itself. */
+export const runnable = (e: Example) => e.run && !/^\s*declare\s/m.test(e.code);
+
+/** The wrapper each block runs in: an error its comments announce is its answer. */
+const RUNNER = `const [file, mayThrow] = process.argv.slice(2);
+try {
+  await import(file);
+} catch (error) {
+  const coded = error instanceof Error && typeof error.code === "string";
+  if (!(mayThrow === "1" && coded)) throw error;
+}
+`;
+
+/**
+ * Runs the runnable blocks of `checked` (already type-checked) in `dir`, one
+ * process each, offline; returns one message per block that failed.
+ */
+function runExamples(dir: string, checked: readonly Example[]): string[] {
+  const runDir = join(dir, "run");
+  mkdirSync(runDir, { recursive: true });
+  writeFileSync(join(runDir, "runner.mjs"), RUNNER);
+  const toRun = checked.filter(runnable);
+  const failures: string[] = [];
+  toRun.forEach((example, i) => {
+    const file = join(runDir, `example${i}.mjs`);
+    const js = ts.transpileModule(`${example.code}\nexport {};\n`, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
+    writeFileSync(file, js);
+    const mayThrow = /\bthrows\b/.test(example.code) ? "1" : "0";
+    const result = spawnSync(process.execPath, [join(runDir, "runner.mjs"), file, mayThrow], {
+      cwd: dir,
+      encoding: "utf8",
+      timeout: 60_000,
+      // No proxy, no credentials: what runs here must need neither.
+      env: { PATH: process.env.PATH ?? "", HOME: dir, NODE_OPTIONS: "" },
+    });
+    if (result.status !== 0) {
+      const why = `${result.stderr}`.trim().split("\n").slice(0, 6).join("\n  ");
+      failures.push(`example ${example.where} does not run (exit ${result.status}):\n  ${why}`);
+    }
+  });
+  console.log(`examples: ${toRun.length} of ${checked.length} compiled blocks run offline`);
+  return failures;
 }

@@ -25,8 +25,6 @@ export interface DigestAlgorithmInfo {
  *
  * @example
  * ```ts
- * import { digestAlgorithms } from "@kubeimg/core/digest";
- *
  * digestAlgorithms.sha256.size; // 32, so the hex part has 64 characters
  * ```
  */
@@ -42,8 +40,6 @@ export const digestAlgorithms: Readonly<Record<DigestAlgorithm, DigestAlgorithmI
  *
  * @example
  * ```ts
- * import { isDigestAlgorithm } from "@kubeimg/core/digest";
- *
  * isDigestAlgorithm("sha512"); // true
  * isDigestAlgorithm("md5");    // false
  * ```

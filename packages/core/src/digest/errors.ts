@@ -34,7 +34,7 @@ export const digestErrorMessages: Readonly<Record<DigestErrorCode, string>> = {
  *
  * @example
  * ```ts
- * import { isDigestError, parseDigest } from "@kubeimg/core/digest";
+ * import { DigestError, parseDigest } from "@kubeimg/core/digest";
  *
  * try { parseDigest("md5:d41d8cd98f00b204e9800998ecf8427e") }
  * catch (e) { if (e instanceof DigestError) e.code; } // "DIGEST_UNSUPPORTED"
@@ -60,8 +60,6 @@ export class DigestError extends KubeimgError {
  *
  * @example
  * ```ts
- * import { isDigestError, parseDigest } from "@kubeimg/core/digest";
- *
  * declare const s: string;
  * const result = (() => { try { return parseDigest(s) } catch (e) { return e } })();
  * if (isDigestError(result)) console.log(result.code);

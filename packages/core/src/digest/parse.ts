@@ -59,8 +59,6 @@ export function parseDigest(s: string): Digest {
  *
  * @example
  * ```ts
- * import { safeParseDigest } from "@kubeimg/core/digest";
- *
  * declare const input: string;
  * const r = safeParseDigest(input);
  * if (!r.success) console.error(r.error.code);

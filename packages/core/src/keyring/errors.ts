@@ -13,7 +13,7 @@ export type DockerConfigErrorCode = "INVALID_DOCKER_CONFIG" | "INVALID_SECRET";
  *
  * @example
  * ```ts
- * import { isDockerConfigError, parseDockerConfigJson } from "@kubeimg/core/keyring";
+ * import { DockerConfigError, parseDockerConfigJson } from "@kubeimg/core/keyring";
  *
  * try { parseDockerConfigJson('{"auths":[]}') } catch (e) {
  *   if (e instanceof DockerConfigError) console.error(e.code, e.path); // INVALID_DOCKER_CONFIG auths

@@ -79,8 +79,6 @@ function normalizeKeyBytes(location: string): string | undefined {
  *
  * @example
  * ```ts
- * import { normalizeKeyringKey } from "@kubeimg/core/keyring";
- *
  * normalizeKeyringKey("https://index.docker.io/v1/"); // "index.docker.io"
  * normalizeKeyringKey("quay.io/team");                // "quay.io/team"
  * ```
@@ -123,8 +121,6 @@ function keyMatches(key: string, image: string): boolean {
  *
  * @example
  * ```ts
- * import { isDefaultRegistryMatch } from "@kubeimg/core/keyring";
- *
  * isDefaultRegistryMatch("library/nginx");        // true
  * isDefaultRegistryMatch("quay.io/coreos/etcd");  // false
  * isDefaultRegistryMatch("localhost/app");        // true, as in the kubelet

@@ -413,8 +413,6 @@ export function defaultMatcher(
  *
  * @example
  * ```ts
- * import { defaultStrictMatcher } from "@kubeimg/core/platform";
- *
  * defaultStrictMatcher({ os: "linux", architecture: "amd64" }).match({ os: "linux", architecture: "386" }); // false
  * ```
  */

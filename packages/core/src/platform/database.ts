@@ -64,8 +64,6 @@ const KNOWN_ARCH: ReadonlySet<string> = new Set([
  *
  * @example
  * ```ts
- * import { isKnownOS } from "@kubeimg/core/platform";
- *
  * isKnownOS("linux"); // true
  * isKnownOS("Linux"); // false: callers lower-case first
  * ```
@@ -80,8 +78,6 @@ export function isKnownOS(os: string): boolean {
  *
  * @example
  * ```ts
- * import { isKnownArch } from "@kubeimg/core/platform";
- *
  * isKnownArch("arm64"); // true
  * isKnownArch("aarch64"); // false: normalize first
  * ```

@@ -48,7 +48,7 @@ function quoted(): { cause?: unknown } {
  *
  * @example
  * ```ts
- * import { isPlatformError, parsePlatform } from "@kubeimg/core/platform";
+ * import { parsePlatform, PlatformError } from "@kubeimg/core/platform";
  *
  * try { parsePlatform("linux/arm 64") } catch (e) {
  *   if (e instanceof PlatformError) [e.code, e.part, e.value]; // ["INVALID_COMPONENT", "architecture", "arm 64"]
@@ -92,8 +92,6 @@ export class PlatformError extends KubeimgError {
  *
  * @example
  * ```ts
- * import { isPlatformError, safeParsePlatform } from "@kubeimg/core/platform";
- *
  * const r = safeParsePlatform("linux/*");
  * if (!r.success && isPlatformError(r.error)) r.error.code; // "WILDCARD_NOT_SUPPORTED"
  * ```

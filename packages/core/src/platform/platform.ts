@@ -122,8 +122,6 @@ const NO_FEATURES: readonly string[] = [];
  *
  * @example
  * ```ts
- * import { completePlatform } from "@kubeimg/core/platform";
- *
  * completePlatform({ os: "linux", architecture: "amd64" });
  * // { os: "linux", architecture: "amd64", variant: "", osVersion: "", osFeatures: [] }
  * ```

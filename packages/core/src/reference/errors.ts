@@ -73,7 +73,7 @@ export function imageReferenceErrorMessage(code: ImageReferenceErrorCode, detail
  *
  * @example
  * ```ts
- * import { isImageReferenceError, parseNormalizedNamed } from "@kubeimg/core/reference";
+ * import { ImageReferenceError, parseNormalizedNamed } from "@kubeimg/core/reference";
  *
  * try { parseNormalizedNamed("Foo") } catch (e) {
  *   if (e instanceof ImageReferenceError) e.code; // "REMOTE_NAME_CONTAINS_UPPERCASE"
@@ -101,8 +101,6 @@ export class ImageReferenceError extends KubeimgError {
  *
  * @example
  * ```ts
- * import { isImageReferenceError, safeParseNormalizedNamed } from "@kubeimg/core/reference";
- *
  * declare const input: string;
  * const r = safeParseNormalizedNamed(input);
  * if (!r.success && isImageReferenceError(r.error)) console.log(r.error.code);

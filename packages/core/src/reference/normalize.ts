@@ -13,8 +13,6 @@ import { composeNamed, type NamedReference, type Reference } from "./reference.j
  *
  * @example
  * ```ts
- * import { DEFAULT_DOMAIN, parseNormalizedNamed } from "@kubeimg/core/reference";
- *
  * parseNormalizedNamed("nginx").domain === DEFAULT_DOMAIN; // true
  * ```
  */
@@ -26,8 +24,6 @@ export const DEFAULT_DOMAIN = "docker.io";
  *
  * @example
  * ```ts
- * import { LEGACY_DEFAULT_DOMAIN, parseNormalizedNamed } from "@kubeimg/core/reference";
- *
  * parseNormalizedNamed(`${LEGACY_DEFAULT_DOMAIN}/nginx`).domain; // "docker.io"
  * ```
  */
@@ -58,8 +54,6 @@ export function isHubDomain(s: string, slash: number): boolean {
  *
  * @example
  * ```ts
- * import { DEFAULT_TAG, parseNormalizedNamed, tagNameOnly } from "@kubeimg/core/reference";
- *
  * tagNameOnly(parseNormalizedNamed("nginx")).tag === DEFAULT_TAG; // true
  * ```
  */

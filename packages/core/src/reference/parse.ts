@@ -382,8 +382,6 @@ export function safeParse(s: string): SafeParseResult<Reference> {
  *
  * @example
  * ```ts
- * import { safeParseNamed } from "@kubeimg/core/reference";
- *
  * safeParseNamed("nginx").success; // false: not canonical
  * ```
  */
@@ -416,8 +414,6 @@ export function safeParseNormalizedNamed(s: string): SafeParseResult<NamedRefere
  *
  * @example
  * ```ts
- * import { safeParseAnyReference } from "@kubeimg/core/reference";
- *
  * declare const hex64: string; // 64 hex digits
  * safeParseAnyReference("sha256:" + hex64).success; // true
  * ```
@@ -431,8 +427,6 @@ export function safeParseAnyReference(s: string): SafeParseResult<Reference> {
  *
  * @example
  * ```ts
- * import { safeParseDockerRef } from "@kubeimg/core/reference";
- *
  * const r = safeParseDockerRef("nginx");
  * if (r.success) r.data.tag; // "latest"
  * ```

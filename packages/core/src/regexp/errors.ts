@@ -12,7 +12,7 @@ export type RegexpErrorCode = "COMPILE_ERROR";
  *
  * @example
  * ```ts
- * import { compileRegexp, isRegexpError } from "@kubeimg/core/regexp";
+ * import { compileRegexp, RegexpError } from "@kubeimg/core/regexp";
  *
  * try { compileRegexp("(a") } catch (e) {
  *   if (e instanceof RegexpError) console.log(e.code, e.reason); // COMPILE_ERROR missing closing )
@@ -40,8 +40,6 @@ export class RegexpError extends KubeimgError {
  *
  * @example
  * ```ts
- * import { compileRegexp, isRegexpError } from "@kubeimg/core/regexp";
- *
  * const bad = (() => { try { compileRegexp("\\1") } catch (e) { return e } })();
  * isRegexpError(bad); // true
  * ```

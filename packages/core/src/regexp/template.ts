@@ -148,8 +148,6 @@ type BoundPiece = string | readonly number[];
  *
  * @example
  * ```ts
- * import { bindTemplate } from "@kubeimg/core/regexp";
- *
  * const t = bindTemplate("$ts", ["", "ts"]);
  * t.expand("RELEASE.2024Z", [0, 13, 8, 12]); // "2024"
  * ```

@@ -49,8 +49,6 @@ export interface AllowlistPattern {
  *
  * @example
  * ```ts
- * import { parseAllowlistPattern } from "@kubeimg/policy/pull-credentials";
- *
  * parseAllowlistPattern("registry.example.com/team/*"); // { kind: "prefix", value: "registry.example.com/team/" , … }
  * parseAllowlistPattern("nginx"); // throws INVALID_ALLOWLIST
  * ```
@@ -98,8 +96,6 @@ export function parseAllowlistPattern(pattern: string, index?: number): Allowlis
  *
  * @example
  * ```ts
- * import { validateAllowlistPatterns } from "@kubeimg/policy/pull-credentials";
- *
  * validateAllowlistPatterns(["docker.io/library/nginx", "registry.example.com/*"]); // ok
  * ```
  */
@@ -148,8 +144,6 @@ export const kubeletReleases: readonly KubeletRelease[] = Object.freeze(["1.35",
  *
  * @example
  * ```ts
- * import { allowlistMatchingOf } from "@kubeimg/policy/pull-credentials";
- *
  * allowlistMatchingOf("1.35"); // "v1.35"
  * allowlistMatchingOf(undefined); // "v1.36": 1.37 matches as 1.36 does
  * ```
@@ -163,8 +157,6 @@ export function allowlistMatchingOf(kubelet: unknown): AllowlistMatching {
  *
  * @example
  * ```ts
- * import { compileAllowlist } from "@kubeimg/policy/pull-credentials";
- *
  * const list = compileAllowlist(["registry.example.com/team/*"]);
  * list.matches("registry.example.com/team/app:1"); // true
  * list.matches("registry.example.com/team-b/app:1"); // false
@@ -180,8 +172,6 @@ export interface Allowlist {
  *
  * @example
  * ```ts
- * import { compileAllowlist } from "@kubeimg/policy/pull-credentials";
- *
  * compileAllowlist(["docker.io/library/nginx"], { matching: "v1.36" }).matches("nginx:1.25"); // true
  * ```
  */

@@ -45,8 +45,6 @@ function encodeCredentials(c: ImagePullCredentials): string {
  *
  * @example
  * ```ts
- * import { encodeIntentFile } from "@kubeimg/policy/pull-credentials";
- *
  * encodeIntentFile({ image: "nginx" });
  * // '{"kind":"ImagePullIntent","apiVersion":"kubelet.config.k8s.io/v1beta1","image":"nginx"}\n'
  * ```
@@ -60,8 +58,6 @@ export function encodeIntentFile(intent: ImagePullIntent): string {
  *
  * @example
  * ```ts
- * import { encodePulledRecordFile } from "@kubeimg/policy/pull-credentials";
- *
  * encodePulledRecordFile({ lastUpdatedTime: new Date("2025-01-01T00:00:00Z"), imageRef: "r", credentialMapping: new Map() });
  * // '{"kind":"ImagePulledRecord","apiVersion":"kubelet.config.k8s.io/v1beta1","lastUpdatedTime":"2025-01-01T00:00:00Z","imageRef":"r"}\n'
  * ```

@@ -262,8 +262,6 @@ function wrapDecode<T>(kind: RecordFileKind, run: () => T): T {
  *
  * @example
  * ```ts
- * import { decodeIntentFile } from "@kubeimg/policy/pull-credentials";
- *
  * decodeIntentFile('{"kind":"ImagePullIntent","apiVersion":"kubelet.config.k8s.io/v1alpha1","image":"nginx"}');
  * // → { apiVersion: "kubelet.config.k8s.io/v1alpha1", kind: "ImagePullIntent", isCurrentVersion: false, object: { image: "nginx" } }
  * ```

@@ -24,7 +24,7 @@ export type PullCredentialsConfigErrorCode =
  *
  * @example
  * ```ts
- * import { createVerificationPolicy, isPullCredentialsConfigError } from "@kubeimg/policy/pull-credentials";
+ * import { createVerificationPolicy, PullCredentialsConfigError } from "@kubeimg/policy/pull-credentials";
  *
  * try { createVerificationPolicy({ policy: "NeverVerifyAllowlistedImages", allowlist: ["nginx:1"] }) }
  * catch (e) { if (e instanceof PullCredentialsConfigError) console.log(e.code, e.value) } // INVALID_ALLOWLIST nginx:1
@@ -58,8 +58,6 @@ export class PullCredentialsConfigError extends KubeimgError {
  *
  * @example
  * ```ts
- * import { isPullCredentialsConfigError } from "@kubeimg/policy/pull-credentials";
- *
  * declare const e: unknown; // a caught error
  * if (isPullCredentialsConfigError(e) && e.code === "UNKNOWN_POLICY") console.error(e.message);
  * ```
@@ -73,8 +71,6 @@ export const isPullCredentialsConfigError = errorGuard<PullCredentialsConfigErro
  *
  * @example
  * ```ts
- * import { isPullRecordError, type PullRecordErrorCode } from "@kubeimg/policy/pull-credentials";
- *
  * declare const e: unknown; // a caught error
  * if (isPullRecordError(e) && e.code === ("DECODE_ERROR" satisfies PullRecordErrorCode)) console.error(e.message);
  * ```
@@ -125,8 +121,6 @@ export class PullRecordError extends KubeimgError {
  *
  * @example
  * ```ts
- * import { isPullRecordError } from "@kubeimg/policy/pull-credentials";
- *
  * declare const e: unknown; // a caught error
  * if (isPullRecordError(e) && e.code === "DECODE_ERROR") console.error(e.message);
  * ```

@@ -41,8 +41,6 @@ export type VerificationPolicyName = (typeof verificationPolicyNames)[number];
  *
  * @example
  * ```ts
- * import { createVerificationPolicy, defaultVerificationPolicy } from "@kubeimg/policy/pull-credentials";
- *
  * createVerificationPolicy({ policy: "" }).name === defaultVerificationPolicy; // true
  * ```
  */
@@ -111,8 +109,6 @@ function isPolicyName(value: unknown): value is VerificationPolicyName {
  *
  * @example
  * ```ts
- * import { validateVerificationConfig } from "@kubeimg/policy/pull-credentials";
- *
  * validateVerificationConfig({ policy: "" }); // { policy: "NeverVerifyPreloadedImages", allowlist: [] }
  * ```
  */

@@ -17,8 +17,6 @@ export const recordApiGroup = "kubelet.config.k8s.io";
  *
  * @example
  * ```ts
- * import { currentRecordApiVersion, decodeIntentFile } from "@kubeimg/policy/pull-credentials";
- *
  * declare const text: string; // YAML text
  * decodeIntentFile(text).apiVersion === currentRecordApiVersion;
  * ```

@@ -23,8 +23,6 @@ import type {
  *
  * @example
  * ```ts
- * import { imagePullSecretSchema } from "@kubeimg/policy/pull-credentials";
- *
  * imagePullSecretSchema.parse({ uid: "u", namespace: "ns", name: "regcred" }); // credentialHash: ""
  * ```
  */
@@ -40,8 +38,6 @@ export const imagePullSecretSchema = z.strictObject({
  *
  * @example
  * ```ts
- * import { imagePullServiceAccountSchema } from "@kubeimg/policy/pull-credentials";
- *
  * imagePullServiceAccountSchema.parse({ uid: "u", namespace: "ns", name: "default" });
  * ```
  */
@@ -57,8 +53,6 @@ export const imagePullServiceAccountSchema = z.strictObject({
  *
  * @example
  * ```ts
- * import { imagePullCredentialsSchema } from "@kubeimg/policy/pull-credentials";
- *
  * imagePullCredentialsSchema.parse({ nodePodsAccessible: true });
  * // { kubernetesSecrets: [], kubernetesServiceAccounts: [], nodePodsAccessible: true }
  * ```
@@ -105,8 +99,6 @@ export interface ImagePullCredentialsInput {
  *
  * @example
  * ```ts
- * import { parseImagePullCredentials } from "@kubeimg/policy/pull-credentials";
- *
  * parseImagePullCredentials({ kubernetesSecrets: [{ uid: "u", namespace: "ns", name: "s", credentialHash: "h" }] });
  * ```
  */
@@ -225,8 +217,6 @@ export function pulledRecordToJson(record: ImagePulledRecord): ImagePulledRecord
  *
  * @example
  * ```ts
- * import { pulledRecordFromJson } from "@kubeimg/policy/pull-credentials";
- *
  * pulledRecordFromJson({ lastUpdatedTime: "2025-01-01T00:00:00Z", imageRef: "sha256:…" });
  * ```
  */

@@ -286,8 +286,6 @@ function refOf(resource: RoutingResource): RoutingResourceRef {
  *
  * @example
  * ```ts
- * import { compileRoutingResource, parseRoutingResource } from "@kubeimg/policy/routing";
- *
  * declare const object: unknown; // a parsed object
  * const compiled = compileRoutingResource(parseRoutingResource(object));
  * if (compiled.problem) console.warn(compiled.problem);

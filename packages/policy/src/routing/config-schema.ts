@@ -89,8 +89,6 @@ const legacyBuckets = z.object({
  *
  * @example
  * ```ts
- * import { kuikConfigSchema } from "@kubeimg/policy/routing";
- *
  * kuikConfigSchema.parse({}).routing.activeCheck.timeout // "1s"
  * ```
  */

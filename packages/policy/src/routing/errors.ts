@@ -117,8 +117,6 @@ const routingCodes: ReadonlySet<string> = new Set<RoutingErrorCode>([
  *
  * @example
  * ```ts
- * import { isRoutingError } from "@kubeimg/policy/routing";
- *
  * declare const e: unknown; // a caught error
  * if (isRoutingError(e) && e.code === "INVALID_RESOURCE") console.error(e.path);
  * ```

@@ -28,8 +28,6 @@ export interface IncludeExcludeFilter {
  *
  * @example
  * ```ts
- * import { compileIncludeExcludeFilter } from "@kubeimg/policy/routing";
- *
  * const f = compileIncludeExcludeFilter(["docker\\.io/.+"], [".*:latest"]);
  * f.match("docker.io/library/nginx:1.25") // true
  * ```

@@ -301,8 +301,6 @@ function requirementMatches(
  *
  * @example
  * ```ts
- * import { parseLabelSelector } from "@kubeimg/policy/routing";
- *
  * const s = parseLabelSelector("app in (web,api),!canary");
  * s.matches({ app: "web" }) // true
  * ```

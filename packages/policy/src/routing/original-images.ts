@@ -17,8 +17,6 @@ export const MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror";
  *
  * @example
  * ```ts
- * import { readOriginalImages } from "@kubeimg/policy/routing";
- *
  * readOriginalImages('{"app":"nginx:1.25"}') // { app: "nginx:1.25" }
  * readOriginalImages("not json") // {}
  * ```
@@ -47,8 +45,6 @@ export function readOriginalImages(text: string | undefined): Record<string, str
  *
  * @example
  * ```ts
- * import { originalImagesKey } from "@kubeimg/policy/routing";
- *
  * originalImagesKey("migrate", { init: true }) // "init:migrate"
  * ```
  */

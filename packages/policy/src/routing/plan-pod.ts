@@ -82,7 +82,7 @@ function podMeta(pod: RoutingPod, namespace: string): RoutingPodMeta {
  *
  * @example
  * ```ts
- * import { planPodRouting, type CompiledRouting } from "@kubeimg/policy/routing";
+ * import { type CompiledRouting, planPodRouting } from "@kubeimg/policy/routing";
  *
  * declare const routing: CompiledRouting; // compileRouting(…)
  * declare const admissionRequest: { object: unknown; namespace: string }; // an AdmissionReview's request

@@ -18,8 +18,6 @@ import { xxhash64 } from "./xxhash64.js";
  *
  * @example
  * ```ts
- * import { kuikSecretCopyName } from "@kubeimg/policy/routing";
- *
  * kuikSecretCopyName({ namespace: "kuik-system", name: "harbor" }, "uid-1")
  * // "kuik-harbor-f61a3de32908aaaa"
  * ```

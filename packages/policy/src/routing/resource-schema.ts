@@ -174,8 +174,6 @@ const replicatedImageSet = z.object({
  *
  * @example
  * ```ts
- * import { routingResourceSchema } from "@kubeimg/policy/routing";
- *
  * declare const object: unknown; // a parsed object
  * const r = routingResourceSchema.parse(object);
  * if (r.kind === "ClusterImageSetMirror") console.log(r.spec.mirrors.length);

@@ -173,7 +173,7 @@ function skipped(
  *
  * @example
  * ```ts
- * import { routeContainer, type CompiledRouting } from "@kubeimg/policy/routing";
+ * import { type CompiledRouting, routeContainer } from "@kubeimg/policy/routing";
  *
  * declare const routing: CompiledRouting; // compileRouting(…)
  * const route = routeContainer(routing, {

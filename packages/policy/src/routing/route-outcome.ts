@@ -14,8 +14,6 @@ import type { ContainerRoute, RouteContainerInput, RoutedAlternative } from "./r
  *
  * @example
  * ```ts
- * import { safeRouteContainer, type CompiledRouting, type RouteContainerInput } from "@kubeimg/policy/routing";
- *
  * declare const routing: CompiledRouting; // compileRouting(…)
  * declare const input: RouteContainerInput; // the Pod's metadata and one container
  * const r = safeRouteContainer(routing, input);

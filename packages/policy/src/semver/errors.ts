@@ -25,7 +25,7 @@ export type SemverErrorCode =
  *
  * @example
  * ```ts
- * import { isSemverError, parseVersion } from "@kubeimg/policy/semver";
+ * import { parseVersion, SemverError } from "@kubeimg/policy/semver";
  *
  * try { parseVersion("1.2.3-01") } catch (e) {
  *   if (e instanceof SemverError) console.log(e.code); // SEGMENT_STARTS_ZERO
@@ -63,8 +63,6 @@ const codes: ReadonlySet<string> = new Set<SemverErrorCode>([
  *
  * @example
  * ```ts
- * import { SemverError, isSemverError } from "@kubeimg/policy/semver";
- *
  * isSemverError(new SemverError("INVALID_SEMVER", "x", "invalid semantic version")); // true
  * ```
  */

@@ -187,8 +187,6 @@ function caret(v: Version, c: Constraint, includePre: boolean): ConstraintMiss |
  *
  * @example
  * ```ts
- * import { comparators, parseConstraints, parseVersion } from "@kubeimg/policy/semver";
- *
  * const [c] = parseConstraints("~1.2").groups[0] ?? [];
  * c && comparators[c.operator](parseVersion("1.3.0"), c, false); // "MAJOR_MINOR_DIFFERS"
  * ```

@@ -491,8 +491,6 @@ export function parseTagVersion(tag: string, options: SemverOptions = {}): Versi
  *
  * @example
  * ```ts
- * import { tryParseVersion } from "@kubeimg/policy/semver";
- *
  * tryParseVersion("1.2")?.toString(); // "1.2.0"
  * tryParseVersion("latest");          // undefined
  * ```

@@ -67,7 +67,7 @@ export function createTagLister(options: TagAdapterOptions): TagLister & {
  * @example
  * ```ts
  * import { createDigestResolver } from "@kubeimg/registry/adapters";
- * import type { RegistryClient } from "@kubeimg/registry/client";
+ * import { type RegistryClient } from "@kubeimg/registry/client";
  *
  * declare const client: RegistryClient; // createRegistryClient(…)
  * const resolver = createDigestResolver({ client });

@@ -45,8 +45,6 @@ export function keyringCredentials(keyring: DockerKeyring): CredentialProvider {
  *
  * @example
  * ```ts
- * import { basicAuthorization } from "@kubeimg/registry/client";
- *
  * basicAuthorization({ username: "alice", password: "s3cret" }); // "Basic YWxpY2U6czNjcmV0"
  * ```
  */

@@ -25,8 +25,6 @@ export interface CleanTagsOptions {
  *
  * @example
  * ```ts
- * import { excludeSignatureTags } from "@kubeimg/registry/client";
- *
  * excludeSignatureTags("sha256-abc.sig"); // true
  * ```
  */
@@ -40,8 +38,6 @@ export const excludeSignatureTags = (tag: string): boolean =>
  *
  * @example
  * ```ts
- * import { cleanTags } from "@kubeimg/registry/client";
- *
  * cleanTags(["v2", null, "sha256-abc.sig", "sha256:0f…", "v1", "v2"]); // ["v1", "v2"]
  * ```
  */

@@ -97,8 +97,8 @@ export type ImagePlatforms =
  *
  * @example
  * ```ts
+ * import { type RegistryClient } from "@kubeimg/registry/client";
  * import { listImagePlatforms } from "@kubeimg/registry/platform";
- * import type { RegistryClient } from "@kubeimg/registry/client";
  *
  * declare const client: RegistryClient; // createRegistryClient(…)
  * const listed = await listImagePlatforms(client, { domain: "ghcr.io", path: "team/app", tag: "1.0" });

@@ -225,8 +225,8 @@ function checkSize(reference: string, what: string, stated: number, actual: numb
  *
  * @example
  * ```ts
+ * import { type RegistryClient } from "@kubeimg/registry/client";
  * import { resolveImagePlatform } from "@kubeimg/registry/platform";
- * import type { RegistryClient } from "@kubeimg/registry/client";
  *
  * declare const client: RegistryClient; // createRegistryClient(…)
  * const r = await resolveImagePlatform(client, { domain: "ghcr.io", path: "team/app", tag: "1.0" }, {

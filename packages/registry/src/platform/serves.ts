@@ -78,9 +78,6 @@ export interface PlatformsServed {
  *
  * @example
  * ```ts
- * import { imageServesPlatforms } from "@kubeimg/registry/platform";
- * import type { RegistryClient } from "@kubeimg/registry/client";
- *
  * declare const client: RegistryClient; // createRegistryClient(…)
  * const image = { domain: "ghcr.io", path: "team/app", tag: "1.0" };
  * const { missing } = await imageServesPlatforms(client, image, [{ os: "linux", architecture: "arm64" }]);
@@ -131,8 +128,6 @@ export async function imageServesPlatforms(
  *
  * @example
  * ```ts
- * import { missingPlatformsReason } from "@kubeimg/registry/platform";
- *
  * missingPlatformsReason([{ os: "linux", architecture: "arm64" }]); // "available, but no linux/arm64 manifest"
  * ```
  */

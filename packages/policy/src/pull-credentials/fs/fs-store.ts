@@ -142,12 +142,8 @@ export interface FileSystemOpenReport {
  * readable older file to v1beta1 under the name computed from its content.
  *
  * @example
- * ```ts
- * import {
- *   CachedPullRecordStore,
- *   createVerificationPolicy,
- *   PullManager,
- * } from "@kubeimg/policy/pull-credentials";
+ * ```ts no-run
+ * import { CachedPullRecordStore, createVerificationPolicy, PullManager } from "@kubeimg/policy/pull-credentials";
  * import { FileSystemPullRecordStore } from "@kubeimg/policy/pull-credentials/fs";
  *
  * const policy = createVerificationPolicy();

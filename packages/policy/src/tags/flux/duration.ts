@@ -17,8 +17,6 @@ const intervalPattern = /^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$/;
  *
  * @example
  * ```ts
- * import { parseIntervalMillis } from "@kubeimg/policy/tags";
- *
  * parseIntervalMillis("1h30m"); // 5_400_000
  * parseIntervalMillis("1.5s");  // 1_500
  * parseIntervalMillis("10");    // undefined: a unit is required

@@ -31,7 +31,7 @@ export type TagPolicyErrorCode =
  *
  * @example
  * ```ts
- * import { isTagPolicyError, selectLatestTag } from "@kubeimg/policy/tags";
+ * import { selectLatestTag, TagPolicyError } from "@kubeimg/policy/tags";
  *
  * try { selectLatestTag([], { policy: { alphabetical: {} } }) } catch (e) {
  *   if (e instanceof TagPolicyError) console.log(e.code); // NO_TAGS
@@ -91,8 +91,6 @@ const codes: ReadonlySet<string> = new Set<TagPolicyErrorCode>([
  *
  * @example
  * ```ts
- * import { TagPolicyError, isTagPolicyError } from "@kubeimg/policy/tags";
- *
  * isTagPolicyError(new TagPolicyError("NO_TAGS", "no tags in database")); // true
  * ```
  */

@@ -40,8 +40,6 @@ export interface TagFilter {
  *
  * @example
  * ```ts
- * import { compileTagFilter } from "@kubeimg/policy/tags";
- *
  * const f = compileTagFilter({ pattern: "^main-[0-9a-f]+-(?P<ts>[0-9]+)$", extract: "$ts" });
  * f.keyOf("main-abc1234-1700000000"); // "1700000000"
  * f.apply(["main-a-1", "dev", "main-b-1"]); // Map { "1" => "main-b-1" }

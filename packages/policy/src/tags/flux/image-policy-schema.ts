@@ -179,8 +179,6 @@ export const imagePolicyStatusSchema = z.object({
  *
  * @example
  * ```ts
- * import { imagePolicySchema } from "@kubeimg/policy/tags";
- *
  * declare const object: unknown; // a parsed object
  * const result = imagePolicySchema.safeParse(object);
  * if (result.success) result.data.spec.policy;

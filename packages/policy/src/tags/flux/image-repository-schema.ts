@@ -57,8 +57,6 @@ export const imageRepositorySpecSchema = z.extend(imageRepositoryV1beta1SpecSche
  *
  * @example
  * ```ts
- * import { imageRepositorySchema } from "@kubeimg/policy/tags";
- *
  * declare const object: unknown; // a parsed object
  * imageRepositorySchema.parse(object).spec.exclusionList; // ["^.*\\.sig$"] by default
  * ```

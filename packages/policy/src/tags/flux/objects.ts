@@ -304,8 +304,6 @@ export function parseImageRepository(
  *
  * @example
  * ```ts
- * import { parseImagePolicySpec } from "@kubeimg/policy/tags";
- *
  * parseImagePolicySpec({ imageRepositoryRef: { name: "app" }, policy: { numerical: {} } })
  *   .policy.numerical?.order; // "asc"
  * ```

@@ -89,8 +89,6 @@ function goToUpper(s: string): string {
  *
  * @example
  * ```ts
- * import { policerFromSpec } from "@kubeimg/policy/tags";
- *
  * policerFromSpec({ numerical: { order: "desc" } }).latest(["3", "1", "2"]); // "1"
  * ```
  */

@@ -83,11 +83,17 @@ function messageOf(error: unknown): string {
  *
  * @example
  * ```ts
- * import { MemoryRegistry, parseImagePolicySpec, resolveImagePolicy } from "@kubeimg/policy/tags";
+ * import { MemoryRegistry, parseImagePolicy, resolveImagePolicy } from "@kubeimg/policy/tags";
  *
  * const registry = new MemoryRegistry({ tags: { "ghcr.io/org/app": ["1.0.0", "1.1.0"] } });
+ * const policy = parseImagePolicy({
+ *   apiVersion: "image.toolkit.fluxcd.io/v1",
+ *   kind: "ImagePolicy",
+ *   metadata: { name: "app", namespace: "flux-system" },
+ *   spec: { imageRepositoryRef: { name: "app" }, policy: { semver: { range: "1.x" } } },
+ * });
  * const r = await resolveImagePolicy({
- *   spec: parseImagePolicySpec({ imageRepositoryRef: { name: "app" }, policy: { semver: { range: "1.x" } } }),
+ *   spec: policy.spec,
  *   image: "ghcr.io/org/app",
  *   tagLister: registry,
  * });

@@ -55,8 +55,6 @@ export const conditionReasons = Object.freeze({
  *
  * @example
  * ```ts
- * import { planDigestReflection } from "@kubeimg/policy/tags";
- *
  * planDigestReflection("IfNotPresent", { name: "app", tag: "1.0.0", digest: "sha256:…" }, "app", "1.0.0");
  * // { fetch: false, digest: "sha256:…" }
  * ```
@@ -94,8 +92,6 @@ function sameRef(a: ImageRef, b: ImageRef): boolean {
  *
  * @example
  * ```ts
- * import { nextImageRefs } from "@kubeimg/policy/tags";
- *
  * nextImageRefs({ latestRef: { name: "app", tag: "1.0.0" } }, { name: "app", tag: "1.1.0" });
  * // { latestRef: { name: "app", tag: "1.1.0" }, observedPreviousRef: { name: "app", tag: "1.0.0" } }
  * ```
@@ -118,8 +114,6 @@ export function nextImageRefs(
  *
  * @example
  * ```ts
- * import { composeReadyMessage } from "@kubeimg/policy/tags";
- *
  * composeReadyMessage({ name: "foo/bar", tag: "1.1.0" }, { name: "foo/bar", tag: "1.0.0" });
  * // "Latest image tag for foo/bar resolved to 1.1.0 (previously foo/bar:1.0.0)"
  * ```
@@ -175,8 +169,6 @@ function setCondition(
  *
  * @example
  * ```ts
- * import { nextConditions } from "@kubeimg/policy/tags";
- *
  * nextConditions([], { kind: "success", message: "Latest image tag for app resolved to 1.0.0" });
  * // [{ type: "Ready", status: "True", reason: "Succeeded", message: "Latest image tag for app resolved to 1.0.0" }]
  * ```
