@@ -18,7 +18,7 @@ describe("--upstream NAME=VERSION", () => {
       platforms: "rc.5",
       kubelet: "1.37",
       semver: "v3.5.0",
-      containerd: "2.3.4",
+      containerd: "2.4",
       "containers-image": "5.40",
     });
   });
@@ -31,10 +31,9 @@ describe("--upstream NAME=VERSION", () => {
 
   it.each([
     {
-      values: { upstream: ["containerd=2.4"] },
+      values: { upstream: ["containerd=2.3.4"] },
       names: ["containerd", "containers-image"] as const,
-      message:
-        "--upstream containerd=2.4: not a release kubeimg reproduces; use one of 2.3.4; only the pinned release 2.3.4 is reproduced yet",
+      message: "--upstream containerd=2.3.4: not a release kubeimg reproduces; use one of 2.3, 2.4",
     },
     {
       values: { upstream: ["containers-image=5.38"] },
@@ -62,9 +61,9 @@ describe("--upstream NAME=VERSION", () => {
   });
 
   it("accepts the pinned node-mirror releases", () => {
-    const values = { upstream: ["containerd=2.3.4", "containers-image=5.36"] };
+    const values = { upstream: ["containerd=2.3", "containers-image=5.36"] };
     expect(upstreamChoice(values, "route", ["containerd", "containers-image"])).toMatchObject({
-      containerd: "2.3.4",
+      containerd: "2.3",
       "containers-image": "5.36",
     });
   });

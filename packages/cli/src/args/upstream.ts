@@ -5,7 +5,11 @@
  * options (`upstreams.json` at the repository root lists them all).
  */
 import { type PlatformsRelease, platformsReleases } from "@kubeimg/core/platform";
-import { type ContainersImageRelease, containersImageReleases } from "@kubeimg/policy/node-mirrors";
+import {
+  type ContainersImageRelease,
+  containerdReleases,
+  containersImageReleases,
+} from "@kubeimg/policy/node-mirrors";
 import { type KubeletRelease, kubeletReleases } from "@kubeimg/policy/pull-credentials";
 import { type SemverRelease, semverReleases } from "@kubeimg/policy/semver";
 import type { OptionSpec } from "../commands/command.js";
@@ -29,8 +33,7 @@ const accepted: Readonly<Record<UpstreamName, { values: readonly string[]; fallb
   platforms: { values: platformsReleases, fallback: "rc.5" },
   semver: { values: semverReleases, fallback: "v3.5.0" },
   kubelet: { values: kubeletReleases, fallback: "1.37" },
-  // Only the pinned release is reproduced yet for hosts.toml.
-  containerd: { values: ["2.3.4"], fallback: "2.3.4" },
+  containerd: { values: containerdReleases, fallback: "2.4" },
   "containers-image": { values: containersImageReleases, fallback: "5.40" },
 };
 
@@ -38,7 +41,7 @@ const accepted: Readonly<Record<UpstreamName, { values: readonly string[]; fallb
 export interface UpstreamChoice {
   readonly platforms: PlatformsRelease;
   readonly kubelet: KubeletRelease;
-  readonly containerd: string;
+  readonly containerd: (typeof containerdReleases)[number];
   readonly "containers-image": ContainersImageRelease;
   readonly semver: SemverRelease;
 }

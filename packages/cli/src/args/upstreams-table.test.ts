@@ -1,5 +1,5 @@
 import { platformsReleases } from "@kubeimg/core/platform";
-import { containersImageReleases } from "@kubeimg/policy/node-mirrors";
+import { containerdReleases, containersImageReleases } from "@kubeimg/policy/node-mirrors";
 import { kubeletReleases } from "@kubeimg/policy/pull-credentials";
 import { semverReleases } from "@kubeimg/policy/semver";
 import { describe, expect, it } from "vitest";
@@ -15,6 +15,7 @@ const code: Record<string, { accepted: readonly string[]; fallback: string }> = 
   semver: { accepted: semverReleases, fallback: "v3.5.0" },
   kubelet: { accepted: kubeletReleases, fallback: "1.37" },
   "containers-image": { accepted: containersImageReleases, fallback: "5.40" },
+  containerd: { accepted: containerdReleases, fallback: "2.4" },
 };
 
 describe("upstreams.json", () => {
@@ -49,6 +50,7 @@ describe("upstreams.json", () => {
     const text = renderUpstreams(table);
     expect(text).toContain("* rc.5");
     expect(text).toContain("  rc.4");
-    expect(text).toContain("* 2.3.4");
+    expect(text).toContain("* 2.4");
+    expect(text).toContain("  2.3");
   });
 });

@@ -30,6 +30,23 @@ import { type NodeFileMap, NodeFiles, type NodePathProblem } from "./node-files.
 
 export type { HostCapability } from "./containerd-host-dir.js";
 
+/**
+ * The containerd releases whose hosts.toml reading kubeimg reproduces, oldest
+ * first: the values of the `containerd` option.
+ */
+export const containerdReleases = Object.freeze(["2.3", "2.4"] as const);
+
+/** Refuses a `containerd` option that names no reproduced release. */
+function checkRelease(options: ContainerdHostsOptions): void {
+  const release = options.containerd;
+  if (release === undefined || (containerdReleases as readonly unknown[]).includes(release)) return;
+  throw new NodeMirrorsError(
+    "INVALID_ARGUMENT",
+    `containerd: ${JSON.stringify(release)} is not a reproduced release (${containerdReleases.join(", ")})`,
+    { key: "containerd" },
+  );
+}
+
 /** The default CRI `config_path`. */
 export const CRI_DEFAULT_CONFIG_PATH = "/etc/containerd/certs.d:/etc/docker/certs.d";
 /** Where a relative file key and the single default root live. */
@@ -61,6 +78,15 @@ export interface ContainerdEndpoint {
 }
 
 export interface ContainerdHostsOptions {
+  /**
+   * The containerd release whose hosts.toml reading to reproduce (default
+   * the newest, `"2.4"`). They answer alike today: containerd's
+   * `core/remotes/docker/config/hosts.go` is the same file in v2.3.4 (the LTS
+   * line), v2.4.0-beta.0 and main at 301026e; a per-host `proxy` exists only
+   * in an unmerged change, and `dial_timeout` is read by both. See
+   * {@link containerdReleases}.
+   */
+  readonly containerd?: (typeof containerdReleases)[number];
   /**
    * The CRI `config_path` (`:`-separated roots). Absent: `/etc/containerd/certs.d`.
    * `""`: no host directory at all (as `ctr` without `--hosts-dir`).
@@ -171,6 +197,7 @@ export function resolveContainerdHosts(
   fileMap: NodeFileMap | NodeFiles,
   options: ContainerdHostsOptions = {},
 ): ContainerdHostsResult {
+  checkRelease(options);
   return resolveWith(nodeFiles(fileMap, options), options, undefined, host);
 }
 
@@ -208,6 +235,7 @@ export function createContainerdHostsResolver(
   fileMap: NodeFileMap | NodeFiles,
   options: ContainerdHostsOptions & { readonly preload?: boolean } = {},
 ): ContainerdHostsResolver {
+  checkRelease(options);
   const files = nodeFiles(fileMap, options);
   const cache = new Map<string, LoadedDir>();
   if (options.preload === true) {

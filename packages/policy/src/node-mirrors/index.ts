@@ -2,6 +2,7 @@ export {
   type ContainerdHostsOptions,
   type ContainerdHostsResolver,
   type ContainerdHostsResult,
+  containerdReleases,
   createContainerdHostsResolver,
   resolveContainerdHosts,
 } from "./containerd-hosts.js";

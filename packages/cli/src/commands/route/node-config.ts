@@ -4,6 +4,7 @@ import { isKubeimgError } from "@kubeimg/core";
 import { makeDockerKeyring, type PullSecret } from "@kubeimg/core/keyring";
 import {
   type ContainersImageRelease,
+  containerdReleases,
   containersImageReleases,
   loadRegistriesConf,
   type PlanPullInput,
@@ -16,6 +17,7 @@ import type { UpstreamChoice } from "../../args/upstream.js";
 import { CliError } from "../../errors/cli-error.js";
 
 type NodeRuntimeConfig = PlanPullInput["node"];
+type ContainerdRelease = (typeof containerdReleases)[number];
 
 import { fileError } from "../../files/read-file.js";
 import type { CliIo } from "../../io/io.js";
@@ -31,6 +33,7 @@ export async function loadNodeConfig(
   name: string,
   io: CliIo,
   containersImage?: ContainersImageRelease,
+  containerd?: ContainerdRelease,
 ): Promise<NodeRuntimeConfig> {
   const path = isAbsolute(name) ? name : join(io.cwd, name);
   let isDir: boolean;
@@ -54,7 +57,11 @@ export async function loadNodeConfig(
       return {
         runtime: "containerd",
         files: node.files,
-        options: { configPath: path, unreadable: node.unreadable },
+        options: {
+          configPath: path,
+          unreadable: node.unreadable,
+          ...(containerd === undefined ? {} : { containerd }),
+        },
       };
     }
     const input = await readRegistriesConf(path, `${path}.d`);
@@ -85,7 +92,7 @@ export function nodePlan(
   if (upstream === undefined) return plan;
   const release =
     node.runtime === "containerd"
-      ? `containerd ${upstream.containerd}: hosts.toml read as that release does`
+      ? `containerd ${upstream.containerd}: hosts.toml read as that release does (--upstream containerd=${containerdReleases.join("|")})`
       : `containers/image ${upstream["containers-image"]}: registries.conf read as that release does (--upstream containers-image=${containersImageReleases.join("|")})`;
   return { ...plan, explain: [release, ...plan.explain] };
 }

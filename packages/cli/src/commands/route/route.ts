@@ -245,7 +245,12 @@ export const routeCommand: Command = {
     const node =
       nodeConfigName === undefined
         ? undefined
-        : await loadNodeConfig(nodeConfigName, io, upstream["containers-image"]);
+        : await loadNodeConfig(
+            nodeConfigName,
+            io,
+            upstream["containers-image"],
+            upstream.containerd,
+          );
     const plan =
       node === undefined
         ? undefined
