@@ -19,8 +19,7 @@
  */
 
 // The routing modules by name, not the barrel: the barrel carries the zod schemas.
-import { compileRoutingResource } from "../routing/compile-resource.js";
-import type { RoutingResource } from "../routing/resource-schema.js";
+import { compileRoutingResource, type RoutingResource } from "../routing/index.js";
 import { hostDirectoryName } from "./containerd-hosts.js";
 
 /** Something a CR says that the emitted node config cannot say. */

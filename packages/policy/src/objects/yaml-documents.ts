@@ -10,18 +10,8 @@
  * size is computed once), and a document too large is refused before any
  * value is built.
  */
-import {
-  type Document,
-  isAlias,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  LineCounter,
-  type Node,
-  parseAllDocuments,
-  visit,
-} from "yaml";
+import type { Document, LineCounter, Node } from "yaml";
+import { yamlModule } from "./lazy-modules.js";
 
 /** Limits of {@link readYamlDocuments}. */
 export interface YamlReadLimits {
@@ -87,6 +77,7 @@ function expandedSize(
   document: Document.Parsed,
   limit: number,
 ): { size: number } | { unresolvedAt: number | undefined; recursive: boolean } {
+  const { isAlias, isMap, isPair, isScalar, isSeq, visit } = yamlModule();
   // Each alias's anchored node, found in one pass in document order (an
   // alias refers to the latest anchor of its name before it); the library's
   // own `resolve` searches the whole document once per alias.
@@ -183,6 +174,7 @@ function expandedSize(
  * ```
  */
 export function readYamlDocuments(text: string, limits: YamlReadLimits = {}): YamlReadResult {
+  const { LineCounter, parseAllDocuments } = yamlModule();
   const lineCounter = new LineCounter();
   const documents = parseAllDocuments(text, {
     version: limits.version ?? "1.2",
