@@ -46,7 +46,11 @@ function load(literal: () => unknown, id: string): unknown {
   } catch (error) {
     // An ES module run by Node: no `require` (or a bundler's stub that throws).
     const fallback = nodeRequire();
-    if (fallback === undefined) throw error;
+    if (fallback === undefined) {
+      throw new Error(
+        `kubeimg loads ${id} on first use: run Node 20.16 or later (process.getBuiltinModule), or bundle kubeimg (${String(error)})`,
+      );
+    }
     return fallback(id);
   }
 }
