@@ -40,6 +40,8 @@ async function buildPackage(name: string): Promise<Built> {
     splitting: true,
     format: "esm",
     platform: "node",
+    // `#zod` and `#yaml` resolve to their sources' Node variants, as in Node.
+    conditions: ["@kubeimg/source"],
     packages: "external",
     outdir: "out",
     outbase: "src",
@@ -112,8 +114,8 @@ const held: Record<string, { externals: string[]; folders: string[] }> = {
   },
   "@kubeimg/core/regexp": { externals: [], folders: ["core/errors", "core/regexp"] },
   "@kubeimg/core/keyring": {
-    externals: [],
-    folders: ["core/errors", "core/internal", "core/keyring", "core/reference"],
+    externals: ["node:module"],
+    folders: ["core/deferred", "core/errors", "core/internal", "core/keyring", "core/reference"],
   },
   "@kubeimg/core/platform": {
     externals: [],
@@ -129,6 +131,7 @@ const held: Record<string, { externals: string[]; folders: string[] }> = {
       "node:crypto",
       "node:fs",
       "node:fs/promises",
+      "node:module",
       "node:path",
     ],
     folders: [
@@ -137,6 +140,7 @@ const held: Record<string, { externals: string[]; folders: string[] }> = {
       "core/index.ts",
       "core/internal",
       "core/reference",
+      "policy/deferred",
       "policy/objects",
       "policy/pull-credentials",
     ],
@@ -148,6 +152,7 @@ const held: Record<string, { externals: string[]; folders: string[] }> = {
       "@kubeimg/core/internal",
       "@kubeimg/core/reference",
       "@kubeimg/core/regexp",
+      "node:module",
     ],
     folders: [
       "core/digest",
@@ -157,6 +162,7 @@ const held: Record<string, { externals: string[]; folders: string[] }> = {
       "core/reference",
       "core/regexp",
       "policy/availability",
+      "policy/deferred",
       "policy/node-mirrors",
       "policy/objects",
       "policy/routing",
@@ -180,7 +186,10 @@ const held: Record<string, { externals: string[]; folders: string[] }> = {
       "policy/node-mirrors",
     ],
   },
-  "@kubeimg/policy/objects": { externals: [], folders: ["policy/objects"] },
+  "@kubeimg/policy/objects": {
+    externals: ["node:module"],
+    folders: ["policy/deferred", "policy/objects"],
+  },
   "@kubeimg/policy/availability": {
     externals: ["@kubeimg/core/platform", "@kubeimg/core/reference"],
     folders: [
@@ -209,6 +218,7 @@ const held: Record<string, { externals: string[]; folders: string[] }> = {
       "@kubeimg/core/internal",
       "@kubeimg/core/reference",
       "@kubeimg/core/regexp",
+      "node:module",
     ],
     folders: [
       "core/digest",
@@ -217,6 +227,7 @@ const held: Record<string, { externals: string[]; folders: string[] }> = {
       "core/internal",
       "core/reference",
       "core/regexp",
+      "policy/deferred",
       "policy/objects",
       "policy/semver",
       "policy/tags",
@@ -276,6 +287,7 @@ const held: Record<string, { externals: string[]; folders: string[] }> = {
       "@kubeimg/core/internal",
       "@kubeimg/core/reference",
       "@kubeimg/core/regexp",
+      "node:module",
     ],
     folders: [
       "core/digest",
@@ -285,30 +297,38 @@ const held: Record<string, { externals: string[]; folders: string[] }> = {
       "core/reference",
       "core/regexp",
       "policy/availability",
+      "policy/deferred",
       "policy/objects",
       "policy/routing",
     ],
   },
   "@kubeimg/policy/routing/yaml": {
-    externals: ["@kubeimg/core", "@kubeimg/core/internal", "@kubeimg/core/regexp"],
+    externals: ["@kubeimg/core", "@kubeimg/core/internal", "@kubeimg/core/regexp", "node:module"],
     folders: [
       "core/errors",
       "core/index.ts",
       "core/internal",
       "core/reference",
       "core/regexp",
+      "policy/deferred",
       "policy/objects",
       "policy/routing",
     ],
   },
   "@kubeimg/policy/pull-credentials": {
-    externals: ["@kubeimg/core", "@kubeimg/core/internal", "@kubeimg/core/reference"],
+    externals: [
+      "@kubeimg/core",
+      "@kubeimg/core/internal",
+      "@kubeimg/core/reference",
+      "node:module",
+    ],
     folders: [
       "core/digest",
       "core/errors",
       "core/index.ts",
       "core/internal",
       "core/reference",
+      "policy/deferred",
       "policy/objects",
       "policy/pull-credentials",
     ],
@@ -334,8 +354,10 @@ const held: Record<string, { externals: string[]; folders: string[] }> = {
       "@kubeimg/core/keyring",
       "@kubeimg/core/platform",
       "@kubeimg/core/reference",
+      "node:module",
     ],
     folders: [
+      "core/deferred",
       "core/digest",
       "core/errors",
       "core/index.ts",

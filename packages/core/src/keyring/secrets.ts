@@ -5,7 +5,9 @@
  * or `kubernetes.io/dockercfg` with a non-empty `.dockercfg`; all counted
  * Secrets feed one keyring, which comes before the node's.
  */
+
 import type * as Z from "zod/mini";
+import * as z from "#zod";
 import * as base64 from "../internal/base64.js";
 import * as utf8 from "../internal/utf8.js";
 import {
@@ -21,14 +23,14 @@ import {
   type KeyringConfig,
   unionDockerKeyrings,
 } from "./keyring.js";
-import { lazySchema, once, zodLocales, zodMini } from "./lazy-zod.js";
+import { lazySchema, once } from "./lazy-zod.js";
 
 /** The Secret type of a `config.json`-shaped pull secret. */
 export const SECRET_TYPE_DOCKER_CONFIG_JSON = "kubernetes.io/dockerconfigjson";
 /** The Secret type of a legacy `.dockercfg` pull secret. */
 export const SECRET_TYPE_DOCKERCFG = "kubernetes.io/dockercfg";
 
-function buildSecretSchemas(z: typeof Z) {
+function buildSecretSchemas() {
   const pullSecretSchema = z.object({
     apiVersion: z.optional(z.string()),
     kind: z.optional(z.string()),
@@ -46,7 +48,7 @@ function buildSecretSchemas(z: typeof Z) {
   return { pullSecretSchema };
 }
 
-const schemas = once(() => buildSecretSchemas(zodMini()));
+const schemas = once(() => buildSecretSchemas());
 type Schemas = ReturnType<typeof buildSecretSchemas>;
 
 /**
@@ -113,8 +115,8 @@ function dataValue(
  * ```
  */
 export function parsePullSecret(value: unknown, index = 0): PullSecret {
-  english ??= zodLocales().en().localeError;
-  const parsed = zodMini().safeParse(schemas().pullSecretSchema, value, { error: english });
+  english ??= z.en().localeError;
+  const parsed = z.safeParse(schemas().pullSecretSchema, value, { error: english });
   if (!parsed.success) {
     throw new DockerConfigError(
       "INVALID_SECRET",

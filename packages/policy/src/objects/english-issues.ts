@@ -11,7 +11,7 @@
  * would overwrite a locale the application chose for its own schemas.
  */
 import type * as z from "zod/mini";
-import { zodLocales, zodMini } from "./lazy-modules.js";
+import { en, safeParse } from "#zod";
 
 let english: z.core.$ZodErrorMap | undefined;
 
@@ -31,6 +31,6 @@ export function safeParseEnglish<S extends z.core.$ZodType>(
   schema: S,
   value: unknown,
 ): z.core.util.SafeParseResult<z.output<S>> {
-  english ??= zodLocales().en().localeError;
-  return zodMini().safeParse(schema, value, { error: english });
+  english ??= en().localeError;
+  return safeParse(schema, value, { error: english });
 }

@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { kuikConfigSchema, routingResourceSchema } from "../routing/index.js";
 import { imagePolicySchema } from "../tags/flux/index.js";
-import { lazySchema, once, zodMini } from "./lazy-modules.js";
+import { lazySchema, once } from "./lazy-modules.js";
 
 describe("lazy schemas", () => {
   it("builds a schema on its first touch, once", () => {
     let builds = 0;
     const schema = lazySchema(() => {
       builds++;
-      return zodMini().object({ name: zodMini().string() });
+      return z.object({ name: z.string() });
     });
     expect(builds).toBe(0);
     expect(schema.parse({ name: "a" })).toEqual({ name: "a" });

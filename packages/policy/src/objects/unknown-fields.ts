@@ -10,7 +10,7 @@
  * to do: refuse (the default everywhere), warn, or ignore.
  */
 import type * as z from "zod/mini";
-import { zodMini } from "./lazy-modules.js";
+import { safeParse } from "#zod";
 
 /** One field the schema does not know. */
 export interface UnknownField {
@@ -140,7 +140,7 @@ function pickOption(def: Def, value: unknown): AnySchema | undefined {
     return undefined;
   }
   for (const option of options) {
-    if (zodMini().safeParse(option, value).success) return option;
+    if (safeParse(option, value).success) return option;
   }
   return undefined;
 }

@@ -10,8 +10,17 @@
  * size is computed once), and a document too large is refused before any
  * value is built.
  */
-import type { Document, LineCounter, Node } from "yaml";
-import { yamlModule } from "./lazy-modules.js";
+import type { Document, Node, LineCounter as YamlLineCounter } from "yaml";
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  visit,
+} from "#yaml";
 
 /** Limits of {@link readYamlDocuments}. */
 export interface YamlReadLimits {
@@ -77,7 +86,6 @@ function expandedSize(
   document: Document.Parsed,
   limit: number,
 ): { size: number } | { unresolvedAt: number | undefined; recursive: boolean } {
-  const { isAlias, isMap, isPair, isScalar, isSeq, visit } = yamlModule();
   // Each alias's anchored node, found in one pass in document order (an
   // alias refers to the latest anchor of its name before it); the library's
   // own `resolve` searches the whole document once per alias.
@@ -174,7 +182,6 @@ function expandedSize(
  * ```
  */
 export function readYamlDocuments(text: string, limits: YamlReadLimits = {}): YamlReadResult {
-  const { LineCounter, parseAllDocuments } = yamlModule();
   const lineCounter = new LineCounter();
   const documents = parseAllDocuments(text, {
     version: limits.version ?? "1.2",
@@ -200,7 +207,7 @@ export function readYamlDocuments(text: string, limits: YamlReadLimits = {}): Ya
 export function boundedValues(
   list: readonly Document.Parsed[],
   options: {
-    readonly lineCounter?: LineCounter;
+    readonly lineCounter?: YamlLineCounter;
     readonly maxExpandedNodes: number;
     /** Passed to `toJS` (`mapAsMap` for readers that keep key order and types). */
     readonly mapAsMap?: boolean;

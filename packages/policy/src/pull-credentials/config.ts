@@ -2,9 +2,10 @@
  * The two KubeletConfiguration fields of KEP-2535 as a zod schema, with the
  * kubelet's defaulting and validation.
  */
-import type * as Z from "zod/mini";
+
+import * as z from "#zod";
 import { safeParseEnglish } from "../objects/english-issues.js";
-import { lazySchema, once, zodMini } from "../objects/lazy-modules.js";
+import { lazySchema, once } from "../objects/lazy-modules.js";
 import { allowlistField } from "./allowlist.js";
 import { isPullCredentialsConfigError, PullCredentialsConfigError } from "./errors.js";
 import { policyField, type VerificationPolicyName, validateVerificationConfig } from "./policy.js";
@@ -27,7 +28,7 @@ export interface KubeletPullCredentialsConfig {
  * The shape of the two fields as they appear in a KubeletConfiguration
  * (`kubelet.config.k8s.io/v1beta1`); other fields pass through untouched.
  */
-function buildConfigSchemas(z: typeof Z) {
+function buildConfigSchemas() {
   const shape = z.looseObject({
     imagePullCredentialsVerificationPolicy: z.optional(z.string()),
     preloadedImagesVerificationAllowlist: z.optional(z.nullable(z.array(z.string()))),
@@ -61,7 +62,7 @@ function buildConfigSchemas(z: typeof Z) {
   return { shape, kubeletPullCredentialsConfigSchema };
 }
 
-const schemas = once(() => buildConfigSchemas(zodMini()));
+const schemas = once(() => buildConfigSchemas());
 type Schemas = ReturnType<typeof buildConfigSchemas>;
 
 /**

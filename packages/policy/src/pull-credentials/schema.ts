@@ -2,9 +2,10 @@
  * Zod schemas and JSON conversions at the edges: credentials given to the
  * manager, and records in their JSON (file) shape.
  */
-import type * as Z from "zod/mini";
+
+import * as z from "#zod";
 import { safeParseEnglish } from "../objects/english-issues.js";
-import { lazySchema, once, zodMini } from "../objects/lazy-modules.js";
+import { lazySchema, once } from "../objects/lazy-modules.js";
 import {
   currentRecordApiVersion,
   decodePulledRecordFile,
@@ -18,7 +19,7 @@ import type {
   ImagePullServiceAccount,
 } from "./types.js";
 
-function buildPullCredentialsSchemas(z: typeof Z) {
+function buildPullCredentialsSchemas() {
   const imagePullSecretSchema = z.strictObject({
     uid: z.string(),
     namespace: z.string(),
@@ -54,7 +55,7 @@ function buildPullCredentialsSchemas(z: typeof Z) {
   return { imagePullSecretSchema, imagePullServiceAccountSchema, imagePullCredentialsSchema };
 }
 
-const schemas = once(() => buildPullCredentialsSchemas(zodMini()));
+const schemas = once(() => buildPullCredentialsSchemas());
 type Schemas = ReturnType<typeof buildPullCredentialsSchemas>;
 
 /**

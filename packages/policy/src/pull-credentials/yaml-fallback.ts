@@ -8,7 +8,7 @@
  */
 
 import type { json } from "@kubeimg/core/internal";
-import { yamlModule } from "../objects/lazy-modules.js";
+import { parseDocument } from "#yaml";
 import {
   boundedValues,
   DEFAULT_MAX_EXPANDED_NODES,
@@ -59,7 +59,7 @@ function toJsonValue(value: unknown): json.StrictValue {
 
 /** Converts YAML content to a JSON value as the kubelet's YAML serializer would; throws `YamlConversionError`. */
 export function parseYamlLikeKubernetes(text: string): json.StrictValue {
-  const doc = yamlModule().parseDocument(text, {
+  const doc = parseDocument(text, {
     version: "1.1",
     uniqueKeys: true,
     strict: true,

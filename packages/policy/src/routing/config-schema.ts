@@ -8,9 +8,11 @@
  * bounds each availability probe. The other keys are validated so a config
  * file can be checked as a whole.
  */
+
 import type * as Z from "zod/mini";
+import * as z from "#zod";
 import { safeParseEnglish } from "../objects/english-issues.js";
-import { lazySchema, once, zodMini } from "../objects/lazy-modules.js";
+import { lazySchema, once } from "../objects/lazy-modules.js";
 import {
   describeUnknownField,
   findUnknownFields,
@@ -23,7 +25,7 @@ import { RoutingError } from "./errors.js";
 import { describeValue, formatFieldPath, valueAtPath } from "./field-path.js";
 import { parseLabelSelector } from "./label-selector.js";
 
-function buildKuikConfigSchemas(z: typeof Z) {
+function buildKuikConfigSchemas() {
   const duration = /*#__PURE__*/ z.string().check(
     z.refine(
       (s) => {
@@ -174,7 +176,7 @@ function buildKuikConfigSchemas(z: typeof Z) {
   };
 }
 
-const schemas = once(() => buildKuikConfigSchemas(zodMini()));
+const schemas = once(() => buildKuikConfigSchemas());
 type Schemas = ReturnType<typeof buildKuikConfigSchemas>;
 
 /**

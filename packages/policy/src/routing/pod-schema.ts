@@ -2,13 +2,15 @@
  * The slice of a Kubernetes Pod that routing reads and patches, as a zod
  * schema (fields kept with their Kubernetes names; everything else ignored).
  */
+
 import type * as Z from "zod/mini";
+import * as z from "#zod";
 import { safeParseEnglish } from "../objects/english-issues.js";
-import { once, zodMini } from "../objects/lazy-modules.js";
+import { once } from "../objects/lazy-modules.js";
 import { RoutingError } from "./errors.js";
 import { describeValue, formatFieldPath, valueAtPath } from "./field-path.js";
 
-function buildRoutingPodSchema(z: typeof Z) {
+function buildRoutingPodSchema() {
   const container = z.object({
     name: z.string(),
     image: z._default(z.string(), ""),
@@ -38,7 +40,7 @@ function buildRoutingPodSchema(z: typeof Z) {
 }
 
 /** The slice of a Pod routing reads; private, built on the first parse. */
-const routingPodSchema = once(() => buildRoutingPodSchema(zodMini()));
+const routingPodSchema = once(() => buildRoutingPodSchema());
 
 /** The Pod fields routing reads (labels, annotations, containers, pull secrets). */
 export type RoutingPod = Z.output<ReturnType<typeof buildRoutingPodSchema>>;

@@ -10,8 +10,10 @@
  * may drop when unused; the method calls (`.check`) are marked pure for the
  * same reason.
  */
+
 import type * as Z from "zod/mini";
-import { lazySchema, once, zodMini } from "../objects/lazy-modules.js";
+import * as z from "#zod";
+import { lazySchema, once } from "../objects/lazy-modules.js";
 import { parseGoDuration } from "./duration.js";
 
 /** The `apiVersion` of every kuik routing object. */
@@ -28,7 +30,7 @@ export const ROUTING_KINDS = [
 /** One of the four routing kinds. */
 export type RoutingKind = (typeof ROUTING_KINDS)[number];
 
-function buildRoutingSchemas(z: typeof Z) {
+function buildRoutingSchemas() {
   /** Go `int`: a safe integer. */
   const intField = /*#__PURE__*/ z.number().check(z.int());
   /** Go `uint`: kuik cannot decode a negative entry priority. */
@@ -199,7 +201,7 @@ function buildRoutingSchemas(z: typeof Z) {
   };
 }
 
-const schemas = once(() => buildRoutingSchemas(zodMini()));
+const schemas = once(() => buildRoutingSchemas());
 type Schemas = ReturnType<typeof buildRoutingSchemas>;
 
 /**

@@ -14,9 +14,11 @@
  * the same reason. The older versions' schemas live here too (see
  * `flux-objects.ts` for how they are converted).
  */
+
 import { compileRegexp, isRegexpError } from "@kubeimg/core/regexp";
 import type * as Z from "zod/mini";
-import { lazySchema, once, zodMini } from "../../objects/lazy-modules.js";
+import * as z from "#zod";
+import { lazySchema, once } from "../../objects/lazy-modules.js";
 import { isSemverError, parseConstraints } from "../../semver/index.js";
 import { parseIntervalMillis } from "./duration.js";
 
@@ -30,7 +32,7 @@ export const FLUX_IMAGE_API_VERSIONS = [
 /** One of {@link FLUX_IMAGE_API_VERSIONS}. */
 export type FluxImageApiVersion = (typeof FLUX_IMAGE_API_VERSIONS)[number];
 
-function buildImagePolicySchemas(z: typeof Z) {
+function buildImagePolicySchemas() {
   const nonEmptyString = /*#__PURE__*/ z.string().check(z.minLength(1, "must not be empty"));
 
   const fluxMetadataSchema = z.looseObject({
@@ -217,7 +219,7 @@ function buildImagePolicySchemas(z: typeof Z) {
 }
 
 /** The built ImagePolicy schemas, for the ImageRepository schemas built on them. */
-export const imagePolicySchemas = once(() => buildImagePolicySchemas(zodMini()));
+export const imagePolicySchemas = once(() => buildImagePolicySchemas());
 type Schemas = ReturnType<typeof buildImagePolicySchemas>;
 
 /** A string that must not be empty (the CRDs' `minLength: 1`), with the message users see. */

@@ -6,11 +6,13 @@
  * `proxySecretRef`, `provider` and `insecure`, and its `exclusionList` has no
  * default.
  */
+
 import type * as Z from "zod/mini";
-import { lazySchema, once, zodMini } from "../../objects/lazy-modules.js";
+import * as z from "#zod";
+import { lazySchema, once } from "../../objects/lazy-modules.js";
 import { imagePolicySchemas } from "./image-policy-schema.js";
 
-function buildImageRepositorySchemas(z: typeof Z) {
+function buildImageRepositorySchemas() {
   const { fluxMetadataSchema, intervalSchema, nonEmptyString } = imagePolicySchemas();
   /** `meta.LocalObjectReference`. */
   const localObjectReferenceSchema = z.object({ name: nonEmptyString });
@@ -83,7 +85,7 @@ function buildImageRepositorySchemas(z: typeof Z) {
   };
 }
 
-const schemas = once(() => buildImageRepositorySchemas(zodMini()));
+const schemas = once(() => buildImageRepositorySchemas());
 type Schemas = ReturnType<typeof buildImageRepositorySchemas>;
 
 /** `spec` of a v1 `ImageRepository`, with the CRD's defaults. */
