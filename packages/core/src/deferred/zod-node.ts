@@ -7,7 +7,8 @@
  * `../keyring/lazy-zod.ts`), so zod loads then. Parsing stays synchronous,
  * so zod comes from Node's `require` (its CommonJS build).
  */
-import { createRequire } from "node:module";
+// A name of its own: bundles often declare `createRequire` in a banner.
+import { createRequire as nodeCreateRequire } from "node:module";
 import type * as ZodLocales from "zod/locales";
 import type * as Z from "zod/mini";
 
@@ -15,7 +16,7 @@ let zod: typeof Z | undefined;
 let locales: typeof ZodLocales | undefined;
 
 function zodMini(): typeof Z {
-  zod ??= createRequire(import.meta.url)("zod/mini") as typeof Z;
+  zod ??= nodeCreateRequire(import.meta.url)("zod/mini") as typeof Z;
   return zod;
 }
 
@@ -35,6 +36,6 @@ export const string = forward("string");
 
 /** zod's English locale, loading zod's locales on the first call. */
 export const en: typeof ZodLocales.en = () => {
-  locales ??= createRequire(import.meta.url)("zod/locales") as typeof ZodLocales;
+  locales ??= nodeCreateRequire(import.meta.url)("zod/locales") as typeof ZodLocales;
   return locales.en();
 };

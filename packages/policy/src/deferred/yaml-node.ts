@@ -3,13 +3,14 @@
  * its first use. A YAML parser weighs a fresh process about half of Node's
  * own start, paid only by the callers that read text.
  */
-import { createRequire } from "node:module";
+// A name of its own: bundles often declare `createRequire` in a banner.
+import { createRequire as nodeCreateRequire } from "node:module";
 import type * as Y from "yaml";
 
 let yaml: typeof Y | undefined;
 
 function yamlModule(): typeof Y {
-  yaml ??= createRequire(import.meta.url)("yaml") as typeof Y;
+  yaml ??= nodeCreateRequire(import.meta.url)("yaml") as typeof Y;
   return yaml;
 }
 
