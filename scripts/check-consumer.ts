@@ -11,7 +11,8 @@
  * - the code examples of the READMEs and doc comments compile as pasted
  *   (scripts/check-examples.ts);
  * - esbuild bundles the browser subpaths (platform browser, minify) within
- *   their gzip budgets;
+ *   their gzip budgets, and a browser bundle of routing and tags parses a
+ *   custom resource (valid and invalid) in a context with no Node in it;
  * - each tarball holds the LICENSE, the CLI tarball stays under 1 MB, and the
  *   Node-only builds keep `node:` in their built-in imports.
  *
@@ -22,6 +23,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runInNewContext } from "node:vm";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { checkExamples } from "./check-examples.js";
@@ -50,6 +52,42 @@ export const browserBudgets: Record<string, { target: number; ceiling: number }>
   "@kubeimg/policy/tags/dialects": { target: 52 * 1024, ceiling: 52 * 1024 },
   "@kubeimg/policy/routing": { target: 70 * 1024, ceiling: 70 * 1024 },
 };
+/**
+ * Parses one routing resource and one Flux ImagePolicy, valid and invalid,
+ * through `report`: in a browser bundle zod must be bundled in (it cannot
+ * be loaded at run time), and its English messages with it.
+ */
+const browserParseProbe = `
+import { parseRoutingResource } from "@kubeimg/policy/routing";
+import { parseImagePolicy } from "@kubeimg/policy/tags";
+const cism = parseRoutingResource({
+  apiVersion: "kuik.enix.io/v1alpha1", kind: "ClusterImageSetMirror",
+  metadata: { name: "all" },
+  spec: { filter: { include: [{ image: ".*" }] }, mirrors: [{ registry: "harbor.example.com", path: "/mirror" }] },
+});
+report(cism.kind + " " + cism.metadata.name);
+const policy = parseImagePolicy({
+  apiVersion: "image.toolkit.fluxcd.io/v1", kind: "ImagePolicy",
+  metadata: { name: "podinfo", namespace: "flux-system" },
+  spec: { imageRepositoryRef: { name: "podinfo" }, policy: { semver: { range: "5.1.x" } } },
+});
+report(policy.kind + " " + policy.spec.policy.semver.range);
+const refused = [
+  () => parseRoutingResource({ apiVersion: cism.apiVersion, kind: cism.kind, metadata: { name: "all" }, spec: 7 }),
+  () => parseImagePolicy({ apiVersion: policy.apiVersion, kind: "ImagePolicy", metadata: { name: "p" }, spec: 7 }),
+];
+for (const parse of refused) {
+  try { parse(); report("accepted"); } catch (error) { report(error.code + " " + error.message); }
+}
+`;
+/** What {@link browserParseProbe} reports: the two objects, then each refusal in English. */
+const browserParseExpected = [
+  /^ClusterImageSetMirror all$/,
+  /^ImagePolicy 5\.1\.x$/,
+  /^INVALID_RESOURCE .*expected object, received number/,
+  /^INVALID_IMAGE_POLICY .*expected object, received number/,
+];
+
 /** The packed CLI (everything bundled) must stay small enough to install quickly. */
 const cliTarballLimit = 1024 * 1024;
 /** Node-only builds that must import `node:fs`, not `fs` (Deno needs the prefix). */
@@ -194,6 +232,32 @@ export async function checkConsumer(tarballs: readonly string[]): Promise<string
       if (gzip > budget.ceiling) {
         failures.push(`${entry}: ${kb(gzip)} gzip, over its budget of ${kb(budget.ceiling)}`);
       }
+    }
+
+    // A browser bundle of routing and tags parses, with zod bundled in: run
+    // in a fresh context (no `require`, no `process`, no `import.meta`).
+    try {
+      const probe = await build({
+        stdin: { contents: browserParseProbe, resolveDir: dir, loader: "js" },
+        bundle: true,
+        platform: "browser",
+        format: "iife",
+        write: false,
+        logLevel: "error",
+      });
+      const reported: string[] = [];
+      runInNewContext(probe.outputFiles[0]?.text ?? "", {
+        report: (line: string) => reported.push(line),
+      });
+      const wrong =
+        reported.length !== browserParseExpected.length ||
+        browserParseExpected.some((pattern, i) => !pattern.test(reported[i] ?? ""));
+      if (wrong)
+        failures.push(`browser parse of routing and tags: got ${JSON.stringify(reported)}`);
+      else
+        console.log(`consumer: browser bundle of routing and tags parses (${reported.join("; ")})`);
+    } catch (error) {
+      failures.push(`browser parse of routing and tags: ${String(error)}`);
     }
 
     // Built-in imports keep their `node:` prefix in the Node-only builds.

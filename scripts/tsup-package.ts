@@ -2,6 +2,9 @@
  * Builds a tsup configuration for one workspace package from its own
  * `package.json`: every subpath export's `@kubeimg/source` file becomes an
  * entry, so the `exports` map is the single list of what a package ships.
+ * The variants of each subpath import (`imports`, such as `#zod`) are built
+ * as entries too and stay imports in the output, so Node and a consumer's
+ * bundler each pick theirs (`node` or `default`) where the package is used.
  */
 import { readFileSync } from "node:fs";
 import { defineConfig, type Options } from "tsup";
@@ -13,6 +16,7 @@ interface ExportEntry {
 export function packageBuild(packageJsonUrl: URL): Options {
   const pkg = JSON.parse(readFileSync(packageJsonUrl, "utf8")) as {
     exports: Record<string, ExportEntry | string>;
+    imports?: Record<string, { "@kubeimg/source"?: Record<string, string> }>;
   };
   const entry: Record<string, string> = {};
   for (const target of Object.values(pkg.exports)) {
@@ -21,6 +25,12 @@ export function packageBuild(packageJsonUrl: URL): Options {
     if (source === undefined) continue;
     const name = source.replace(/^\.\/src\//, "").replace(/\.ts$/, "");
     entry[name] = source;
+  }
+  const imports = pkg.imports ?? {};
+  for (const target of Object.values(imports)) {
+    for (const source of Object.values(target["@kubeimg/source"] ?? {})) {
+      entry[source.replace(/^\.\/src\//, "").replace(/\.ts$/, "")] = source;
+    }
   }
   return defineConfig({
     entry,
@@ -36,5 +46,6 @@ export function packageBuild(packageJsonUrl: URL): Options {
     // Keep `node:fs`, not `fs`: Deno and some bundlers need the prefix.
     removeNodeProtocol: false,
     outDir: "dist",
+    external: Object.keys(imports),
   }) as Options;
 }

@@ -2,9 +2,9 @@
  * What importing one public subpath loads, read from the static imports of
  * the chunks the packages build into (esbuild with code splitting and every
  * dependency external, as the package build does). A cold process pays for
- * every module in that closure, so zod and its locales belong only to the
- * subpaths that parse with a schema, and the error base at `@kubeimg/core`'s
- * root loads nothing at all.
+ * every module in that closure: zod, its locales and yaml load on first use
+ * (never at import), the error base at `@kubeimg/core`'s root loads nothing
+ * at all, and no subpath carries another product's modules.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,12 +12,13 @@ import { build, type Metafile } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../scripts/conformance/runner.js";
 
-const packages = ["core", "policy", "registry"] as const;
+const packages = ["core", "policy", "registry", "redis"] as const;
 
 interface Built {
   /** Output file of each subpath, e.g. `@kubeimg/policy/routing` → `out/routing/index.js`. */
   entries: Map<string, string>;
   outputs: Metafile["outputs"];
+  inputs: Metafile["inputs"];
 }
 
 const built = new Map<string, Built>();
@@ -39,6 +40,8 @@ async function buildPackage(name: string): Promise<Built> {
     splitting: true,
     format: "esm",
     platform: "node",
+    // `#zod` and `#yaml` resolve to their sources' Node variants, as in Node.
+    conditions: ["@kubeimg/source"],
     packages: "external",
     outdir: "out",
     outbase: "src",
@@ -52,7 +55,7 @@ async function buildPackage(name: string): Promise<Built> {
       if (meta.entryPoint === source.replace(/^\.\//, "")) entries.set(subpath, output);
     }
   }
-  return { entries, outputs: result.metafile.outputs };
+  return { entries, outputs: result.metafile.outputs, inputs: result.metafile.inputs };
 }
 
 /** The bare packages and the source files a fresh `import(subpath)` loads. */
@@ -92,19 +95,370 @@ function closure(subpath: string): { externals: Set<string>; sources: Set<string
   return { externals, sources };
 }
 
-/** The subpaths whose functions parse with a zod schema. */
-const schemaSubpaths = new Set([
-  "@kubeimg/core/keyring",
-  "@kubeimg/policy/tags",
-  "@kubeimg/policy/routing",
-  "@kubeimg/policy/routing/yaml",
-  "@kubeimg/policy/pull-credentials",
-  "@kubeimg/policy/pull-credentials/fs",
-  "@kubeimg/policy/objects",
-  // Internal: the command's English parse of a Secret and the record codec.
-  "@kubeimg/policy/internal",
-  "@kubeimg/registry/adapters",
-]);
+/**
+ * Each subpath's static import graph: the bare packages it imports (own
+ * subpaths included) and the source folders (`package/folder`) its chunks
+ * hold. Products of `@kubeimg/policy` reach each other only as designed:
+ * routing builds on the availability gate, node-mirrors on routing's entry;
+ * `objects` and `semver` are bases below them.
+ */
+const held: Record<string, { externals: string[]; folders: string[] }> = {
+  "@kubeimg/core": { externals: [], folders: ["core/errors", "core/index.ts"] },
+  "@kubeimg/core/reference": {
+    externals: [],
+    folders: ["core/digest", "core/errors", "core/internal", "core/reference"],
+  },
+  "@kubeimg/core/digest": {
+    externals: [],
+    folders: ["core/digest", "core/errors", "core/internal"],
+  },
+  "@kubeimg/core/regexp": { externals: [], folders: ["core/errors", "core/regexp"] },
+  "@kubeimg/core/keyring": {
+    externals: ["node:module"],
+    folders: ["core/deferred", "core/errors", "core/internal", "core/keyring", "core/reference"],
+  },
+  "@kubeimg/core/platform": {
+    externals: [],
+    folders: ["core/errors", "core/internal", "core/platform", "core/reference"],
+  },
+  "@kubeimg/core/ports": { externals: [], folders: ["core/ports"] },
+  "@kubeimg/core/internal": { externals: [], folders: ["core/internal", "core/reference"] },
+  "@kubeimg/policy/pull-credentials/fs": {
+    externals: [
+      "@kubeimg/core",
+      "@kubeimg/core/internal",
+      "@kubeimg/core/reference",
+      "node:crypto",
+      "node:fs",
+      "node:fs/promises",
+      "node:module",
+      "node:path",
+    ],
+    folders: [
+      "core/digest",
+      "core/errors",
+      "core/index.ts",
+      "core/internal",
+      "core/reference",
+      "policy/deferred",
+      "policy/objects",
+      "policy/pull-credentials",
+    ],
+  },
+  "@kubeimg/policy/node-mirrors": {
+    externals: [
+      "@kubeimg/core",
+      "@kubeimg/core/digest",
+      "@kubeimg/core/internal",
+      "@kubeimg/core/reference",
+      "@kubeimg/core/regexp",
+      "node:module",
+    ],
+    folders: [
+      "core/digest",
+      "core/errors",
+      "core/index.ts",
+      "core/internal",
+      "core/reference",
+      "core/regexp",
+      "policy/availability",
+      "policy/deferred",
+      "policy/node-mirrors",
+      "policy/objects",
+      "policy/routing",
+    ],
+  },
+  "@kubeimg/policy/node-mirrors/fs": {
+    externals: [
+      "@kubeimg/core",
+      "@kubeimg/core/digest",
+      "@kubeimg/core/internal",
+      "node:fs",
+      "node:fs/promises",
+      "node:path",
+    ],
+    folders: [
+      "core/digest",
+      "core/errors",
+      "core/index.ts",
+      "core/internal",
+      "core/reference",
+      "policy/node-mirrors",
+    ],
+  },
+  "@kubeimg/policy/objects": {
+    externals: ["node:module"],
+    folders: ["policy/deferred", "policy/objects"],
+  },
+  "@kubeimg/policy/availability": {
+    externals: ["@kubeimg/core/platform", "@kubeimg/core/reference"],
+    folders: [
+      "core/digest",
+      "core/errors",
+      "core/internal",
+      "core/platform",
+      "core/reference",
+      "policy/availability",
+    ],
+  },
+  "@kubeimg/policy/internal": {
+    externals: ["@kubeimg/core", "@kubeimg/core/digest", "@kubeimg/core/internal", "node:module"],
+    folders: [
+      "core/digest",
+      "core/errors",
+      "core/index.ts",
+      "core/internal",
+      "core/reference",
+      "policy/availability",
+      "policy/deferred",
+      "policy/internal",
+      "policy/node-mirrors",
+      "policy/objects",
+      "policy/pull-credentials",
+      "policy/routing",
+      "policy/tags",
+    ],
+  },
+  "@kubeimg/policy/semver": {
+    externals: ["@kubeimg/core", "@kubeimg/core/internal", "@kubeimg/core/regexp"],
+    folders: [
+      "core/errors",
+      "core/index.ts",
+      "core/internal",
+      "core/reference",
+      "core/regexp",
+      "policy/semver",
+    ],
+  },
+  "@kubeimg/policy/tags": {
+    externals: [
+      "@kubeimg/core",
+      "@kubeimg/core/internal",
+      "@kubeimg/core/reference",
+      "@kubeimg/core/regexp",
+      "node:module",
+    ],
+    folders: [
+      "core/digest",
+      "core/errors",
+      "core/index.ts",
+      "core/internal",
+      "core/reference",
+      "core/regexp",
+      "policy/deferred",
+      "policy/objects",
+      "policy/semver",
+      "policy/tags",
+    ],
+  },
+  "@kubeimg/policy/tags/argocd": {
+    externals: [
+      "@kubeimg/core",
+      "@kubeimg/core/internal",
+      "@kubeimg/core/reference",
+      "@kubeimg/core/regexp",
+    ],
+    folders: [
+      "core/digest",
+      "core/errors",
+      "core/index.ts",
+      "core/internal",
+      "core/reference",
+      "core/regexp",
+      "policy/objects",
+      "policy/semver",
+      "policy/tags",
+    ],
+  },
+  "@kubeimg/policy/tags/kargo": {
+    externals: ["@kubeimg/core", "@kubeimg/core/internal", "@kubeimg/core/regexp"],
+    folders: [
+      "core/errors",
+      "core/index.ts",
+      "core/internal",
+      "core/reference",
+      "core/regexp",
+      "policy/objects",
+      "policy/semver",
+      "policy/tags",
+    ],
+  },
+  "@kubeimg/policy/tags/dialects": {
+    externals: [
+      "@kubeimg/core",
+      "@kubeimg/core/internal",
+      "@kubeimg/core/reference",
+      "@kubeimg/core/regexp",
+    ],
+    folders: [
+      "core/digest",
+      "core/errors",
+      "core/index.ts",
+      "core/internal",
+      "core/reference",
+      "core/regexp",
+      "policy/objects",
+      "policy/semver",
+      "policy/tags",
+    ],
+  },
+  "@kubeimg/policy/routing": {
+    externals: [
+      "@kubeimg/core",
+      "@kubeimg/core/internal",
+      "@kubeimg/core/reference",
+      "@kubeimg/core/regexp",
+      "node:module",
+    ],
+    folders: [
+      "core/digest",
+      "core/errors",
+      "core/index.ts",
+      "core/internal",
+      "core/reference",
+      "core/regexp",
+      "policy/availability",
+      "policy/deferred",
+      "policy/objects",
+      "policy/routing",
+    ],
+  },
+  "@kubeimg/policy/routing/yaml": {
+    externals: ["@kubeimg/core", "@kubeimg/core/internal", "@kubeimg/core/regexp", "node:module"],
+    folders: [
+      "core/errors",
+      "core/index.ts",
+      "core/internal",
+      "core/reference",
+      "core/regexp",
+      "policy/deferred",
+      "policy/objects",
+      "policy/routing",
+    ],
+  },
+  "@kubeimg/policy/pull-credentials": {
+    externals: [
+      "@kubeimg/core",
+      "@kubeimg/core/internal",
+      "@kubeimg/core/reference",
+      "node:module",
+    ],
+    folders: [
+      "core/digest",
+      "core/errors",
+      "core/index.ts",
+      "core/internal",
+      "core/reference",
+      "policy/deferred",
+      "policy/objects",
+      "policy/pull-credentials",
+    ],
+  },
+  "@kubeimg/registry/client": {
+    externals: ["@kubeimg/core", "@kubeimg/core/digest", "@kubeimg/core/reference", "fetch-retry"],
+    folders: [
+      "core/digest",
+      "core/errors",
+      "core/index.ts",
+      "core/internal",
+      "core/reference",
+      "registry/client",
+      "registry/errors",
+      "registry/http",
+      "registry/image",
+    ],
+  },
+  "@kubeimg/registry/adapters": {
+    externals: [
+      "@kubeimg/core",
+      "@kubeimg/core/digest",
+      "@kubeimg/core/keyring",
+      "@kubeimg/core/platform",
+      "@kubeimg/core/reference",
+      "node:module",
+    ],
+    folders: [
+      "core/deferred",
+      "core/digest",
+      "core/errors",
+      "core/index.ts",
+      "core/internal",
+      "core/keyring",
+      "core/platform",
+      "core/reference",
+      "registry/adapters",
+      "registry/client",
+      "registry/errors",
+      "registry/image",
+      "registry/platform",
+    ],
+  },
+  "@kubeimg/registry/platform": {
+    externals: [
+      "@kubeimg/core",
+      "@kubeimg/core/digest",
+      "@kubeimg/core/platform",
+      "@kubeimg/core/reference",
+    ],
+    folders: [
+      "core/digest",
+      "core/errors",
+      "core/index.ts",
+      "core/internal",
+      "core/platform",
+      "core/reference",
+      "registry/errors",
+      "registry/image",
+      "registry/platform",
+    ],
+  },
+  "@kubeimg/redis": {
+    externals: [
+      "@kubeimg/core",
+      "@kubeimg/core/digest",
+      "@kubeimg/core/internal",
+      "@kubeimg/core/platform",
+      "@kubeimg/core/reference",
+      "@kubeimg/policy/availability",
+      "@kubeimg/policy/internal",
+      "@redis/client",
+      "node:crypto",
+      "node:module",
+    ],
+    folders: [
+      "core/digest",
+      "core/errors",
+      "core/index.ts",
+      "core/internal",
+      "core/platform",
+      "core/reference",
+      "policy/availability",
+      "policy/deferred",
+      "policy/internal",
+      "policy/node-mirrors",
+      "policy/objects",
+      "policy/pull-credentials",
+      "policy/routing",
+      "policy/tags",
+      "redis/errors.ts",
+      "redis/index.ts",
+      "redis/keys.ts",
+      "redis/readiness.ts",
+      "redis/redis-state.ts",
+      "redis/scripts.ts",
+      "redis/sender.ts",
+      "redis/state-options.ts",
+      "redis/values.ts",
+    ],
+  },
+};
+
+/** The source folders (`package/folder`, or `package/file` at `src/`'s top) of a closure. */
+function folders(sources: Set<string>): string[] {
+  return [
+    ...new Set([...sources].map((s) => s.replace(/^([\w-]+)\/src\/([^/]+).*$/, "$1/$2"))),
+  ].sort();
+}
 
 beforeAll(async () => {
   for (const name of packages) built.set(name, await buildPackage(name));
@@ -120,22 +474,42 @@ describe("import graph of the built subpaths", () => {
     expect([...closure("@kubeimg/core").externals]).toEqual([]);
   });
 
-  it("zod loads only where a schema is used", () => {
-    const offenders: string[] = [];
-    for (const [name, pkg] of built) {
+  it("holds each subpath's static import graph", () => {
+    const found: Record<string, { externals: string[]; folders: string[] }> = {};
+    for (const pkg of built.values()) {
       for (const subpath of pkg.entries.keys()) {
-        if (schemaSubpaths.has(subpath)) continue;
-        const zod = [...closure(subpath).externals].filter((e) => e.startsWith("zod"));
-        if (zod.length > 0) offenders.push(`${subpath} (${name}): ${zod.join(", ")}`);
+        const { externals, sources } = closure(subpath);
+        found[subpath] = { externals: [...externals].sort(), folders: folders(sources) };
+      }
+    }
+    expect(found).toEqual(held);
+  });
+
+  it("no subpath loads zod, its locales or yaml at import", () => {
+    const offenders: string[] = [];
+    for (const pkg of built.values()) {
+      for (const subpath of pkg.entries.keys()) {
+        const eager = [...closure(subpath).externals].filter((e) => /^(zod|yaml)(\/|$)/.test(e));
+        if (eager.length > 0) offenders.push(`${subpath}: ${eager.join(", ")}`);
       }
     }
     expect(offenders).toEqual([]);
   });
 
-  it("@kubeimg/policy/node-mirrors loads none of the routing schemas", () => {
-    const sources = [...closure("@kubeimg/policy/node-mirrors").sources];
-    expect(sources.filter((s) => /routing\/[a-z-]*schema\.ts$|routing\/load\.ts$/.test(s))).toEqual(
-      [],
-    );
+  it("@kubeimg/policy/node-mirrors imports routing through its entry (and the one compile step emit reads)", () => {
+    const inputs = built.get("policy")?.inputs ?? {};
+    const reached: string[] = [];
+    for (const [file, meta] of Object.entries(inputs)) {
+      if (!file.startsWith("src/node-mirrors/")) continue;
+      for (const imported of meta.imports) {
+        if (imported.path.startsWith("src/routing/")) reached.push(imported.path);
+      }
+    }
+    expect(reached.length).toBeGreaterThan(0);
+    // Routing's entry, and its one compile step the emitter reads (not public).
+    expect([...new Set(reached)].sort()).toEqual([
+      "src/routing/compile-resource.ts",
+      "src/routing/index.ts",
+    ]);
   });
 });

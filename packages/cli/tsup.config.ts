@@ -9,11 +9,16 @@ import { fileURLToPath } from "node:url";
 import { defineConfig, type Options } from "tsup";
 import { packageBuild } from "../../scripts/tsup-package.js";
 
-/** Bundle everything except Node's built-ins, reading workspace packages from source. */
+/**
+ * Bundle everything except Node's built-ins, reading workspace packages from
+ * source. `@kubeimg/bundle` picks the static variants of `#zod` and `#yaml`:
+ * their Node variants load zod and yaml from `node_modules` at run time,
+ * which the self-contained program does not have.
+ */
 const selfContained: Options = {
   noExternal: [/.*/],
   esbuildOptions(options) {
-    options.conditions = ["@kubeimg/source"];
+    options.conditions = ["@kubeimg/source", "@kubeimg/bundle"];
   },
 };
 

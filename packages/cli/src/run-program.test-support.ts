@@ -28,7 +28,8 @@ function program(): Promise<string> {
       platform: "node",
       format: "esm",
       target: "node20",
-      conditions: ["@kubeimg/source"],
+      // A bundle of its own: the static variants of `#zod` and `#yaml`.
+      conditions: ["@kubeimg/source", "@kubeimg/bundle"],
       // CommonJS dependencies bundled into an ES module may `require` Node's built-ins.
       banner: {
         js: 'import { createRequire as __kubeimgCreateRequire } from "node:module"; const require = __kubeimgCreateRequire(import.meta.url);',

@@ -5,8 +5,9 @@
  * or `kubernetes.io/dockercfg` with a non-empty `.dockercfg`; all counted
  * Secrets feed one keyring, which comes before the node's.
  */
-import { en } from "zod/locales";
-import * as z from "zod/mini";
+
+import type * as Z from "zod/mini";
+import * as z from "#zod";
 import * as base64 from "../internal/base64.js";
 import * as utf8 from "../internal/utf8.js";
 import {
@@ -22,11 +23,33 @@ import {
   type KeyringConfig,
   unionDockerKeyrings,
 } from "./keyring.js";
+import { lazySchema, once } from "./lazy-zod.js";
 
 /** The Secret type of a `config.json`-shaped pull secret. */
 export const SECRET_TYPE_DOCKER_CONFIG_JSON = "kubernetes.io/dockerconfigjson";
 /** The Secret type of a legacy `.dockercfg` pull secret. */
 export const SECRET_TYPE_DOCKERCFG = "kubernetes.io/dockercfg";
+
+function buildSecretSchemas() {
+  const pullSecretSchema = z.object({
+    apiVersion: z.optional(z.string()),
+    kind: z.optional(z.string()),
+    metadata: z.optional(
+      z.object({
+        name: z.optional(z.string()),
+        namespace: z.optional(z.string()),
+        uid: z.optional(z.string()),
+      }),
+    ),
+    type: z.optional(z.string()),
+    data: z.optional(z.nullable(z.record(z.string(), z.nullable(z.string())))),
+    stringData: z.optional(z.nullable(z.record(z.string(), z.string()))),
+  });
+  return { pullSecretSchema };
+}
+
+const schemas = once(() => buildSecretSchemas());
+type Schemas = ReturnType<typeof buildSecretSchemas>;
 
 /**
  * The fields of a Kubernetes `v1.Secret` the kubelet reads; `data` values
@@ -37,38 +60,27 @@ export const SECRET_TYPE_DOCKERCFG = "kubernetes.io/dockercfg";
  * pullSecretSchema.parse(yaml.parse(manifestText)).type; // "kubernetes.io/dockerconfigjson"
  * ```
  */
-export const pullSecretSchema = z.object({
-  apiVersion: z.optional(z.string()),
-  kind: z.optional(z.string()),
-  metadata: z.optional(
-    z.object({
-      name: z.optional(z.string()),
-      namespace: z.optional(z.string()),
-      uid: z.optional(z.string()),
-    }),
-  ),
-  type: z.optional(z.string()),
-  data: z.optional(z.nullable(z.record(z.string(), z.nullable(z.string())))),
-  stringData: z.optional(z.nullable(z.record(z.string(), z.string()))),
-});
+export const pullSecretSchema: Schemas["pullSecretSchema"] = /*#__PURE__*/ lazySchema(
+  () => schemas().pullSecretSchema,
+);
 
 /**
  * zod's English messages for this one parse: `zod/mini` loads no locale, and
  * setting one globally would override the application's choice.
  */
-let english: z.core.$ZodErrorMap | undefined;
+let english: Z.core.$ZodErrorMap | undefined;
 
 /** A Kubernetes Secret object as written in YAML/JSON (only the fields the kubelet reads). */
-export type PullSecret = z.input<typeof pullSecretSchema>;
+export type PullSecret = Z.input<Schemas["pullSecretSchema"]>;
 
-function secretName(secret: z.output<typeof pullSecretSchema>, index: number): string {
+function secretName(secret: Z.output<Schemas["pullSecretSchema"]>, index: number): string {
   const meta = secret.metadata;
   return meta?.name !== undefined ? `${meta.namespace ?? ""}/${meta.name}` : `#${index}`;
 }
 
 /** The bytes (as a JavaScript string) of one data key; `stringData` wins as in the API server. */
 function dataValue(
-  secret: z.output<typeof pullSecretSchema>,
+  secret: Z.output<Schemas["pullSecretSchema"]>,
   key: string,
   name: string,
 ): string | undefined {
@@ -103,8 +115,8 @@ function dataValue(
  * ```
  */
 export function parsePullSecret(value: unknown, index = 0): PullSecret {
-  english ??= en().localeError;
-  const parsed = z.safeParse(pullSecretSchema, value, { error: english });
+  english ??= z.en().localeError;
+  const parsed = z.safeParse(schemas().pullSecretSchema, value, { error: english });
   if (!parsed.success) {
     throw new DockerConfigError(
       "INVALID_SECRET",

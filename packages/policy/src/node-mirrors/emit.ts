@@ -18,9 +18,9 @@
  * prefix; exclusions; mirrors of mirrors.
  */
 
-// The routing modules by name, not the barrel: the barrel carries the zod schemas.
+// compileRoutingResource is routing's own step, not on its public entry.
 import { compileRoutingResource } from "../routing/compile-resource.js";
-import type { RoutingResource } from "../routing/resource-schema.js";
+import type { RoutingResource } from "../routing/index.js";
 import { hostDirectoryName } from "./containerd-hosts.js";
 
 /** Something a CR says that the emitted node config cannot say.

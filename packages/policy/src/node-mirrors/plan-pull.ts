@@ -11,9 +11,12 @@
 import type { DockerKeyring, TrackedCredential } from "@kubeimg/core/keyring";
 import type { SecretRef } from "@kubeimg/core/ports";
 import { isDigested, parseNormalizedNamed } from "@kubeimg/core/reference";
-import type { CompiledRouting } from "../routing/compile.js";
-import { routeContainer } from "../routing/route-container.js";
-import type { ContainerRoute, RouteContainerInput } from "../routing/route-types.js";
+import {
+  type CompiledRouting,
+  type ContainerRoute,
+  type RouteContainerInput,
+  routeContainer,
+} from "../routing/index.js";
 import {
   type ContainerdHostsOptions,
   type HostCapability,

@@ -10,8 +10,8 @@
  * it globally (`z.config(z.locales.en())`) would be module-scope work and
  * would overwrite a locale the application chose for its own schemas.
  */
-import { en } from "zod/locales";
-import * as z from "zod/mini";
+import type * as z from "zod/mini";
+import { en, safeParse } from "#zod";
 
 let english: z.core.$ZodErrorMap | undefined;
 
@@ -32,5 +32,5 @@ export function safeParseEnglish<S extends z.core.$ZodType>(
   value: unknown,
 ): z.core.util.SafeParseResult<z.output<S>> {
   english ??= en().localeError;
-  return z.safeParse(schema, value, { error: english });
+  return safeParse(schema, value, { error: english });
 }

@@ -9,7 +9,8 @@
  * one known field is close, the name it probably meant. Callers choose what
  * to do: refuse (the default everywhere), warn, or ignore.
  */
-import * as z from "zod/mini";
+import type * as z from "zod/mini";
+import { safeParse } from "#zod";
 import { closestName } from "./edit-distance.js";
 
 /** One field the schema does not know. */
@@ -78,7 +79,7 @@ function pickOption(def: Def, value: unknown): AnySchema | undefined {
     return undefined;
   }
   for (const option of options) {
-    if (z.safeParse(option, value).success) return option;
+    if (safeParse(option, value).success) return option;
   }
   return undefined;
 }

@@ -10,18 +10,17 @@
  * size is computed once), and a document too large is refused before any
  * value is built.
  */
+import type { Document, Node, LineCounter as YamlLineCounter } from "yaml";
 import {
-  type Document,
   isAlias,
   isMap,
   isPair,
   isScalar,
   isSeq,
   LineCounter,
-  type Node,
   parseAllDocuments,
   visit,
-} from "yaml";
+} from "#yaml";
 
 /** Limits of {@link readYamlDocuments}. */
 export interface YamlReadLimits {
@@ -211,7 +210,7 @@ export function readYamlDocuments(text: string, limits: YamlReadLimits = {}): Ya
 export function boundedValues(
   list: readonly Document.Parsed[],
   options: {
-    readonly lineCounter?: LineCounter;
+    readonly lineCounter?: YamlLineCounter;
     readonly maxExpandedNodes: number;
     /** Passed to `toJS` (`mapAsMap` for readers that keep key order and types). */
     readonly mapAsMap?: boolean;

@@ -2,20 +2,13 @@
  * The two KubeletConfiguration fields of KEP-2535 as a zod schema, with the
  * kubelet's defaulting and validation.
  */
-import * as z from "zod/mini";
+
+import * as z from "#zod";
 import { safeParseEnglish } from "../objects/english-issues.js";
+import { lazySchema, once } from "../objects/lazy-modules.js";
 import { allowlistField } from "./allowlist.js";
 import { isPullCredentialsConfigError, PullCredentialsConfigError } from "./errors.js";
 import { policyField, type VerificationPolicyName, validateVerificationConfig } from "./policy.js";
-
-/**
- * The shape of the two fields as they appear in a KubeletConfiguration
- * (`kubelet.config.k8s.io/v1beta1`); other fields pass through untouched.
- */
-const shape = z.looseObject({
-  imagePullCredentialsVerificationPolicy: z.optional(z.string()),
-  preloadedImagesVerificationAllowlist: z.optional(z.nullable(z.array(z.string()))),
-});
 
 /**
  * The validated, defaulted form of the two fields.
@@ -32,6 +25,47 @@ export interface KubeletPullCredentialsConfig {
 }
 
 /**
+ * The shape of the two fields as they appear in a KubeletConfiguration
+ * (`kubelet.config.k8s.io/v1beta1`); other fields pass through untouched.
+ */
+function buildConfigSchemas() {
+  const shape = z.looseObject({
+    imagePullCredentialsVerificationPolicy: z.optional(z.string()),
+    preloadedImagesVerificationAllowlist: z.optional(z.nullable(z.array(z.string()))),
+  });
+
+  const kubeletPullCredentialsConfigSchema = z.pipe(
+    shape,
+    z.transform((input, ctx): KubeletPullCredentialsConfig => {
+      try {
+        const { policy, allowlist } = validateVerificationConfig({
+          policy: input.imagePullCredentialsVerificationPolicy,
+          allowlist: input.preloadedImagesVerificationAllowlist ?? [],
+        });
+        return {
+          imagePullCredentialsVerificationPolicy: policy,
+          preloadedImagesVerificationAllowlist: allowlist,
+        };
+      } catch (error) {
+        if (!isPullCredentialsConfigError(error)) throw error;
+        ctx.issues.push({
+          code: "custom",
+          input,
+          message: error.message,
+          path: error.index === undefined ? [error.field] : [error.field, error.index],
+          params: { code: error.code, value: error.value },
+        });
+        return z.NEVER;
+      }
+    }),
+  );
+  return { shape, kubeletPullCredentialsConfigSchema };
+}
+
+const schemas = once(() => buildConfigSchemas());
+type Schemas = ReturnType<typeof buildConfigSchemas>;
+
+/**
  * Zod schema of the two KubeletConfiguration fields with the kubelet's rules
  * (feature gate `KubeletEnsureSecretPulledImages` on, as in v1.35): the policy
  * defaults to `NeverVerifyPreloadedImages`; an unknown policy, an allowlist
@@ -45,31 +79,8 @@ export interface KubeletPullCredentialsConfig {
  * if (!r.success) console.log(r.error.issues[0]?.params?.code); // e.g. "INVALID_ALLOWLIST"
  * ```
  */
-export const kubeletPullCredentialsConfigSchema = z.pipe(
-  shape,
-  z.transform((input, ctx): KubeletPullCredentialsConfig => {
-    try {
-      const { policy, allowlist } = validateVerificationConfig({
-        policy: input.imagePullCredentialsVerificationPolicy,
-        allowlist: input.preloadedImagesVerificationAllowlist ?? [],
-      });
-      return {
-        imagePullCredentialsVerificationPolicy: policy,
-        preloadedImagesVerificationAllowlist: allowlist,
-      };
-    } catch (error) {
-      if (!isPullCredentialsConfigError(error)) throw error;
-      ctx.issues.push({
-        code: "custom",
-        input,
-        message: error.message,
-        path: error.index === undefined ? [error.field] : [error.field, error.index],
-        params: { code: error.code, value: error.value },
-      });
-      return z.NEVER;
-    }
-  }),
-);
+export const kubeletPullCredentialsConfigSchema: Schemas["kubeletPullCredentialsConfigSchema"] =
+  /*#__PURE__*/ lazySchema(() => schemas().kubeletPullCredentialsConfigSchema);
 
 /**
  * Validates the two fields as the kubelet does, including the feature gate:
@@ -89,7 +100,7 @@ export function parseKubeletPullCredentialsConfig(
   input: unknown,
   options: { featureGate?: boolean } = {},
 ): KubeletPullCredentialsConfig {
-  const parsed = safeParseEnglish(shape, input);
+  const parsed = safeParseEnglish(schemas().shape, input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = String(issue?.path[0] ?? "");

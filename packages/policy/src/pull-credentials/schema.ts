@@ -2,8 +2,10 @@
  * Zod schemas and JSON conversions at the edges: credentials given to the
  * manager, and records in their JSON (file) shape.
  */
-import * as z from "zod/mini";
+
+import * as z from "#zod";
 import { safeParseEnglish } from "../objects/english-issues.js";
+import { lazySchema, once } from "../objects/lazy-modules.js";
 import {
   currentRecordApiVersion,
   decodePulledRecordFile,
@@ -17,6 +19,45 @@ import type {
   ImagePullServiceAccount,
 } from "./types.js";
 
+function buildPullCredentialsSchemas() {
+  const imagePullSecretSchema = z.strictObject({
+    uid: z.string(),
+    namespace: z.string(),
+    name: z.string(),
+    credentialHash: z._default(z.string(), ""),
+  });
+
+  const imagePullServiceAccountSchema = z.strictObject({
+    uid: z.string(),
+    namespace: z.string(),
+    name: z.string(),
+  });
+
+  const imagePullCredentialsSchema = z.pipe(
+    z.strictObject({
+      kubernetesSecrets: z.nullish(z.array(imagePullSecretSchema)),
+      kubernetesServiceAccounts: z.nullish(z.array(imagePullServiceAccountSchema)),
+      nodePodsAccessible: z.nullish(z.boolean()),
+    }),
+    z.transform(
+      (c): ImagePullCredentials =>
+        Object.freeze({
+          kubernetesSecrets: Object.freeze(
+            (c.kubernetesSecrets ?? []).map((s) => Object.freeze(s)),
+          ),
+          kubernetesServiceAccounts: Object.freeze(
+            (c.kubernetesServiceAccounts ?? []).map((s) => Object.freeze(s)),
+          ),
+          nodePodsAccessible: c.nodePodsAccessible ?? false,
+        }),
+    ),
+  );
+  return { imagePullSecretSchema, imagePullServiceAccountSchema, imagePullCredentialsSchema };
+}
+
+const schemas = once(() => buildPullCredentialsSchemas());
+type Schemas = ReturnType<typeof buildPullCredentialsSchemas>;
+
 /**
  * `ImagePullSecret` as accepted from callers: coordinates required,
  * `credentialHash` defaults to `""` (hashing failed).
@@ -26,12 +67,9 @@ import type {
  * imagePullSecretSchema.parse({ uid: "u", namespace: "ns", name: "regcred" }); // credentialHash: ""
  * ```
  */
-export const imagePullSecretSchema = z.strictObject({
-  uid: z.string(),
-  namespace: z.string(),
-  name: z.string(),
-  credentialHash: z._default(z.string(), ""),
-});
+export const imagePullSecretSchema: Schemas["imagePullSecretSchema"] = /*#__PURE__*/ lazySchema(
+  () => schemas().imagePullSecretSchema,
+);
 
 /**
  * `ImagePullServiceAccount` as accepted from callers.
@@ -41,11 +79,8 @@ export const imagePullSecretSchema = z.strictObject({
  * imagePullServiceAccountSchema.parse({ uid: "u", namespace: "ns", name: "default" });
  * ```
  */
-export const imagePullServiceAccountSchema = z.strictObject({
-  uid: z.string(),
-  namespace: z.string(),
-  name: z.string(),
-});
+export const imagePullServiceAccountSchema: Schemas["imagePullServiceAccountSchema"] =
+  /*#__PURE__*/ lazySchema(() => schemas().imagePullServiceAccountSchema);
 
 /**
  * `ImagePullCredentials` as accepted from callers (the v1beta1 field names;
@@ -57,23 +92,8 @@ export const imagePullServiceAccountSchema = z.strictObject({
  * // { kubernetesSecrets: [], kubernetesServiceAccounts: [], nodePodsAccessible: true }
  * ```
  */
-export const imagePullCredentialsSchema = z.pipe(
-  z.strictObject({
-    kubernetesSecrets: z.nullish(z.array(imagePullSecretSchema)),
-    kubernetesServiceAccounts: z.nullish(z.array(imagePullServiceAccountSchema)),
-    nodePodsAccessible: z.nullish(z.boolean()),
-  }),
-  z.transform(
-    (c): ImagePullCredentials =>
-      Object.freeze({
-        kubernetesSecrets: Object.freeze((c.kubernetesSecrets ?? []).map((s) => Object.freeze(s))),
-        kubernetesServiceAccounts: Object.freeze(
-          (c.kubernetesServiceAccounts ?? []).map((s) => Object.freeze(s)),
-        ),
-        nodePodsAccessible: c.nodePodsAccessible ?? false,
-      }),
-  ),
-);
+export const imagePullCredentialsSchema: Schemas["imagePullCredentialsSchema"] =
+  /*#__PURE__*/ lazySchema(() => schemas().imagePullCredentialsSchema);
 
 /**
  * What callers may pass as credentials (before normalization): the v1beta1

@@ -8,7 +8,7 @@
  */
 
 import type { json } from "@kubeimg/core/internal";
-import { parseDocument } from "yaml";
+import { parseDocument } from "#yaml";
 import {
   boundedValues,
   DEFAULT_MAX_EXPANDED_NODES,

@@ -2,41 +2,48 @@
  * The slice of a Kubernetes Pod that routing reads and patches, as a zod
  * schema (fields kept with their Kubernetes names; everything else ignored).
  */
-import * as z from "zod/mini";
+
+import type * as Z from "zod/mini";
+import * as z from "#zod";
 import { safeParseEnglish } from "../objects/english-issues.js";
+import { once } from "../objects/lazy-modules.js";
 import { RoutingError } from "./errors.js";
 import { describeValue, formatFieldPath, valueAtPath } from "./field-path.js";
 
-const container = z.object({
-  name: z.string(),
-  image: z._default(z.string(), ""),
-  imagePullPolicy: z.optional(z.string()),
-});
+function buildRoutingPodSchema() {
+  const container = z.object({
+    name: z.string(),
+    image: z._default(z.string(), ""),
+    imagePullPolicy: z.optional(z.string()),
+  });
 
-/** The slice of a Pod routing reads; private (a constant, built with `zod/mini`). */
-const routingPodSchema = z.object({
-  metadata: z.prefault(
-    z.object({
-      name: z.optional(z.string()),
-      generateName: z.optional(z.string()),
-      namespace: z._default(z.string(), ""),
-      labels: z.optional(z.record(z.string(), z.string())),
-      annotations: z.optional(z.record(z.string(), z.string())),
-    }),
-    {},
-  ),
-  spec: z.prefault(
-    z.object({
-      containers: z._default(z.array(container), []),
-      initContainers: z.optional(z.array(container)),
-      imagePullSecrets: z.optional(z.array(z.object({ name: z._default(z.string(), "") }))),
-    }),
-    {},
-  ),
-});
+  return z.object({
+    metadata: z.prefault(
+      z.object({
+        name: z.optional(z.string()),
+        generateName: z.optional(z.string()),
+        namespace: z._default(z.string(), ""),
+        labels: z.optional(z.record(z.string(), z.string())),
+        annotations: z.optional(z.record(z.string(), z.string())),
+      }),
+      {},
+    ),
+    spec: z.prefault(
+      z.object({
+        containers: z._default(z.array(container), []),
+        initContainers: z.optional(z.array(container)),
+        imagePullSecrets: z.optional(z.array(z.object({ name: z._default(z.string(), "") }))),
+      }),
+      {},
+    ),
+  });
+}
+
+/** The slice of a Pod routing reads; private, built on the first parse. */
+const routingPodSchema = once(() => buildRoutingPodSchema());
 
 /** The Pod fields routing reads (labels, annotations, containers, pull secrets). */
-export type RoutingPod = z.output<typeof routingPodSchema>;
+export type RoutingPod = Z.output<ReturnType<typeof buildRoutingPodSchema>>;
 
 /**
  * Returns the routing view of a Pod object; throws a {@link RoutingError}
@@ -62,7 +69,7 @@ export function parseRoutingPod(value: unknown): RoutingPod {
       { path: "spec", value: undefined },
     );
   }
-  const result = safeParseEnglish(routingPodSchema, value);
+  const result = safeParseEnglish(routingPodSchema(), value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const path = (issue?.path ?? []) as PropertyKey[];

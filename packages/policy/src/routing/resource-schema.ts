@@ -10,7 +10,10 @@
  * may drop when unused; the method calls (`.check`) are marked pure for the
  * same reason.
  */
-import * as z from "zod/mini";
+
+import type * as Z from "zod/mini";
+import * as z from "#zod";
+import { lazySchema, once } from "../objects/lazy-modules.js";
 import { parseGoDuration } from "./duration.js";
 
 /** The `apiVersion` of every kuik routing object. */
@@ -27,144 +30,179 @@ export const ROUTING_KINDS = [
 /** One of the four routing kinds. */
 export type RoutingKind = (typeof ROUTING_KINDS)[number];
 
-/** Go `int`: a safe integer. */
-const intField = /*#__PURE__*/ z.number().check(z.int());
-/** Go `uint`: kuik cannot decode a negative entry priority. */
-const unsignedPriority = z._default(/*#__PURE__*/ z.number().check(z.int(), z.nonnegative()), 0);
-/** Go `int`, signed; default 0. */
-const signedPriority = z._default(intField, 0);
+function buildRoutingSchemas() {
+  /** Go `int`: a safe integer. */
+  const intField = /*#__PURE__*/ z.number().check(z.int());
+  /** Go `uint`: kuik cannot decode a negative entry priority. */
+  const unsignedPriority = z._default(/*#__PURE__*/ z.number().check(z.int(), z.nonnegative()), 0);
+  /** Go `int`, signed; default 0. */
+  const signedPriority = z._default(intField, 0);
 
-const duration = /*#__PURE__*/ z.string().check(
-  z.refine(
-    (s) => {
-      try {
-        parseGoDuration(s);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { message: "must be a Go duration such as 30s, 1h or 24h0m0s" },
-  ),
-);
+  const duration = /*#__PURE__*/ z.string().check(
+    z.refine(
+      (s) => {
+        try {
+          parseGoDuration(s);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { message: "must be a Go duration such as 30s, 1h or 24h0m0s" },
+    ),
+  );
 
-const credentialSecret = z.object({
-  name: z._default(z.string(), ""),
-  namespace: z._default(z.string(), ""),
-});
+  const credentialSecret = z.object({
+    name: z._default(z.string(), ""),
+    namespace: z._default(z.string(), ""),
+  });
 
-const cleanup = z.object({
-  enabled: z._default(z.boolean(), false),
-  retention: z.optional(duration),
-});
+  const cleanup = z.object({
+    enabled: z._default(z.boolean(), false),
+    retention: z.optional(duration),
+  });
 
-const imageFilterDefinition = z.object({
-  include: z._default(z.array(z.string()), []),
-  exclude: z._default(z.array(z.string()), []),
-});
+  const imageFilterDefinition = z.object({
+    include: z._default(z.array(z.string()), []),
+    exclude: z._default(z.array(z.string()), []),
+  });
 
-const filterItem = z.object({
-  image: z.optional(z.string()),
-  label: z.optional(z.string()),
-  annotation: z.optional(z.string()),
-});
-const clusterFilterItem = z.extend(filterItem, { namespace: z.optional(z.string()) });
+  const filterItem = z.object({
+    image: z.optional(z.string()),
+    label: z.optional(z.string()),
+    annotation: z.optional(z.string()),
+  });
+  const clusterFilterItem = z.extend(filterItem, { namespace: z.optional(z.string()) });
 
-const filter = z.object({
-  include: z._default(z.array(filterItem), []),
-  exclude: z._default(z.array(filterItem), []),
-});
-const clusterFilter = z.object({
-  include: z._default(z.array(clusterFilterItem), []),
-  exclude: z._default(z.array(clusterFilterItem), []),
-});
+  const filter = z.object({
+    include: z._default(z.array(filterItem), []),
+    exclude: z._default(z.array(filterItem), []),
+  });
+  const clusterFilter = z.object({
+    include: z._default(z.array(clusterFilterItem), []),
+    exclude: z._default(z.array(clusterFilterItem), []),
+  });
 
-const mirror = z.object({
-  registry: z._default(z.string(), ""),
-  path: z._default(z.string(), ""),
-  priority: unsignedPriority,
-  credentialSecret: z.optional(credentialSecret),
-  cleanup: z.optional(cleanup),
-});
+  const mirror = z.object({
+    registry: z._default(z.string(), ""),
+    path: z._default(z.string(), ""),
+    priority: unsignedPriority,
+    credentialSecret: z.optional(credentialSecret),
+    cleanup: z.optional(cleanup),
+  });
 
-const upstream = z.object({
-  registry: z._default(z.string(), ""),
-  path: z._default(z.string(), ""),
-  priority: unsignedPriority,
-  discardAlternative: z._default(z.boolean(), false),
-  imageFilter: z.optional(imageFilterDefinition),
-  credentialSecret: z.optional(credentialSecret),
-});
+  const upstream = z.object({
+    registry: z._default(z.string(), ""),
+    path: z._default(z.string(), ""),
+    priority: unsignedPriority,
+    discardAlternative: z._default(z.boolean(), false),
+    imageFilter: z.optional(imageFilterDefinition),
+    credentialSecret: z.optional(credentialSecret),
+  });
 
-const clusterMetadata = z.object({
-  name: /*#__PURE__*/ z.string().check(z.minLength(1)),
-  namespace: z.optional(z.string()),
-  uid: z.optional(z.string()),
-  generation: z.optional(intField),
-  resourceVersion: z.optional(z.string()),
-});
-const namespacedMetadata = z.extend(clusterMetadata, {
-  namespace: /*#__PURE__*/ z.string().check(z.minLength(1)),
-});
+  const clusterMetadata = z.object({
+    name: /*#__PURE__*/ z.string().check(z.minLength(1)),
+    namespace: z.optional(z.string()),
+    uid: z.optional(z.string()),
+    generation: z.optional(intField),
+    resourceVersion: z.optional(z.string()),
+  });
+  const namespacedMetadata = z.extend(clusterMetadata, {
+    namespace: /*#__PURE__*/ z.string().check(z.minLength(1)),
+  });
 
-const apiVersion = z.literal(KUIK_API_VERSION);
+  const apiVersion = z.literal(KUIK_API_VERSION);
 
-const clusterImageSetMirror = z.object({
-  apiVersion,
-  kind: z.literal("ClusterImageSetMirror"),
-  metadata: clusterMetadata,
-  spec: z._default(
-    z.object({
-      priority: signedPriority,
-      filter: z.optional(clusterFilter),
-      imageFilter: z.optional(imageFilterDefinition),
-      cleanup: z.optional(cleanup),
-      mirrors: z._default(z.array(mirror), []),
-    }),
-    { priority: 0, mirrors: [] },
-  ),
-});
-const imageSetMirror = z.object({
-  apiVersion,
-  kind: z.literal("ImageSetMirror"),
-  metadata: namespacedMetadata,
-  spec: z._default(
-    z.object({
-      priority: signedPriority,
-      filter: z.optional(filter),
-      imageFilter: z.optional(imageFilterDefinition),
-      cleanup: z.optional(cleanup),
-      mirrors: z._default(z.array(mirror), []),
-    }),
-    { priority: 0, mirrors: [] },
-  ),
-});
-const clusterReplicatedImageSet = z.object({
-  apiVersion,
-  kind: z.literal("ClusterReplicatedImageSet"),
-  metadata: clusterMetadata,
-  spec: z._default(
-    z.object({
-      priority: signedPriority,
-      filter: z.optional(clusterFilter),
-      upstreams: z._default(z.array(upstream), []),
-    }),
-    { priority: 0, upstreams: [] },
-  ),
-});
-const replicatedImageSet = z.object({
-  apiVersion,
-  kind: z.literal("ReplicatedImageSet"),
-  metadata: namespacedMetadata,
-  spec: z._default(
-    z.object({
-      priority: signedPriority,
-      filter: z.optional(filter),
-      upstreams: z._default(z.array(upstream), []),
-    }),
-    { priority: 0, upstreams: [] },
-  ),
-});
+  const clusterImageSetMirror = z.object({
+    apiVersion,
+    kind: z.literal("ClusterImageSetMirror"),
+    metadata: clusterMetadata,
+    spec: z._default(
+      z.object({
+        priority: signedPriority,
+        filter: z.optional(clusterFilter),
+        imageFilter: z.optional(imageFilterDefinition),
+        cleanup: z.optional(cleanup),
+        mirrors: z._default(z.array(mirror), []),
+      }),
+      { priority: 0, mirrors: [] },
+    ),
+  });
+  const imageSetMirror = z.object({
+    apiVersion,
+    kind: z.literal("ImageSetMirror"),
+    metadata: namespacedMetadata,
+    spec: z._default(
+      z.object({
+        priority: signedPriority,
+        filter: z.optional(filter),
+        imageFilter: z.optional(imageFilterDefinition),
+        cleanup: z.optional(cleanup),
+        mirrors: z._default(z.array(mirror), []),
+      }),
+      { priority: 0, mirrors: [] },
+    ),
+  });
+  const clusterReplicatedImageSet = z.object({
+    apiVersion,
+    kind: z.literal("ClusterReplicatedImageSet"),
+    metadata: clusterMetadata,
+    spec: z._default(
+      z.object({
+        priority: signedPriority,
+        filter: z.optional(clusterFilter),
+        upstreams: z._default(z.array(upstream), []),
+      }),
+      { priority: 0, upstreams: [] },
+    ),
+  });
+  const replicatedImageSet = z.object({
+    apiVersion,
+    kind: z.literal("ReplicatedImageSet"),
+    metadata: namespacedMetadata,
+    spec: z._default(
+      z.object({
+        priority: signedPriority,
+        filter: z.optional(filter),
+        upstreams: z._default(z.array(upstream), []),
+      }),
+      { priority: 0, upstreams: [] },
+    ),
+  });
+
+  const routingResourceSchema = z.discriminatedUnion("kind", [
+    clusterImageSetMirror,
+    imageSetMirror,
+    clusterReplicatedImageSet,
+    replicatedImageSet,
+  ]);
+  return {
+    intField,
+    unsignedPriority,
+    signedPriority,
+    duration,
+    credentialSecret,
+    cleanup,
+    imageFilterDefinition,
+    filterItem,
+    clusterFilterItem,
+    filter,
+    clusterFilter,
+    mirror,
+    upstream,
+    clusterMetadata,
+    namespacedMetadata,
+    apiVersion,
+    clusterImageSetMirror,
+    imageSetMirror,
+    clusterReplicatedImageSet,
+    replicatedImageSet,
+    routingResourceSchema,
+  };
+}
+
+const schemas = once(() => buildRoutingSchemas());
+type Schemas = ReturnType<typeof buildRoutingSchemas>;
 
 /**
  * The zod schema of one routing object (any of the four kinds,
@@ -179,32 +217,29 @@ const replicatedImageSet = z.object({
  * if (r.kind === "ClusterImageSetMirror") console.log(r.spec.mirrors.length);
  * ```
  */
-export const routingResourceSchema = z.discriminatedUnion("kind", [
-  clusterImageSetMirror,
-  imageSetMirror,
-  clusterReplicatedImageSet,
-  replicatedImageSet,
-]);
+export const routingResourceSchema: Schemas["routingResourceSchema"] = /*#__PURE__*/ lazySchema(
+  () => schemas().routingResourceSchema,
+);
 
 /** A `credentialSecret` reference as written in a CR. */
-export type KuikCredentialSecret = z.infer<typeof credentialSecret>;
+export type KuikCredentialSecret = Z.infer<Schemas["credentialSecret"]>;
 /** The deprecated `imageFilter` (regex include/exclude lists). */
-export type ImageFilterDefinition = z.infer<typeof imageFilterDefinition>;
+export type ImageFilterDefinition = Z.infer<Schemas["imageFilterDefinition"]>;
 /** The unified `spec.filter` of namespaced kinds. */
-export type KuikFilter = z.infer<typeof filter>;
+export type KuikFilter = Z.infer<Schemas["filter"]>;
 /** The unified `spec.filter` of cluster kinds (adds `namespace` items). */
-export type KuikClusterFilter = z.infer<typeof clusterFilter>;
+export type KuikClusterFilter = Z.infer<Schemas["clusterFilter"]>;
 /** One `spec.mirrors[]` entry. */
-export type KuikMirror = z.infer<typeof mirror>;
+export type KuikMirror = Z.infer<Schemas["mirror"]>;
 /** One `spec.upstreams[]` entry. */
-export type ReplicatedUpstream = z.infer<typeof upstream>;
+export type ReplicatedUpstream = Z.infer<Schemas["upstream"]>;
 /** A cluster-scoped mirror definition. */
-export type ClusterImageSetMirror = z.infer<typeof clusterImageSetMirror>;
+export type ClusterImageSetMirror = Z.infer<Schemas["clusterImageSetMirror"]>;
 /** A namespaced mirror definition. */
-export type ImageSetMirror = z.infer<typeof imageSetMirror>;
+export type ImageSetMirror = Z.infer<Schemas["imageSetMirror"]>;
 /** A cluster-scoped set of equivalent upstreams. */
-export type ClusterReplicatedImageSet = z.infer<typeof clusterReplicatedImageSet>;
+export type ClusterReplicatedImageSet = Z.infer<Schemas["clusterReplicatedImageSet"]>;
 /** A namespaced set of equivalent upstreams. */
-export type ReplicatedImageSet = z.infer<typeof replicatedImageSet>;
+export type ReplicatedImageSet = Z.infer<Schemas["replicatedImageSet"]>;
 /** Any of the four routing kinds. */
-export type RoutingResource = z.infer<typeof routingResourceSchema>;
+export type RoutingResource = Z.infer<Schemas["routingResourceSchema"]>;

@@ -67,7 +67,8 @@ beforeAll(async () => {
     platform: "node",
     format: "esm",
     target: "node20",
-    conditions: ["@kubeimg/source"],
+    // A bundle of its own: the static variants of `#zod` and `#yaml`.
+    conditions: ["@kubeimg/source", "@kubeimg/bundle"],
     outfile: childScript,
     logLevel: "error",
     // CommonJS dependencies (yaml) call require(); give the ESM bundle one.
