@@ -219,7 +219,7 @@ describe("an unknown field in the pasted policy", () => {
       suggestion: "filterTags",
     });
     expect(issueText(issue as InputIssue)).toMatch(
-      /^line \d+: spec\.filterTag \(did you mean "filterTags"\?\): unknown field$/,
+      /^line \d+: spec\.filterTag = \{"pattern":"\^x"\} \(did you mean "filterTags"\?\): unknown field$/,
     );
   });
 });

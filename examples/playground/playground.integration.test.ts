@@ -244,7 +244,7 @@ describe("playground in Chromium", () => {
     );
     await page.waitForSelector("#tags-objects-issues button");
     expect(await page.textContent("#tags-objects-issues")).toContain(
-      "line 10: Warehouse.spec.subscriptions[0].image.strictSemver = false: unknown field",
+      'line 10: Warehouse.spec.subscriptions[0].image.strictSemver = false (did you mean "strictSemvers"?): unknown field',
     );
     await page.fill("#tags-objects", objects);
     await page.waitForFunction(`!document.querySelector("#tags-objects-issues button")`);

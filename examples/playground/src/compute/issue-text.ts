@@ -2,8 +2,8 @@
 import type { InputIssue } from "./input.js";
 
 /**
- * Returns the line shown for an issue: where, the field and its value (or,
- * for a misspelt field, the name it probably meant), then the message.
+ * Returns the line shown for an issue: where, the field and the value found
+ * (and, for a misspelt field, the name it probably meant), then the message.
  */
 export function issueText(issue: InputIssue): string {
   const where = issue.line === undefined ? "" : `line ${issue.line}: `;
@@ -12,8 +12,8 @@ export function issueText(issue: InputIssue): string {
       ? issue.value === ""
         ? ""
         : `${issue.value}: `
-      : issue.suggestion !== undefined
-        ? `${issue.path} (did you mean "${issue.suggestion}"?): `
-        : `${issue.path} = ${issue.value}: `;
+      : `${issue.path} = ${issue.value}${
+          issue.suggestion === undefined ? "" : ` (did you mean "${issue.suggestion}"?)`
+        }: `;
   return `${where}${field}${issue.message}`;
 }
