@@ -18,9 +18,7 @@
  * prefix; exclusions; mirrors of mirrors.
  */
 
-// compileRoutingResource is routing's own step, not on its public entry.
-import { compileRoutingResource } from "../routing/compile-resource.js";
-import type { RoutingResource } from "../routing/index.js";
+import { compileRouting, type RoutingResource } from "../routing/index.js";
 import { hostDirectoryName } from "./containerd-hosts.js";
 
 /** Something a CR says that the emitted node config cannot say.
@@ -157,17 +155,12 @@ export function emitNodeMirrors(resources: readonly RoutingResource[]): EmittedN
       );
       continue;
     }
-    const compiled = compileRoutingResource(resource);
-    if (
-      compiled.type !== "mirror" ||
-      compiled.problem !== undefined ||
-      compiled.imageFilter === undefined
-    ) {
-      note(
-        resource,
-        "spec",
-        `kuik ignores this CR (${compiled.problem ?? "no image filter"}); not emitted`,
-      );
+    // One CR compiled as routing compiles it, a problem kept rather than thrown.
+    const routing = compileRouting([resource], { invalidResources: "skip" });
+    const compiled = routing.clusterMirrors[0] ?? [...routing.namespacedMirrors.values()][0]?.[0];
+    const problem = routing.problems[0]?.message;
+    if (compiled === undefined || problem !== undefined || compiled.imageFilter === undefined) {
+      note(resource, "spec", `kuik ignores this CR (${problem ?? "no image filter"}); not emitted`);
       continue;
     }
     if (resource.kind === "ImageSetMirror") {
