@@ -4,7 +4,7 @@
  * each package). Evaluating zod costs a fresh process about as much CPU as
  * starting Node itself, and most processes that import the keyring never
  * parse a Secret; the schemas are built on their first use (see
- * `../keyring/lazy-zod.ts`), so zod loads then. Parsing stays synchronous,
+ * `../internal/lazy.ts`), so zod loads then. Parsing stays synchronous,
  * so zod comes from Node's `require` (its CommonJS build).
  */
 // A name of its own: bundles often declare `createRequire` in a banner.

@@ -18,6 +18,7 @@ export * as base64 from "./base64.js";
 export * as credentialprovider from "./credentialprovider.js";
 export * as hex from "./hex.js";
 export * as json from "./json.js";
+export * as lazy from "./lazy.js";
 export * as net from "./net.js";
 export { path } from "./path-object.js";
 export * as sha256 from "./sha256.js";

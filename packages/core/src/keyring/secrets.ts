@@ -9,6 +9,7 @@
 import type * as Z from "zod/mini";
 import * as z from "#zod";
 import * as base64 from "../internal/base64.js";
+import { lazySchema, once } from "../internal/lazy.js";
 import * as utf8 from "../internal/utf8.js";
 import {
   type DockerConfig,
@@ -23,7 +24,6 @@ import {
   type KeyringConfig,
   unionDockerKeyrings,
 } from "./keyring.js";
-import { lazySchema, once } from "./lazy-zod.js";
 
 /** The Secret type of a `config.json`-shaped pull secret. */
 export const SECRET_TYPE_DOCKER_CONFIG_JSON = "kubernetes.io/dockerconfigjson";

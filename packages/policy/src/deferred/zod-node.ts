@@ -3,7 +3,7 @@
  * its first call. Evaluating zod costs a fresh process about as much CPU as
  * starting Node itself, and most processes that import a subpath never parse
  * a user object; the schemas are built on their first use (see
- * `../objects/lazy-modules.ts`), so zod loads then. Parsing stays
+ * `@kubeimg/core/internal`'s `lazy`), so zod loads then. Parsing stays
  * synchronous, so zod comes from Node's `require` (its CommonJS build).
  */
 // A name of its own: bundles often declare `createRequire` in a banner.

@@ -3,9 +3,9 @@
  * kubelet's defaulting and validation.
  */
 
+import { lazy } from "@kubeimg/core/internal";
 import * as z from "#zod";
 import { safeParseEnglish } from "../objects/english-issues.js";
-import { lazySchema, once } from "../objects/lazy-modules.js";
 import { allowlistField } from "./allowlist.js";
 import { isPullCredentialsConfigError, PullCredentialsConfigError } from "./errors.js";
 import { policyField, type VerificationPolicyName, validateVerificationConfig } from "./policy.js";
@@ -62,7 +62,7 @@ function buildConfigSchemas() {
   return { shape, kubeletPullCredentialsConfigSchema };
 }
 
-const schemas = once(() => buildConfigSchemas());
+const schemas = lazy.once(() => buildConfigSchemas());
 type Schemas = ReturnType<typeof buildConfigSchemas>;
 
 /**
@@ -80,7 +80,7 @@ type Schemas = ReturnType<typeof buildConfigSchemas>;
  * ```
  */
 export const kubeletPullCredentialsConfigSchema: Schemas["kubeletPullCredentialsConfigSchema"] =
-  /*#__PURE__*/ lazySchema(() => schemas().kubeletPullCredentialsConfigSchema);
+  /*#__PURE__*/ lazy.lazySchema(() => schemas().kubeletPullCredentialsConfigSchema);
 
 /**
  * Validates the two fields as the kubelet does, including the feature gate:

@@ -3,9 +3,9 @@
  * manager, and records in their JSON (file) shape.
  */
 
+import { lazy } from "@kubeimg/core/internal";
 import * as z from "#zod";
 import { safeParseEnglish } from "../objects/english-issues.js";
-import { lazySchema, once } from "../objects/lazy-modules.js";
 import {
   currentRecordApiVersion,
   decodePulledRecordFile,
@@ -55,7 +55,7 @@ function buildPullCredentialsSchemas() {
   return { imagePullSecretSchema, imagePullServiceAccountSchema, imagePullCredentialsSchema };
 }
 
-const schemas = once(() => buildPullCredentialsSchemas());
+const schemas = lazy.once(() => buildPullCredentialsSchemas());
 type Schemas = ReturnType<typeof buildPullCredentialsSchemas>;
 
 /**
@@ -67,9 +67,8 @@ type Schemas = ReturnType<typeof buildPullCredentialsSchemas>;
  * imagePullSecretSchema.parse({ uid: "u", namespace: "ns", name: "regcred" }); // credentialHash: ""
  * ```
  */
-export const imagePullSecretSchema: Schemas["imagePullSecretSchema"] = /*#__PURE__*/ lazySchema(
-  () => schemas().imagePullSecretSchema,
-);
+export const imagePullSecretSchema: Schemas["imagePullSecretSchema"] =
+  /*#__PURE__*/ lazy.lazySchema(() => schemas().imagePullSecretSchema);
 
 /**
  * `ImagePullServiceAccount` as accepted from callers.
@@ -80,7 +79,7 @@ export const imagePullSecretSchema: Schemas["imagePullSecretSchema"] = /*#__PURE
  * ```
  */
 export const imagePullServiceAccountSchema: Schemas["imagePullServiceAccountSchema"] =
-  /*#__PURE__*/ lazySchema(() => schemas().imagePullServiceAccountSchema);
+  /*#__PURE__*/ lazy.lazySchema(() => schemas().imagePullServiceAccountSchema);
 
 /**
  * `ImagePullCredentials` as accepted from callers (the v1beta1 field names;
@@ -93,7 +92,7 @@ export const imagePullServiceAccountSchema: Schemas["imagePullServiceAccountSche
  * ```
  */
 export const imagePullCredentialsSchema: Schemas["imagePullCredentialsSchema"] =
-  /*#__PURE__*/ lazySchema(() => schemas().imagePullCredentialsSchema);
+  /*#__PURE__*/ lazy.lazySchema(() => schemas().imagePullCredentialsSchema);
 
 /**
  * What callers may pass as credentials (before normalization): the v1beta1

@@ -9,10 +9,10 @@
  * file can be checked as a whole.
  */
 
+import { lazy } from "@kubeimg/core/internal";
 import type * as Z from "zod/mini";
 import * as z from "#zod";
 import { safeParseEnglish } from "../objects/english-issues.js";
-import { lazySchema, once } from "../objects/lazy-modules.js";
 import {
   describeUnknownField,
   findUnknownFields,
@@ -176,7 +176,7 @@ function buildKuikConfigSchemas() {
   };
 }
 
-const schemas = once(() => buildKuikConfigSchemas());
+const schemas = lazy.once(() => buildKuikConfigSchemas());
 type Schemas = ReturnType<typeof buildKuikConfigSchemas>;
 
 /**
@@ -189,7 +189,7 @@ type Schemas = ReturnType<typeof buildKuikConfigSchemas>;
  * kuikConfigSchema.parse({}).routing.activeCheck.timeout // "1s"
  * ```
  */
-export const kuikConfigSchema: Schemas["kuikConfigSchema"] = /*#__PURE__*/ lazySchema(
+export const kuikConfigSchema: Schemas["kuikConfigSchema"] = /*#__PURE__*/ lazy.lazySchema(
   () => schemas().kuikConfigSchema,
 );
 

@@ -3,10 +3,10 @@
  * schema (fields kept with their Kubernetes names; everything else ignored).
  */
 
+import { lazy } from "@kubeimg/core/internal";
 import type * as Z from "zod/mini";
 import * as z from "#zod";
 import { safeParseEnglish } from "../objects/english-issues.js";
-import { once } from "../objects/lazy-modules.js";
 import { RoutingError } from "./errors.js";
 import { describeValue, formatFieldPath, valueAtPath } from "./field-path.js";
 
@@ -40,7 +40,7 @@ function buildRoutingPodSchema() {
 }
 
 /** The slice of a Pod routing reads; private, built on the first parse. */
-const routingPodSchema = once(() => buildRoutingPodSchema());
+const routingPodSchema = lazy.once(() => buildRoutingPodSchema());
 
 /** The Pod fields routing reads (labels, annotations, containers, pull secrets). */
 export type RoutingPod = Z.output<ReturnType<typeof buildRoutingPodSchema>>;

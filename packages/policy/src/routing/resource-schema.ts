@@ -11,9 +11,9 @@
  * same reason.
  */
 
+import { lazy } from "@kubeimg/core/internal";
 import type * as Z from "zod/mini";
 import * as z from "#zod";
-import { lazySchema, once } from "../objects/lazy-modules.js";
 import { parseGoDuration } from "./duration.js";
 
 /** The `apiVersion` of every kuik routing object. */
@@ -201,7 +201,7 @@ function buildRoutingSchemas() {
   };
 }
 
-const schemas = once(() => buildRoutingSchemas());
+const schemas = lazy.once(() => buildRoutingSchemas());
 type Schemas = ReturnType<typeof buildRoutingSchemas>;
 
 /**
@@ -217,9 +217,8 @@ type Schemas = ReturnType<typeof buildRoutingSchemas>;
  * if (r.kind === "ClusterImageSetMirror") console.log(r.spec.mirrors.length);
  * ```
  */
-export const routingResourceSchema: Schemas["routingResourceSchema"] = /*#__PURE__*/ lazySchema(
-  () => schemas().routingResourceSchema,
-);
+export const routingResourceSchema: Schemas["routingResourceSchema"] =
+  /*#__PURE__*/ lazy.lazySchema(() => schemas().routingResourceSchema);
 
 /** A `credentialSecret` reference as written in a CR. */
 export type KuikCredentialSecret = Z.infer<Schemas["credentialSecret"]>;

@@ -14,10 +14,11 @@
  * the same reason. The older versions' schemas live here too (see
  * `flux-objects.ts` for how they are converted).
  */
+
+import { lazy } from "@kubeimg/core/internal";
 import { compileRegexp, RegexpError } from "@kubeimg/core/regexp";
 import type * as Z from "zod/mini";
 import * as z from "#zod";
-import { lazySchema, once } from "../../objects/lazy-modules.js";
 import { isSemverError } from "../../semver/errors.js";
 import { parseConstraints } from "../../semver/index.js";
 import { parseIntervalMillis } from "./duration.js";
@@ -29,7 +30,10 @@ export const FLUX_IMAGE_API_VERSIONS = [
   "image.toolkit.fluxcd.io/v1beta1",
 ] as const;
 
-/** One of {@link FLUX_IMAGE_API_VERSIONS}. */
+/** One of {@link FLUX_IMAGE_API_VERSIONS}.
+ *
+ * @inline
+ */
 export type FluxImageApiVersion = (typeof FLUX_IMAGE_API_VERSIONS)[number];
 
 function buildImagePolicySchemas() {
@@ -219,43 +223,41 @@ function buildImagePolicySchemas() {
 }
 
 /** The built ImagePolicy schemas, for the ImageRepository schemas built on them. */
-export const imagePolicySchemas = once(() => buildImagePolicySchemas());
+export const imagePolicySchemas = lazy.once(() => buildImagePolicySchemas());
 type Schemas = ReturnType<typeof buildImagePolicySchemas>;
 
 /** A string that must not be empty (the CRDs' `minLength: 1`), with the message users see. */
-export const nonEmptyString: Schemas["nonEmptyString"] = /*#__PURE__*/ lazySchema(
+export const nonEmptyString: Schemas["nonEmptyString"] = /*#__PURE__*/ lazy.lazySchema(
   () => imagePolicySchemas().nonEmptyString,
 );
 
 /** The object metadata both kinds share; other metadata fields are checked on their own. */
-export const fluxMetadataSchema: Schemas["fluxMetadataSchema"] = /*#__PURE__*/ lazySchema(
+export const fluxMetadataSchema: Schemas["fluxMetadataSchema"] = /*#__PURE__*/ lazy.lazySchema(
   () => imagePolicySchemas().fluxMetadataSchema,
 );
 
 /** A Go duration in the CRD's shape, such as `10m` or `1h30m`. */
-export const intervalSchema: Schemas["intervalSchema"] = /*#__PURE__*/ lazySchema(
+export const intervalSchema: Schemas["intervalSchema"] = /*#__PURE__*/ lazy.lazySchema(
   () => imagePolicySchemas().intervalSchema,
 );
 
 /** `spec` of an `ImagePolicy`. */
-export const imagePolicySpecSchema: Schemas["imagePolicySpecSchema"] = /*#__PURE__*/ lazySchema(
-  () => imagePolicySchemas().imagePolicySpecSchema,
-);
+export const imagePolicySpecSchema: Schemas["imagePolicySpecSchema"] =
+  /*#__PURE__*/ lazy.lazySchema(() => imagePolicySchemas().imagePolicySpecSchema);
 
 /** `ImageRef` in the status: an image name, a tag, and perhaps a digest. */
-export const imageRefSchema: Schemas["imageRefSchema"] = /*#__PURE__*/ lazySchema(
+export const imageRefSchema: Schemas["imageRefSchema"] = /*#__PURE__*/ lazy.lazySchema(
   () => imagePolicySchemas().imageRefSchema,
 );
 
 /** A Kubernetes `metav1.Condition`. */
-export const conditionSchema: Schemas["conditionSchema"] = /*#__PURE__*/ lazySchema(
+export const conditionSchema: Schemas["conditionSchema"] = /*#__PURE__*/ lazy.lazySchema(
   () => imagePolicySchemas().conditionSchema,
 );
 
 /** `status` of an `ImagePolicy`. */
-export const imagePolicyStatusSchema: Schemas["imagePolicyStatusSchema"] = /*#__PURE__*/ lazySchema(
-  () => imagePolicySchemas().imagePolicyStatusSchema,
-);
+export const imagePolicyStatusSchema: Schemas["imagePolicyStatusSchema"] =
+  /*#__PURE__*/ lazy.lazySchema(() => imagePolicySchemas().imagePolicyStatusSchema);
 
 /**
  * A whole `ImagePolicy` object, as found in a manifest or the API server.
@@ -270,7 +272,7 @@ export const imagePolicyStatusSchema: Schemas["imagePolicyStatusSchema"] = /*#__
  * if (result.success) result.data.spec.policy;
  * ```
  */
-export const imagePolicySchema: Schemas["imagePolicySchema"] = /*#__PURE__*/ lazySchema(
+export const imagePolicySchema: Schemas["imagePolicySchema"] = /*#__PURE__*/ lazy.lazySchema(
   () => imagePolicySchemas().imagePolicySchema,
 );
 
@@ -279,7 +281,7 @@ export const imagePolicySchema: Schemas["imagePolicySchema"] = /*#__PURE__*/ laz
  * v1.1.x, the last to serve it).
  */
 export const imagePolicyV1beta2Schema: Schemas["imagePolicyV1beta2Schema"] =
-  /*#__PURE__*/ lazySchema(() => imagePolicySchemas().imagePolicyV1beta2Schema);
+  /*#__PURE__*/ lazy.lazySchema(() => imagePolicySchemas().imagePolicyV1beta2Schema);
 
 /**
  * A `v1beta1` `ImagePolicy` (image-reflector-controller v0.35, the last to
@@ -287,7 +289,7 @@ export const imagePolicyV1beta2Schema: Schemas["imagePolicyV1beta2Schema"] =
  * status with `latestImage`.
  */
 export const imagePolicyV1beta1Schema: Schemas["imagePolicyV1beta1Schema"] =
-  /*#__PURE__*/ lazySchema(() => imagePolicySchemas().imagePolicyV1beta1Schema);
+  /*#__PURE__*/ lazy.lazySchema(() => imagePolicySchemas().imagePolicyV1beta1Schema);
 
 /** A validated `ImagePolicy`, with the CRD's defaults filled in. */
 export type ImagePolicy = Z.output<Schemas["imagePolicySchema"]>;

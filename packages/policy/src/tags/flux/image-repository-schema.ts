@@ -7,9 +7,9 @@
  * default.
  */
 
+import { lazy } from "@kubeimg/core/internal";
 import type * as Z from "zod/mini";
 import * as z from "#zod";
-import { lazySchema, once } from "../../objects/lazy-modules.js";
 import { imagePolicySchemas } from "./image-policy-schema.js";
 
 function buildImageRepositorySchemas() {
@@ -85,12 +85,12 @@ function buildImageRepositorySchemas() {
   };
 }
 
-const schemas = once(() => buildImageRepositorySchemas());
+const schemas = lazy.once(() => buildImageRepositorySchemas());
 type Schemas = ReturnType<typeof buildImageRepositorySchemas>;
 
 /** `spec` of a v1 `ImageRepository`, with the CRD's defaults. */
 export const imageRepositorySpecSchema: Schemas["imageRepositorySpecSchema"] =
-  /*#__PURE__*/ lazySchema(() => schemas().imageRepositorySpecSchema);
+  /*#__PURE__*/ lazy.lazySchema(() => schemas().imageRepositorySpecSchema);
 
 /**
  * A whole v1 `ImageRepository`. The status is accepted and not read.
@@ -103,17 +103,16 @@ export const imageRepositorySpecSchema: Schemas["imageRepositorySpecSchema"] =
  * imageRepositorySchema.parse(object).spec.exclusionList; // ["^.*\\.sig$"] by default
  * ```
  */
-export const imageRepositorySchema: Schemas["imageRepositorySchema"] = /*#__PURE__*/ lazySchema(
-  () => schemas().imageRepositorySchema,
-);
+export const imageRepositorySchema: Schemas["imageRepositorySchema"] =
+  /*#__PURE__*/ lazy.lazySchema(() => schemas().imageRepositorySchema);
 
 /** A `v1beta2` `ImageRepository`: the same fields as v1. */
 export const imageRepositoryV1beta2Schema: Schemas["imageRepositoryV1beta2Schema"] =
-  /*#__PURE__*/ lazySchema(() => schemas().imageRepositoryV1beta2Schema);
+  /*#__PURE__*/ lazy.lazySchema(() => schemas().imageRepositoryV1beta2Schema);
 
 /** A `v1beta1` `ImageRepository`: no `proxySecretRef`, `provider` or `insecure`. */
 export const imageRepositoryV1beta1Schema: Schemas["imageRepositoryV1beta1Schema"] =
-  /*#__PURE__*/ lazySchema(() => schemas().imageRepositoryV1beta1Schema);
+  /*#__PURE__*/ lazy.lazySchema(() => schemas().imageRepositoryV1beta1Schema);
 
 /** A validated v1 `ImageRepository`, with the CRD's defaults filled in. */
 export type ImageRepository = Z.output<Schemas["imageRepositorySchema"]>;

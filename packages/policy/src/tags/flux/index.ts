@@ -8,7 +8,6 @@ export {
 } from "./explain.js";
 export {
   FLUX_IMAGE_API_VERSIONS,
-  type FluxImageApiVersion,
   type ImagePolicy,
   type ImagePolicySpec,
   type ImagePolicyStatus,

@@ -1,17 +1,14 @@
 /**
- * Schemas built on first use, not at import (the same helpers as
- * `@kubeimg/policy`'s, kept private to each package).
+ * Schemas built on first use, not at import: the helpers every kubeimg
+ * package's schema modules share.
  *
  * Evaluating zod costs a fresh process about as much CPU as starting Node
- * itself, and most processes that import the keyring never parse a Secret.
- * Every schema is therefore built by a function, the first time a schema is
- * used; the exported schema constants are stand-ins that build theirs on
- * first touch and then behave as the schema.
- *
- * zod comes from `#zod` (this package's `imports`): in Node, functions that
- * load it on first call (`../deferred/zod-node.ts`); elsewhere (a browser
- * bundle), the static imports a bundler tree-shakes
- * (`../deferred/zod-default.ts`).
+ * itself, and most callers of a subpath never parse a user object in that
+ * process (a webhook routes pods with a compiled routing, a CLI run selects
+ * one tag). Every schema is therefore built by a function, the first time a
+ * schema is used; the exported schema constants are stand-ins that build
+ * theirs on first touch and then behave as the schema. zod itself comes from
+ * each package's `#zod` import (see its `deferred/` folder).
  */
 
 /** Calls `build` once, on the first call, and returns its result from then on. */

@@ -1,9 +1,11 @@
+import { lazy } from "@kubeimg/core/internal";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { kuikConfigSchema } from "../routing/config-schema.js";
 import { routingResourceSchema } from "../routing/resource-schema.js";
 import { imagePolicySchema } from "../tags/flux/image-policy-schema.js";
-import { lazySchema, once } from "./lazy-modules.js";
+
+const { lazySchema, once } = lazy;
 
 describe("lazy schemas", () => {
   it("builds a schema on its first touch, once", () => {
