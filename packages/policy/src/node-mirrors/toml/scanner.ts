@@ -286,21 +286,22 @@ export abstract class TomlScanner {
   protected basicString(): string {
     this.pos++;
     let out = "";
-    let start = this.pos;
     for (;;) {
       if (this.eof()) this.fail("unterminated string");
       const code = this.src.charCodeAt(this.pos);
       if (code === 0x22) {
-        out += this.src.slice(start, this.pos);
         this.pos++;
         return out;
       }
       if (code === 0x5c) {
-        out += this.src.slice(start, this.pos) + this.escape();
-        start = this.pos;
+        out += this.escape();
         continue;
       }
       if (isControl(code)) this.fail(`control character U+${hex4(code)} in a string`);
+      // Built a character at a time, not sliced from the file: a slice would
+      // keep the whole file's text alive as long as the value (a prefix, a
+      // location), and prefix matching on it is slower.
+      out += this.src[this.pos];
       this.pos++;
     }
   }
