@@ -401,13 +401,14 @@ describe("playground in Chromium", () => {
 
   it("stays responsive under a 10 MB paste and a costly pattern", async () => {
     const page = await open();
+    const idle = await clickLatency(page);
     // A 10 MB paste, made in the page (a fill over the protocol would be the slow part).
     await page.evaluate(`{
       const el = document.querySelector("#tags-list");
       el.value = "1.0.0\\n".repeat(${Math.ceil((10 * 1024 * 1024) / 6)});
       el.dispatchEvent(new Event("input"));
     }`);
-    expect(await clickLatency(page)).toBeLessThan(200);
+    expectResponsive(await clickLatency(page), idle);
     await page.waitForFunction(
       `document.querySelector("#tags-list-issues")?.textContent?.includes("larger than")`,
     );
@@ -420,7 +421,7 @@ describe("playground in Chromium", () => {
       el.dispatchEvent(new Event("input"));
     }`);
     await page.fill("#tags-policy", costly);
-    expect(await clickLatency(page)).toBeLessThan(200);
+    expectResponsive(await clickLatency(page), idle);
     await page.close();
   });
 
@@ -438,6 +439,7 @@ describe("playground in Chromium", () => {
     // The first answer came from the page thread; the worker starts right after it.
     await page.waitForFunction(`performance.getEntriesByName("kubeimg:first-answer").length === 1`);
     await expect.poll(() => workers.length, { timeout: 5000 }).toBe(1);
+    const idle = await clickLatency(page);
     // A real input, not a hook: a 1.8 M character ImagePolicy (under the 2 M the worker reads)
     // whose unknown field holds a 900 000-item YAML flow sequence. Reading it is linear, and it
     // would end with an "unknown field" error, but only after seconds: past the budget.
@@ -449,7 +451,7 @@ describe("playground in Chromium", () => {
     }`);
     // The page answers clicks while the worker grinds.
     for (let i = 0; i < 3; i++) {
-      expect(await clickLatency(page)).toBeLessThan(200);
+      expectResponsive(await clickLatency(page), idle);
       await page.waitForTimeout(250);
     }
     await page.waitForFunction(`document.body.dataset.workerRestarts === "1"`, undefined, {
@@ -458,7 +460,7 @@ describe("playground in Chromium", () => {
     expect(await page.textContent("#status")).toBe(
       "Gave up after 1500 ms: the input is too large or too costly. The worker was restarted.",
     );
-    expect(await clickLatency(page)).toBeLessThan(200);
+    expectResponsive(await clickLatency(page), idle);
     // The worker that ran past the budget was terminated, and a fresh one took its place.
     expect(workers).toHaveLength(2);
     await expect.poll(() => workers[0]?.closed, { timeout: 5000 }).toBe(true);
@@ -516,6 +518,18 @@ describe("playground in Chromium", () => {
     await page.close();
   });
 });
+
+/** A page answers a click in about a frame at 60 Hz; the measure below is quantised in frames. */
+const FRAME_MS = 1000 / 60;
+
+/**
+ * Holds that the page answered a click under load about as fast as it did idle, in the same
+ * test: a ratio with generous slack, not a bound on the clock (a busy machine slows both). A
+ * page thread doing the work itself would answer seconds late, hundreds of times the idle figure.
+ */
+function expectResponsive(loadedMs: number, idleMs: number): void {
+  expect(loadedMs).toBeLessThan(30 * Math.max(idleMs, FRAME_MS));
+}
 
 /**
  * Clicks the theme toggle and returns how long the page took to answer it: from the click
