@@ -227,8 +227,18 @@ export interface ContainerdHostsResolver {
  *
  * @example
  * ```ts
- * const resolver = createContainerdHostsResolver(files, { preload: true });
- * resolver.resolve("docker.io").hosts[0]?.host;
+ * import { createContainerdHostsResolver } from "@kubeimg/policy/node-mirrors";
+ *
+ * const resolver = createContainerdHostsResolver(
+ *   {
+ *     "/etc/containerd/certs.d/docker.io/hosts.toml":
+ *       'server = "https://registry-1.docker.io"\n[host."https://mirror.example.com"]\n',
+ *     "/etc/containerd/certs.d/_default/hosts.toml": '[host."https://fallback.example.com"]\n',
+ *   },
+ *   { preload: true },
+ * );
+ * resolver.resolve("docker.io").hosts.map((h) => h.host); // ["mirror.example.com", "registry-1.docker.io"]
+ * resolver.resolve("quay.io").hosts.map((h) => h.host); // ["fallback.example.com", "quay.io"]
  * ```
  */
 export function createContainerdHostsResolver(

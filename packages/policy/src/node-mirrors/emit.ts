@@ -133,9 +133,20 @@ function registriesConfEntry(prefix: string, entries: readonly Entry[]): string 
  *
  * @example
  * ```ts
+ * import { emitNodeMirrors } from "@kubeimg/policy/node-mirrors";
+ * import { loadRoutingResources } from "@kubeimg/policy/routing/yaml";
+ *
+ * const yaml = `
+ * apiVersion: kuik.enix.io/v1alpha1
+ * kind: ClusterImageSetMirror
+ * metadata: { name: hub }
+ * spec:
+ *   filter: { include: [{ image: 'docker\\.io/.+' }] }
+ *   mirrors: [{ registry: harbor.example.com, path: /hub }]
+ * `;
  * const out = emitNodeMirrors(loadRoutingResources(yaml, { validation: "crd" }));
- * out.containerd["docker.io/hosts.toml"]; // the mirrors kuik lists for Docker Hub images
- * out.limitations; // what the node config cannot express
+ * Object.keys(out.containerd); // ["docker.io/hosts.toml"]: the mirrors kuik lists for Docker Hub images
+ * out.limitations.map((l) => l.message); // ["node config cannot select Pods; the mirrors apply to every Pod"]
  * ```
  */
 export function emitNodeMirrors(resources: readonly RoutingResource[]): EmittedNodeMirrors {

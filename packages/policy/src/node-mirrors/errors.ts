@@ -67,8 +67,13 @@ export interface NodeFileLocation {
  *
  * @example
  * ```ts
- * try { loadRegistriesConf(files) } catch (e) {
+ * import { loadRegistriesConf, NodeMirrorsError } from "@kubeimg/policy/node-mirrors";
+ *
+ * try {
+ *   loadRegistriesConf({ conf: '[[registry]]\nlocation = "quay.io"\nmirror = 3\n' });
+ * } catch (e) {
  *   if (e instanceof NodeMirrorsError) console.error(e.code, e.file, e.line, e.key);
+ *   // TOML_ERROR /etc/containers/registries.conf 3 registry[0].mirror
  * }
  * ```
  */

@@ -278,8 +278,26 @@ function describeReason(route: ContainerRoute, index: number): string {
  *
  * @example
  * ```ts
- * const plan = planPull({ routing, pod, container, node: { runtime: "containerd", files } });
+ * import { planPull } from "@kubeimg/policy/node-mirrors";
+ * import { compileRouting, parseRoutingResource } from "@kubeimg/policy/routing";
+ *
+ * const routing = compileRouting([
+ *   parseRoutingResource({
+ *     apiVersion: "kuik.enix.io/v1alpha1", kind: "ClusterImageSetMirror",
+ *     metadata: { name: "all" },
+ *     spec: { filter: { include: [{ image: ".*" }] }, mirrors: [{ registry: "harbor.example.com", path: "/mirror" }] },
+ *   }),
+ * ]);
+ * const files = { "/etc/containerd/certs.d/docker.io/hosts.toml": 'server = "https://mirror.example.com"\n' };
+ * const plan = planPull({
+ *   routing,
+ *   pod: { namespace: "default", labels: {}, annotations: {} },
+ *   container: { name: "app", image: "nginx:1.25" },
+ *   node: { runtime: "containerd", files },
+ * });
  * for (const alt of plan.alternatives) console.log(alt.image, alt.endpoints.map((e) => e.endpoint));
+ * // docker.io/library/nginx:1.25 ["https://mirror.example.com/v2"]
+ * // harbor.example.com/mirror/library/nginx:1.25 ["https://harbor.example.com/v2"]
  * ```
  */
 export function planPull(input: PlanPullInput): PullPlan {

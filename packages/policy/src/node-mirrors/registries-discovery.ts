@@ -335,6 +335,8 @@ function walk536(files: NodeFiles, o: Checked, visit: Visit, warnings: NodeMirro
  *
  * @example
  * ```ts
+ * import { loadNodeRegistriesConf } from "@kubeimg/policy/node-mirrors";
+ *
  * const conf = loadNodeRegistriesConf({
  *   "/etc/containers/registries.conf": 'unqualified-search-registries = ["docker.io"]\n',
  *   "/usr/share/containers/registries.conf.d/10-mirror.conf": '[[registry]]\nlocation = "quay.io"\n',

@@ -110,6 +110,13 @@ describe("anchoredPattern", () => {
     expect(anchoredPattern("ab)|(c").prefix).toBe("");
   });
 
+  it("matches a whole reference against a registry pattern", () => {
+    const p = anchoredPattern("quay\\.io/.+");
+    expect(p.error).toBeUndefined();
+    expect(p.match("quay.io/team/app:1")).toBe(true);
+    expect(p.match("docker.io/quay.io/app:1")).toBe(false);
+  });
+
   it("is shared by text", () => {
     expect(anchoredPattern("quay\\.io/.+")).toBe(anchoredPattern("quay\\.io/.+"));
   });

@@ -48,11 +48,8 @@ const classLiteral = (c: number): boolean =>
  * or `]` inside); groups `( … )` with `|`; one `*`, `+` or `?` after an atom.
  * False means "not known", not "invalid": such patterns are compiled at once.
  *
- * @example
- * ```ts
- * knownValid("docker\\.io/library/(nginx|redis):.+") // true
- * knownValid("a{2}") // false (compiled to find out)
- * ```
+ * For example `docker\.io/library/(nginx|redis):.+` is known valid; `a{2}` is not
+ * (it is compiled to find out).
  */
 export function knownValid(pattern: string): boolean {
   if (pattern.length > 1024) return false;
@@ -161,11 +158,7 @@ const patterns = new Map<string, Pattern>();
  * Returns the shared anchored pattern for `source`: its literal prefix now,
  * its validity now, its program on first use.
  *
- * @example
- * ```ts
- * const p = anchoredPattern("quay\\.io/.+");
- * p.error === undefined && p.match("quay.io/team/app:1") // true
- * ```
+ * For example the pattern `quay\.io/.+` matches `quay.io/team/app:1`.
  */
 export function anchoredPattern(source: string): AnchoredPattern {
   let pattern = patterns.get(source);

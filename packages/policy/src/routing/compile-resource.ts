@@ -283,13 +283,6 @@ function refOf(resource: RoutingResource): RoutingResourceRef {
  * filters, credential namespaces (forced to the CR's namespace on the
  * namespaced kinds, as kuik does). Never throws: what kuik skips is recorded
  * in `problem`.
- *
- * @example
- * ```ts
- * declare const object: unknown; // a parsed object
- * const compiled = compileRoutingResource(parseRoutingResource(object));
- * if (compiled.problem) console.warn(compiled.problem);
- * ```
  */
 export function compileRoutingResource(resource: RoutingResource): CompiledResource {
   const ref = refOf(resource);

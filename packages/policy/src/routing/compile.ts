@@ -159,8 +159,18 @@ class CompileCache implements RoutingCompileCache {
  *
  * @example
  * ```ts
+ * import { compileRouting, createRoutingCompileCache, parseRoutingResource } from "@kubeimg/policy/routing";
+ *
+ * const cism = parseRoutingResource({
+ *   apiVersion: "kuik.enix.io/v1alpha1", kind: "ClusterImageSetMirror",
+ *   metadata: { name: "all", uid: "0b7c", generation: 3 },
+ *   spec: { filter: { include: [{ image: ".*" }] }, mirrors: [{ registry: "harbor.example.com", path: "/mirror" }] },
+ * });
  * const cache = createRoutingCompileCache();
- * const routing = compileRouting(informerObjects, { config, cache });
+ * const first = compileRouting([cism], { cache });
+ * const again = compileRouting([{ ...cism }], { cache }); // same uid and generation: not recompiled
+ * again.clusterMirrors[0] === first.clusterMirrors[0] // true
+ * cache.size // 1
  * ```
  */
 export function createRoutingCompileCache(): RoutingCompileCache {
@@ -220,8 +230,24 @@ function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
  *
  * @example
  * ```ts
- * const routing = compileRouting(loadRoutingResources(yaml), { config: { routing: {} } });
- * const route = routeContainer(routing, { pod, container: { name: "app", image: "nginx:1.25" } });
+ * import { compileRouting, routeContainer } from "@kubeimg/policy/routing";
+ * import { loadRoutingResources } from "@kubeimg/policy/routing/yaml";
+ *
+ * const resources = loadRoutingResources(`
+ * apiVersion: kuik.enix.io/v1alpha1
+ * kind: ClusterImageSetMirror
+ * metadata: { name: all }
+ * spec:
+ *   filter: { include: [{ image: ".*" }] }
+ *   mirrors: [{ registry: harbor.example.com, path: /mirror }]
+ * `);
+ * const routing = compileRouting(resources, { config: { routing: {} } });
+ * const route = routeContainer(routing, {
+ *   pod: { namespace: "default", labels: {}, annotations: {} },
+ *   container: { name: "app", image: "nginx:1.25" },
+ * });
+ * if (route.status === "routed") route.alternatives.map((a) => a.image);
+ * // ["docker.io/library/nginx:1.25", "harbor.example.com/mirror/library/nginx:1.25"]
  * ```
  */
 export function compileRouting(

@@ -183,11 +183,6 @@ type Schemas = ReturnType<typeof buildKuikConfigSchemas>;
  * The zod schema of kuik's operator configuration, defaults included.
  * `parseKuikConfig` is the usual way in (unknown keys refused, errors that
  * name the key and the value).
- *
- * @example
- * ```ts
- * kuikConfigSchema.parse({}).routing.activeCheck.timeout // "1s"
- * ```
  */
 export const kuikConfigSchema: Schemas["kuikConfigSchema"] = /*#__PURE__*/ lazy.lazySchema(
   () => schemas().kuikConfigSchema,

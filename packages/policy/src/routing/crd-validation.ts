@@ -161,11 +161,6 @@ function checkMirrorRegistries(mirrors: unknown, out: CrdViolation[]): void {
 /**
  * Returns the CRD rules `raw` breaks (empty when the API server would accept
  * it). `resource` is the same object already parsed by the lenient schema.
- *
- * @example
- * ```ts
- * crdViolations(raw, parsed).map((v) => v.message)
- * ```
  */
 export function crdViolations(raw: unknown, resource: RoutingResource): CrdViolation[] {
   const out: CrdViolation[] = [];

@@ -7,11 +7,7 @@ import { RoutingError } from "./errors.js";
  * `time.ParseDuration`. Throws a {@link RoutingError} `INVALID_DURATION`
  * with Go's message.
  *
- * @example
- * ```ts
- * parseGoDuration("1m30s") // 90000
- * parseGoDuration("500ms") // 500
- * ```
+ * For example `1m30s` is 90000 and `500ms` is 500.
  */
 export function parseGoDuration(input: string): number {
   const parsed = time.ParseDuration(input);

@@ -55,8 +55,20 @@ export type RoutingErrorCode =
  *
  * @example
  * ```ts
- * try { loadRoutingResources(text) } catch (e) {
+ * import { RoutingError } from "@kubeimg/policy/routing";
+ * import { loadRoutingResources } from "@kubeimg/policy/routing/yaml";
+ *
+ * try {
+ *   loadRoutingResources(`
+ * apiVersion: kuik.enix.io/v1alpha1
+ * kind: ClusterImageSetMirror
+ * metadata: { name: all }
+ * spec:
+ *   mirrors: [{ registry: harbor.example.com, priority: high }]
+ * `);
+ * } catch (e) {
  *   if (e instanceof RoutingError) console.error(e.code, e.path, e.value);
+ *   // INVALID_RESOURCE spec.mirrors[0].priority high
  * }
  * ```
  */
@@ -114,11 +126,6 @@ const routingCodes: ReadonlySet<string> = new Set<RoutingErrorCode>([
 /**
  * Returns true when `value` is a {@link RoutingError}, from whichever copy of
  * the package (ESM or CJS) threw it: checks `name` and `code`.
- *
- * @example
- * ```ts
- * declare const e: unknown; // a caught error
- * if (isRoutingError(e) && e.code === "INVALID_RESOURCE") console.error(e.path);
- * ```
+
  */
 export const isRoutingError = errorGuard<RoutingError>("RoutingError", routingCodes);

@@ -4,10 +4,7 @@
  * Returns the dotted form of a path (`["spec","mirrors",0]` gives
  * `spec.mirrors[0]`).
  *
- * @example
- * ```ts
- * formatFieldPath(["spec", "mirrors", 0, "priority"]) // "spec.mirrors[0].priority"
- * ```
+ * For example `["spec", "mirrors", 0, "priority"]` gives `spec.mirrors[0].priority`.
  */
 export function formatFieldPath(path: readonly PropertyKey[]): string {
   let out = "";

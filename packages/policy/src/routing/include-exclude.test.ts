@@ -15,6 +15,18 @@ describe("compileIncludeExcludeFilter", () => {
     { include: [".*"], exclude: [], input: "a\nb", want: false }, // Go's . does not match newline
     { include: [".+"], exclude: [], input: "", want: false },
     { include: ["(?i)DOCKER\\.io/.+"], exclude: [], input: "docker.io/a", want: true },
+    {
+      include: ["docker\\.io/.+"],
+      exclude: [".*:latest"],
+      input: "docker.io/library/nginx:1.25",
+      want: true,
+    },
+    {
+      include: ["docker\\.io/.+"],
+      exclude: [".*:latest"],
+      input: "docker.io/library/nginx:latest",
+      want: false,
+    },
   ])("$include / $exclude on $input: $want", ({ include, exclude, input, want }) => {
     expect(compileIncludeExcludeFilter(include, exclude).match(input)).toBe(want);
   });

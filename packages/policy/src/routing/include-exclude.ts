@@ -25,12 +25,6 @@ export interface IncludeExcludeFilter {
  * the `RegexpError` of the first pattern Go's `regexp.Compile` would refuse.
  * Each pattern's literal prefix is checked first, so most strings are
  * refused without running the regex.
- *
- * @example
- * ```ts
- * const f = compileIncludeExcludeFilter(["docker\\.io/.+"], [".*:latest"]);
- * f.match("docker.io/library/nginx:1.25") // true
- * ```
  */
 export function compileIncludeExcludeFilter(
   include: readonly string[],

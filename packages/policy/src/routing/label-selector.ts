@@ -301,8 +301,12 @@ function requirementMatches(
  *
  * @example
  * ```ts
- * const s = parseLabelSelector("app in (web,api),!canary");
+ * import { routing } from "@kubeimg/policy/internal";
+ *
+ * const s = routing.parseLabelSelector("app in (web,api),!canary");
  * s.matches({ app: "web" }) // true
+ * s.matches({ app: "web", canary: "yes" }) // false
+ * routing.parseLabelSelector("app in (web") // throws INVALID_LABEL_SELECTOR
  * ```
  */
 export function parseLabelSelector(text: string): LabelSelector {

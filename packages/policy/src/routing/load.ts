@@ -114,12 +114,7 @@ function issueError(value: unknown, issue: z.core.$ZodIssue): RoutingError {
 /**
  * Returns `value` as a validated routing object, or the first problem found
  * as a {@link RoutingError} (`INVALID_RESOURCE`, with `path` and `value`).
- *
- * @example
- * ```ts
- * const r = safeParseRoutingResource(obj);
- * if (!r.success) console.error(r.error.path, r.error.value);
- * ```
+
  */
 export function safeParseRoutingResource(
   value: unknown,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileRouting } from "./compile.js";
-import { readOriginalImages } from "./original-images.js";
+import { originalImagesKey, readOriginalImages, setOriginalImage } from "./original-images.js";
 import { planPodRouting } from "./plan-pod.js";
 
 const routing = compileRouting([]);
@@ -36,6 +36,18 @@ describe("kuik.enix.io/original-images and container names JavaScript gives mean
       "__proto__",
       "web",
     ]);
+  });
+
+  it("setOriginalImage records __proto__ as a key, not as the map's prototype", () => {
+    const map = readOriginalImages(undefined);
+    setOriginalImage(map, "__proto__", "nginx:1.27");
+    expect(Object.keys(map)).toEqual(["__proto__"]);
+    expect(JSON.stringify(map)).toBe('{"__proto__":"nginx:1.27"}');
+  });
+
+  it("originalImagesKey prefixes an init container's name", () => {
+    expect(originalImagesKey("migrate", { init: true })).toBe("init:migrate");
+    expect(originalImagesKey("migrate")).toBe("migrate");
   });
 
   it("readOriginalImages keeps a __proto__ member as a key", () => {

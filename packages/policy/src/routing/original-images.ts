@@ -15,11 +15,7 @@ export const MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror";
  * text that is not valid JSON, or JSON that is not an object, gives an empty
  * map; a member whose value is not a string is kept with the value `""`.
  *
- * @example
- * ```ts
- * readOriginalImages('{"app":"nginx:1.25"}') // { app: "nginx:1.25" }
- * readOriginalImages("not json") // {}
- * ```
+ * For example `{"app":"nginx:1.25"}` gives `{ app: "nginx:1.25" }` and `not json` gives `{}`.
  */
 export function readOriginalImages(text: string | undefined): Record<string, string> {
   // No prototype, keys defined: a container named `__proto__` is a key like
@@ -42,11 +38,6 @@ export function readOriginalImages(text: string | undefined): Record<string, str
 /**
  * Returns the key a container has in the annotation: its name, or
  * `init:<name>` for an init container.
- *
- * @example
- * ```ts
- * originalImagesKey("migrate", { init: true }) // "init:migrate"
- * ```
  */
 export function originalImagesKey(name: string, options: { init?: boolean } = {}): string {
   return options.init ? `init:${name}` : name;
@@ -55,12 +46,6 @@ export function originalImagesKey(name: string, options: { init?: boolean } = {}
 /**
  * Records `image` under `key` in an original-images map as a plain data
  * property, so that any container name, `__proto__` included, is kept.
- *
- * @example
- * ```ts
- * const map = readOriginalImages(undefined);
- * setOriginalImage(map, "__proto__", "nginx:1.27"); // Object.keys(map): ["__proto__"]
- * ```
  */
 export function setOriginalImage(map: Record<string, string>, key: string, image: string): void {
   Object.defineProperty(map, key, {

@@ -111,7 +111,26 @@ export function planPodRouting(
  *
  * @example
  * ```ts
- * const plan = await planPodRoutingAsync(routing, request.object, { timers, signal, namespace });
+ * import { compileRouting, parseRoutingResource, planPodRoutingAsync } from "@kubeimg/policy/routing";
+ *
+ * const routing = compileRouting([
+ *   parseRoutingResource({
+ *     apiVersion: "kuik.enix.io/v1alpha1", kind: "ClusterImageSetMirror",
+ *     metadata: { name: "all" },
+ *     spec: { filter: { include: [{ image: ".*" }] }, mirrors: [{ registry: "harbor.example.com", path: "/mirror" }] },
+ *   }),
+ * ]);
+ * const timers = {
+ *   now: () => performance.now(),
+ *   setTimeout: (callback: () => void, ms: number) => setTimeout(callback, ms),
+ *   clearTimeout: (handle: NodeJS.Timeout) => clearTimeout(handle),
+ * };
+ * const pod = {
+ *   metadata: { name: "web", namespace: "default" },
+ *   spec: { containers: [{ name: "app", image: "nginx:1.25" }] },
+ * };
+ * const plan = await planPodRoutingAsync(routing, pod, { timers, signal: AbortSignal.timeout(5000) });
+ * plan.originalImagesAnnotation // '{"app":"nginx:1.25"}'
  * ```
  */
 export async function planPodRoutingAsync<Handle>(

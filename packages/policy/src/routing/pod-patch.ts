@@ -15,12 +15,6 @@ import { xxhash64 } from "./xxhash64.js";
  * Pod's namespace: `kuik-<name>-<16 hex digits>`, the digits being XXH64 of
  * `<secret namespace>/<owning CR's uid>` and the name cut so the whole fits
  * 253 characters (kuik's `makeSecretName` in the pod webhook).
- *
- * @example
- * ```ts
- * kuikSecretCopyName({ namespace: "kuik-system", name: "harbor" }, "uid-1")
- * // "kuik-harbor-f61a3de32908aaaa"
- * ```
  */
 export function kuikSecretCopyName(secret: SecretRef, ownerUid: string): string {
   const name = secret.name.slice(0, Math.min(253 - "kuik".length - 16 - 2, secret.name.length));
@@ -82,8 +76,25 @@ function pointerSegment(s: string): string {
  *
  * @example
  * ```ts
+ * import { buildPodPatch, compileRouting, parseRoutingResource, planPodRouting } from "@kubeimg/policy/routing";
+ *
+ * const routing = compileRouting([
+ *   parseRoutingResource({
+ *     apiVersion: "kuik.enix.io/v1alpha1", kind: "ClusterImageSetMirror",
+ *     metadata: { name: "all" },
+ *     spec: { filter: { include: [{ image: ".*" }] }, mirrors: [{ registry: "harbor.example.com", path: "/mirror" }] },
+ *   }),
+ * ]);
+ * const plan = planPodRouting(routing, {
+ *   metadata: { name: "web", namespace: "default" },
+ *   spec: { containers: [{ name: "app", image: "nginx:1.25" }] },
+ * });
+ * // Say the probes found the mirror (the second entry) first available:
+ * const winners = plan.containers.map((c) => (c.status === "routed" ? c.alternatives[1] : undefined));
  * const { patch } = buildPodPatch(plan, winners);
- * response.patch = Buffer.from(JSON.stringify(patch)).toString("base64");
+ * patch.map((op) => `${op.op} ${op.path}`);
+ * // ["add /metadata/annotations", "replace /spec/containers/0/image"]
+ * const base64 = Buffer.from(JSON.stringify(patch)).toString("base64"); // an AdmissionReview's response.patch
  * ```
  */
 export function buildPodPatch(

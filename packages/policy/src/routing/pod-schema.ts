@@ -51,8 +51,15 @@ export type RoutingPod = Z.output<ReturnType<typeof buildRoutingPodSchema>>;
  *
  * @example
  * ```ts
- * const pod = parseRoutingPod(admissionRequest.object);
- * pod.spec.containers[0]?.image
+ * import { parseRoutingPod } from "@kubeimg/policy/routing";
+ *
+ * const pod = parseRoutingPod({
+ *   apiVersion: "v1", kind: "Pod",
+ *   metadata: { name: "web", namespace: "default" },
+ *   spec: { containers: [{ name: "app", image: "nginx:1.25" }] },
+ * });
+ * pod.spec.containers[0]?.image // "nginx:1.25"
+ * parseRoutingPod({ containers: [] }) // throws INVALID_POD: a Pod's spec, not a Pod
  * ```
  */
 export function parseRoutingPod(value: unknown): RoutingPod {

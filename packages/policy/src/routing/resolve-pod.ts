@@ -50,8 +50,34 @@ export interface PodResolution extends PodPatch {
  *
  * @example
  * ```ts
- * const plan = planPodRouting(routing, request.object, { namespace: request.namespace });
- * const { patch } = await resolvePodRouting(plan, gate, { timers, deadlineMs: 8000 });
+ * import type { AvailabilityChecker } from "@kubeimg/policy/availability";
+ * import { compileRouting, parseRoutingResource, planPodRouting, resolvePodRouting } from "@kubeimg/policy/routing";
+ *
+ * const routing = compileRouting([
+ *   parseRoutingResource({
+ *     apiVersion: "kuik.enix.io/v1alpha1", kind: "ClusterImageSetMirror",
+ *     metadata: { name: "all" },
+ *     spec: { filter: { include: [{ image: ".*" }] }, mirrors: [{ registry: "harbor.example.com", path: "/mirror" }] },
+ *   }),
+ * ]);
+ * const plan = planPodRouting(routing, {
+ *   metadata: { name: "web", namespace: "default" },
+ *   spec: { containers: [{ name: "app", image: "nginx:1.25" }] },
+ * });
+ * // A stand-in for a registry probe (createAvailabilityGate in a webhook): only the mirror answers.
+ * const checker: AvailabilityChecker = {
+ *   check: async (image) =>
+ *     image.domain === "harbor.example.com"
+ *       ? { available: true }
+ *       : { available: false, reason: "connection refused", retryable: true },
+ * };
+ * const timers = {
+ *   now: () => performance.now(),
+ *   setTimeout: (callback: () => void, ms: number) => setTimeout(callback, ms),
+ *   clearTimeout: (handle: NodeJS.Timeout) => clearTimeout(handle),
+ * };
+ * const { images } = await resolvePodRouting(plan, checker, { timers, deadlineMs: 8000 });
+ * images // ["harbor.example.com/mirror/library/nginx:1.25"]
  * ```
  */
 export async function resolvePodRouting<Handle>(

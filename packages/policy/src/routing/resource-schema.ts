@@ -209,13 +209,6 @@ type Schemas = ReturnType<typeof buildRoutingSchemas>;
  * discriminated on `kind`). Lenient: it checks what kuik's Go types decode;
  * `parseRoutingResource` adds the CRD's own validation, unknown-field checks
  * and error messages that name the object, on top.
- *
- * @example
- * ```ts
- * declare const object: unknown; // a parsed object
- * const r = routingResourceSchema.parse(object);
- * if (r.kind === "ClusterImageSetMirror") console.log(r.spec.mirrors.length);
- * ```
  */
 export const routingResourceSchema: Schemas["routingResourceSchema"] =
   /*#__PURE__*/ lazy.lazySchema(() => schemas().routingResourceSchema);

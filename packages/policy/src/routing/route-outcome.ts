@@ -11,14 +11,7 @@ import type { ContainerRoute, RouteContainerInput, RoutedAlternative } from "./r
 /**
  * Like {@link routeContainer}, but returns the `INVALID_ALTERNATIVE_REFERENCE`
  * error as a value, so a webhook can admit the Pod unchanged as kuik does.
- *
- * @example
- * ```ts
- * declare const routing: CompiledRouting; // compileRouting(…)
- * declare const input: RouteContainerInput; // the Pod's metadata and one container
- * const r = safeRouteContainer(routing, input);
- * if (!r.success) console.warn(r.error.message); // admit unchanged
- * ```
+
  */
 export function safeRouteContainer(
   routing: CompiledRouting,
@@ -41,7 +34,22 @@ export function safeRouteContainer(
  *
  * @example
  * ```ts
+ * import { compileRouting, finalContainerImage, parseRoutingResource, routeContainer } from "@kubeimg/policy/routing";
+ *
+ * const routing = compileRouting([
+ *   parseRoutingResource({
+ *     apiVersion: "kuik.enix.io/v1alpha1", kind: "ClusterImageSetMirror",
+ *     metadata: { name: "all" },
+ *     spec: { filter: { include: [{ image: ".*" }] }, mirrors: [{ registry: "harbor.example.com", path: "/mirror" }] },
+ *   }),
+ * ]);
+ * const route = routeContainer(routing, {
+ *   pod: { namespace: "default", labels: {}, annotations: {} },
+ *   container: { name: "app", image: "nginx:1.25" },
+ * });
  * finalContainerImage(route, route.status === "routed" ? route.alternatives[1] : undefined)
+ * // "harbor.example.com/mirror/library/nginx:1.25"
+ * finalContainerImage(route, undefined) // "nginx:1.25": no winner, the image as written
  * ```
  */
 export function finalContainerImage(

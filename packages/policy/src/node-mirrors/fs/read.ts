@@ -64,11 +64,23 @@ export interface NodeRegistriesConf extends RegistriesConfInput {
  *
  * @example
  * ```ts
- * const node = await readContainerdHostDirs();
- * resolveContainerdHosts("docker.io", node.files, {
+ * import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { resolveContainerdHosts } from "@kubeimg/policy/node-mirrors";
+ * import { readContainerdHostDirs } from "@kubeimg/policy/node-mirrors/fs";
+ *
+ * // On a node: `await readContainerdHostDirs()`. Here, a node's root made up in a temporary directory:
+ * const root = mkdtempSync(join(tmpdir(), "node-"));
+ * mkdirSync(join(root, "etc/containerd/certs.d/docker.io"), { recursive: true });
+ * writeFileSync(join(root, "etc/containerd/certs.d/docker.io/hosts.toml"), 'server = "https://mirror.example.com"\n');
+ *
+ * const node = await readContainerdHostDirs("/etc/containerd/certs.d", { root });
+ * const r = resolveContainerdHosts("docker.io", node.files, {
  *   configPath: node.configPath,
  *   unreadable: node.unreadable,
  * });
+ * r.hosts.map((h) => `${h.scheme}://${h.host}${h.path}`); // ["https://mirror.example.com/v2"]
  * ```
  */
 export async function readContainerdHostDirs(

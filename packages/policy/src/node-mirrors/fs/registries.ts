@@ -38,9 +38,24 @@ export interface NodeRegistriesConfFiles {
  *
  * @example
  * ```ts
- * const options = { uid: 0, home: "/root" };
+ * import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { loadNodeRegistriesConf } from "@kubeimg/policy/node-mirrors";
+ * import { readNodeRegistriesConf } from "@kubeimg/policy/node-mirrors/fs";
+ *
+ * // On a node, `root` is left out. Here, a node's root made up in a temporary directory:
+ * const root = mkdtempSync(join(tmpdir(), "node-"));
+ * mkdirSync(join(root, "etc/containers"), { recursive: true });
+ * writeFileSync(
+ *   join(root, "etc/containers/registries.conf"),
+ *   '[[registry]]\nprefix = "docker.io"\nlocation = "mirror.example.com"\n',
+ * );
+ *
+ * const options = { root, uid: 0, home: "/root" };
  * const node = await readNodeRegistriesConf(options);
- * loadNodeRegistriesConf(node.files, { ...options, unreadable: node.unreadable });
+ * const conf = loadNodeRegistriesConf(node.files, { ...options, unreadable: node.unreadable });
+ * conf.registries.map((r) => `${r.prefix} -> ${r.location}`); // ["docker.io -> mirror.example.com"]
  * ```
  */
 export async function readNodeRegistriesConf(

@@ -20,7 +20,10 @@ export interface LoadKuikConfigOptions extends KuikConfigOptions {
  *
  * @example
  * ```ts
+ * import { loadKuikConfig } from "@kubeimg/policy/routing/yaml";
+ *
  * loadKuikConfig("routing:\n  activeCheck:\n    timeout: 2s\n").routing.activeCheck.timeout // "2s"
+ * loadKuikConfig("").routing.activeCheck.timeout // "1s", the default
  * ```
  */
 export function loadKuikConfig(text: string, options: LoadKuikConfigOptions = {}): KuikConfig {

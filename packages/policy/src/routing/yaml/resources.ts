@@ -48,6 +48,8 @@ export interface LoadRoutingResourcesOptions extends ParseRoutingResourceOptions
  *
  * @example
  * ```ts
+ * import { loadRoutingResources } from "@kubeimg/policy/routing/yaml";
+ *
  * const resources = loadRoutingResources(`
  * apiVersion: kuik.enix.io/v1alpha1
  * kind: ClusterImageSetMirror
@@ -56,6 +58,7 @@ export interface LoadRoutingResourcesOptions extends ParseRoutingResourceOptions
  *   filter: { include: [{ image: ".*" }] }
  *   mirrors: [{ registry: harbor.example.com, path: /mirror }]
  * `);
+ * resources.map((r) => `${r.kind}/${r.metadata.name}`) // ["ClusterImageSetMirror/all"]
  * ```
  */
 export function loadRoutingResources(

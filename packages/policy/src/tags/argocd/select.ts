@@ -172,6 +172,8 @@ function platformWanted(platform: string, wanted: readonly SplitPlatform[]): boo
  *
  * @example
  * ```ts
+ * import { selectArgoTag } from "@kubeimg/policy/tags/argocd";
+ *
  * const s = selectArgoTag(
  *   { annotations: { "argocd-image-updater.argoproj.io/image-list": "web=nginx:~1.26" } },
  *   [{ name: "1.26.1" }, { name: "1.27.0" }, { name: "1.26.3-alpine" }],

@@ -129,10 +129,25 @@ export function preparedData(list: PreparedTagList): PreparedData {
  *
  * @example
  * ```ts
+ * import { parseNormalizedNamed } from "@kubeimg/core/reference";
+ * import { selectArgoTag } from "@kubeimg/policy/tags/argocd";
+ * import { collectTagInfo, MemoryTagMetadataSource, prepareTagList } from "@kubeimg/policy/tags/dialects";
+ * import { selectKargoTag } from "@kubeimg/policy/tags/kargo";
+ *
+ * // A stand-in for a registry (the tags' creation times and digests):
+ * const source = new MemoryTagMetadataSource({
+ *   "ghcr.io/org/app": [
+ *     { name: "1.0.0", created: "2024-01-01T00:00:00Z", digest: `sha256:${"a".repeat(64)}` },
+ *     { name: "1.1.0", created: "2024-02-01T00:00:00Z", digest: `sha256:${"b".repeat(64)}` },
+ *     { name: "nightly", created: "2024-03-01T00:00:00Z", digest: `sha256:${"c".repeat(64)}` },
+ *   ],
+ * });
+ * const repository = parseNormalizedNamed("ghcr.io/org/app");
+ * const names = ["1.0.0", "1.1.0", "nightly"];
  * const list = prepareTagList(await collectTagInfo(names, { source, repository, needed: true }));
  * // every interval, or for each dialect of a comparison:
- * selectArgoTag(config, list).tag;
- * selectKargoTag(subscription, list).tag;
+ * selectArgoTag({ imageName: "ghcr.io/org/app" }, list).tag; // "1.1.0"
+ * selectKargoTag({ repoURL: "ghcr.io/org/app", imageSelectionStrategy: "NewestBuild" }, list).tag; // "nightly"
  * ```
  */
 export function prepareTagList(tags: readonly TagInfo[] | PreparedTagList): PreparedTagList {

@@ -75,6 +75,8 @@ export interface TagSelectionComparison {
  *
  * @example
  * ```ts
+ * import { compareTagSelections } from "@kubeimg/policy/tags/dialects";
+ *
  * const c = compareTagSelections({
  *   tags: [{ name: "1.2" }, { name: "1.1.0" }, { name: "1.3.0-rc.1" }],
  *   flux: { policy: { semver: { range: ">=1.0.0" } } },

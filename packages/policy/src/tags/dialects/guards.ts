@@ -71,9 +71,19 @@ export interface GuardedSelection {
  *
  * @example
  * ```ts
- * const g = guardSelection((tags) => selectKargoTag(sub, tags), tags,
- *   { current: "v2.0.0", noDowngrade: true });
- * g.tag; // "v2.0.0" when the pick would have been v1.9.0
+ * import { guardSelection } from "@kubeimg/policy/tags/dialects";
+ * import { selectKargoTag } from "@kubeimg/policy/tags/kargo";
+ *
+ * const sub = { repoURL: "ghcr.io/acme/app" };
+ * // The first page of the registry's listing; v2.0.0, deployed now, is on a later page.
+ * const tags = [{ name: "v1.8.0" }, { name: "v1.9.0" }];
+ * const g = guardSelection((t) => selectKargoTag(sub, t), tags, {
+ *   current: "v2.0.0",
+ *   noDowngrade: true,
+ *   partialListing: true,
+ * });
+ * g.selection.tag; // "v1.9.0": the dialect's pick
+ * g.tag; // "v2.0.0": kept
  * ```
  */
 export function guardSelection(

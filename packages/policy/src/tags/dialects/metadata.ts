@@ -67,10 +67,14 @@ function createdText(created: string | number | undefined, at: string): string |
  *
  * @example
  * ```ts
+ * import { parseNormalizedNamed } from "@kubeimg/core/reference";
+ * import { MemoryTagMetadataSource } from "@kubeimg/policy/tags/dialects";
+ *
  * const source = new MemoryTagMetadataSource({
  *   "ghcr.io/org/app": [{ name: "1.0", created: "2024-01-01T00:00:00Z", digest: `sha256:${"a".repeat(64)}` }],
  * });
- * await source.tagMetadata({ domain: "ghcr.io", path: "org/app" }, "1.0", {});
+ * const meta = await source.tagMetadata(parseNormalizedNamed("ghcr.io/org/app"), "1.0", {});
+ * meta.created; // "2024-01-01T00:00:00Z"
  * ```
  */
 export class MemoryTagMetadataSource implements TagMetadataSource {
@@ -174,10 +178,22 @@ export interface CollectTagInfoOptions {
  *
  * @example
  * ```ts
+ * import { parseNormalizedNamed } from "@kubeimg/core/reference";
+ * import { collectTagInfo, MemoryTagMetadataSource, needsTagMetadata } from "@kubeimg/policy/tags/dialects";
+ *
+ * // A stand-in for a registry (the tags' creation times and digests):
+ * const source = new MemoryTagMetadataSource({
+ *   "ghcr.io/org/app": [
+ *     { name: "1.0", created: "2024-01-01T00:00:00Z", digest: `sha256:${"a".repeat(64)}` },
+ *     { name: "1.1", created: "2024-02-01T00:00:00Z", digest: `sha256:${"b".repeat(64)}` },
+ *   ],
+ * });
+ * const subscription = { repoURL: "ghcr.io/org/app", imageSelectionStrategy: "NewestBuild" as const };
  * const tags = await collectTagInfo(["1.0", "1.1"], {
  *   source, repository: parseNormalizedNamed("ghcr.io/org/app"),
- *   needed: needsTagMetadata({ dialect: "kargo", subscription }),
+ *   needed: needsTagMetadata({ dialect: "kargo", subscription }), // true: NewestBuild reads creation times
  * });
+ * tags[1]?.created; // "2024-02-01T00:00:00Z"
  * ```
  */
 export async function collectTagInfo(

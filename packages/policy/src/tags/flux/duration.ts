@@ -15,12 +15,7 @@ const intervalPattern = /^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$/;
  * shape, or beyond Go's int64 nanoseconds, about 292 years). Fractions are
  * truncated to the nanosecond as Go does.
  *
- * @example
- * ```ts
- * parseIntervalMillis("1h30m"); // 5_400_000
- * parseIntervalMillis("1.5s");  // 1_500
- * parseIntervalMillis("10");    // undefined: a unit is required
- * ```
+ * For example `1h30m` is 5400000 and `1.5s` is 1500; `10` is undefined (a unit is required).
  */
 export function parseIntervalMillis(text: string): number | undefined {
   if (!intervalPattern.test(text)) return undefined;

@@ -88,11 +88,6 @@ const codes: ReadonlySet<string> = new Set<TagPolicyErrorCode>([
 /**
  * Returns true when `value` is a {@link TagPolicyError} from any copy of the
  * package: it checks `name` and `code`.
- *
- * @example
- * ```ts
- * isTagPolicyError(new TagPolicyError("NO_TAGS", "no tags in database")); // true
- * ```
  */
 export const isTagPolicyError = errorGuard<TagPolicyError>("TagPolicyError", codes);
 

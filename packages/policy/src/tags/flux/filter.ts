@@ -37,13 +37,6 @@ export interface TagFilter {
 /**
  * Returns the compiled filter, or throws `INVALID_PATTERN` with Flux's
  * message when the pattern is not a Go regular expression.
- *
- * @example
- * ```ts
- * const f = compileTagFilter({ pattern: "^main-[0-9a-f]+-(?P<ts>[0-9]+)$", extract: "$ts" });
- * f.keyOf("main-abc1234-1700000000"); // "1700000000"
- * f.apply(["main-a-1", "dev", "main-b-1"]); // Map { "1" => "main-b-1" }
- * ```
  */
 export function compileTagFilter(spec: TagFilterSpec): TagFilter {
   const pattern = spec.pattern ?? "";

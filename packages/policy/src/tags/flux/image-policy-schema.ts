@@ -264,13 +264,6 @@ export const imagePolicyStatusSchema: Schemas["imagePolicyStatusSchema"] =
  * `parseImagePolicy` is the usual way in (it also refuses unknown fields,
  * reads the older versions and words errors with their paths); parsing
  * with the schema itself gives zod's own result.
- *
- * @example
- * ```ts
- * declare const object: unknown; // a parsed object
- * const result = imagePolicySchema.safeParse(object);
- * if (result.success) result.data.spec.policy;
- * ```
  */
 export const imagePolicySchema: Schemas["imagePolicySchema"] = /*#__PURE__*/ lazy.lazySchema(
   () => imagePolicySchemas().imagePolicySchema,

@@ -97,11 +97,7 @@ export const imageRepositorySpecSchema: Schemas["imageRepositorySpecSchema"] =
  * `parseImageRepository` is the usual way in (unknown fields refused, older
  * versions converted).
  *
- * @example
- * ```ts
- * declare const object: unknown; // a parsed object
- * imageRepositorySchema.parse(object).spec.exclusionList; // ["^.*\\.sig$"] by default
- * ```
+ * By default `spec.exclusionList` is `^.*\.sig$` alone, as in Flux.
  */
 export const imageRepositorySchema: Schemas["imageRepositorySchema"] =
   /*#__PURE__*/ lazy.lazySchema(() => schemas().imageRepositorySchema);

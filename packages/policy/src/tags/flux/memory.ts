@@ -11,6 +11,9 @@ import type { DigestResolver, TagLister } from "./resolve.js";
  *
  * @example
  * ```ts
+ * import { parseNormalizedNamed } from "@kubeimg/core/reference";
+ * import { MemoryRegistry } from "@kubeimg/policy/tags";
+ *
  * const registry = new MemoryRegistry({
  *   tags: { "docker.io/library/nginx": ["1.25.0", "1.25.1"] },
  *   digests: { "docker.io/library/nginx:1.25.1": "sha256:" + "a".repeat(64) },

@@ -35,6 +35,10 @@ spec:
 `),
     );
     expect(policy.spec.policy.alphabetical?.order).toBe("asc");
+    expect(
+      parseImagePolicySpec({ imageRepositoryRef: { name: "app" }, policy: { numerical: {} } })
+        .policy.numerical?.order,
+    ).toBe("asc");
     expect(policy.spec.digestReflectionPolicy).toBe("Never");
     expect(policy.spec.filterTags?.extract).toBe("$timestamp");
   });

@@ -234,15 +234,16 @@ function parseFluxObject(
  *
  * @example
  * ```ts
- * const policy = parseImagePolicy(YAML.parse(`
- * apiVersion: image.toolkit.fluxcd.io/v1
- * kind: ImagePolicy
- * metadata: { name: podinfo, namespace: default }
- * spec:
- *   imageRepositoryRef: { name: podinfo }
- *   policy: { semver: { range: 5.1.x } }
- * `));
+ * import { parseImagePolicy } from "@kubeimg/policy/tags";
+ *
+ * const policy = parseImagePolicy({
+ *   apiVersion: "image.toolkit.fluxcd.io/v1",
+ *   kind: "ImagePolicy",
+ *   metadata: { name: "podinfo", namespace: "default" },
+ *   spec: { imageRepositoryRef: { name: "podinfo" }, policy: { semver: { range: "5.1.x" } } },
+ * });
  * policy.spec.digestReflectionPolicy; // "Never"
+ * parseImagePolicy({ ...policy, spec: { ...policy.spec, polcy: {} } }); // throws UNKNOWN_FIELD
  * ```
  */
 export function parseImagePolicy(input: unknown, options: FluxObjectOptions = {}): ImagePolicy {
@@ -301,12 +302,6 @@ export function parseImageRepository(
  * Returns an `ImagePolicy` spec validated, with its defaults; paths in errors
  * start at `spec.`. Unknown fields are refused unless `options` says
  * otherwise.
- *
- * @example
- * ```ts
- * parseImagePolicySpec({ imageRepositoryRef: { name: "app" }, policy: { numerical: {} } })
- *   .policy.numerical?.order; // "asc"
- * ```
  */
 export function parseImagePolicySpec(
   input: unknown,

@@ -86,11 +86,6 @@ function goToUpper(s: string): string {
  * wins over `alphabetical`, which wins over `numerical`; none is
  * `INVALID_POLICY`, as are a range that does not parse and an order other
  * than `ASC`/`DESC` in any case.
- *
- * @example
- * ```ts
- * policerFromSpec({ numerical: { order: "desc" } }).latest(["3", "1", "2"]); // "1"
- * ```
  */
 export function policerFromSpec(choice: ImagePolicyChoice, options: SemverOptions = {}): Policer {
   if (choice.semver != null) {

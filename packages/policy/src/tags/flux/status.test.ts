@@ -127,6 +127,9 @@ describe("nextConditions", () => {
   };
 
   it("success: Ready=True only", () => {
+    expect(nextConditions([], { kind: "success", message: "ok" })).toEqual([
+      ready("True", "Succeeded", "ok"),
+    ]);
     expect(nextConditions([retrying], { kind: "success", message: "ok" })).toEqual([
       ready("True", "Succeeded", "ok"),
     ]);

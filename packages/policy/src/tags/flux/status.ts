@@ -17,11 +17,6 @@ export type DigestReflectionPolicy = "Always" | "IfNotPresent" | "Never";
 
 /**
  * Condition reasons Flux uses for an `ImagePolicy`.
- *
- * @example
- * ```ts
- * status.conditions?.some((c) => c.type === "Stalled" && c.reason === conditionReasons.invalidPolicy);
- * ```
  */
 export const conditionReasons = Object.freeze({
   /** Ready=True after a successful reconciliation. */
@@ -52,12 +47,6 @@ export const conditionReasons = Object.freeze({
  * - `Always`: fetch every time;
  * - `IfNotPresent`: keep the stored digest while the image and tag are
  *   unchanged and a digest is stored; fetch otherwise.
- *
- * @example
- * ```ts
- * planDigestReflection("IfNotPresent", { name: "app", tag: "1.0.0", digest: "sha256:…" }, "app", "1.0.0");
- * // { fetch: false, digest: "sha256:…" }
- * ```
  */
 export function planDigestReflection(
   policy: DigestReflectionPolicy,
@@ -89,12 +78,6 @@ function sameRef(a: ImageRef, b: ImageRef): boolean {
  * Returns the next `latestRef` and `observedPreviousRef`: when the new ref
  * differs from the stored one (name, tag or digest), the stored one becomes
  * the observed previous ref; otherwise both stay as they are.
- *
- * @example
- * ```ts
- * nextImageRefs({ latestRef: { name: "app", tag: "1.0.0" } }, { name: "app", tag: "1.1.0" });
- * // { latestRef: { name: "app", tag: "1.1.0" }, observedPreviousRef: { name: "app", tag: "1.0.0" } }
- * ```
  */
 export function nextImageRefs(
   previous: Pick<ImagePolicyStatus, "latestRef" | "observedPreviousRef">,
@@ -114,7 +97,9 @@ export function nextImageRefs(
  *
  * @example
  * ```ts
- * composeReadyMessage({ name: "foo/bar", tag: "1.1.0" }, { name: "foo/bar", tag: "1.0.0" });
+ * import { tags } from "@kubeimg/policy/internal";
+ *
+ * tags.composeReadyMessage({ name: "foo/bar", tag: "1.1.0" }, { name: "foo/bar", tag: "1.0.0" });
  * // "Latest image tag for foo/bar resolved to 1.1.0 (previously foo/bar:1.0.0)"
  * ```
  */
@@ -166,12 +151,6 @@ function setCondition(
  *
  * Conditions come out Ready first, then by type. Times are left to the
  * caller, who owns the clock.
- *
- * @example
- * ```ts
- * nextConditions([], { kind: "success", message: "Latest image tag for app resolved to 1.0.0" });
- * // [{ type: "Ready", status: "True", reason: "Succeeded", message: "Latest image tag for app resolved to 1.0.0" }]
- * ```
  */
 export function nextConditions(
   previous: readonly Condition[] | undefined,

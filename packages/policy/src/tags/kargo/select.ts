@@ -56,6 +56,8 @@ export interface KargoSelectOptions {
  *
  * @example
  * ```ts
+ * import { selectKargoTag } from "@kubeimg/policy/tags/kargo";
+ *
  * const s = selectKargoTag({ repoURL: "ghcr.io/acme/app", constraint: "^1.0.0" },
  *   [{ name: "v1.0.0" }, { name: "v1.2.0" }, { name: "v2.0.0" }]);
  * s.tag;        // "v1.2.0"
