@@ -195,10 +195,44 @@ export function resolveFromKnown<T extends ProbeTarget>(
  *
  * @example
  * ```ts
- * const { winner } = await resolveFirstAvailable(route.alternatives, checker, {
- *   deadlineMs: 8_000, timers,
+ * import { type AvailabilityChecker, resolveFirstAvailable } from "@kubeimg/policy/availability";
+ * import {
+ *   compileRouting,
+ *   finalContainerImage,
+ *   parseRoutingResource,
+ *   routeContainer,
+ * } from "@kubeimg/policy/routing";
+ *
+ * const routing = compileRouting([
+ *   parseRoutingResource({
+ *     apiVersion: "kuik.enix.io/v1alpha1",
+ *     kind: "ClusterImageSetMirror",
+ *     metadata: { name: "all" },
+ *     spec: {
+ *       filter: { include: [{ image: ".*" }] },
+ *       mirrors: [{ registry: "harbor.example.com", path: "/mirror" }],
+ *     },
+ *   }),
+ * ]);
+ * const route = routeContainer(routing, {
+ *   pod: { namespace: "default", labels: {}, annotations: {} },
+ *   container: { name: "app", image: "nginx:1.25", imagePullPolicy: "IfNotPresent" },
  * });
- * const image = finalContainerImage(route, winner);
+ * // Stands in for createAvailabilityChecker (@kubeimg/registry): here the mirror has the image.
+ * const checker: AvailabilityChecker = {
+ *   check: async (image) =>
+ *     image.domain === "harbor.example.com"
+ *       ? { available: true }
+ *       : { available: false, reason: "404", retryable: false },
+ * };
+ * if (route.status === "routed" && route.probed) {
+ *   const timers = { now: () => performance.now(), setTimeout, clearTimeout };
+ *   const { winner } = await resolveFirstAvailable(route.alternatives, checker, {
+ *     deadlineMs: 8_000,
+ *     timers,
+ *   });
+ *   console.log(finalContainerImage(route, winner)); // harbor.example.com/mirror/library/nginx:1.25
+ * }
  * ```
  */
 export function resolveFirstAvailable<T extends ProbeTarget, Handle>(

@@ -77,8 +77,26 @@ const abortedAnswer: Availability = Object.freeze({
  *
  * @example
  * ```ts
+ * import {
+ *   type AvailabilityChecker,
+ *   createAvailabilityGate,
+ *   resolveFirstAvailable,
+ * } from "@kubeimg/policy/availability";
+ *
+ * let probes = 0;
+ * // Stands in for createAvailabilityChecker (@kubeimg/registry).
+ * const registryChecker: AvailabilityChecker = {
+ *   check: async () => (probes++, { available: true }),
+ * };
+ * const timers = { now: () => performance.now(), setTimeout, clearTimeout };
  * const gate = createAvailabilityGate(registryChecker, { timers, probeTimeoutMs: 1000 });
- * const { winner } = await resolveFirstAvailable(route.alternatives, gate, { timers, deadlineMs: 8000 });
+ * const alternatives = [
+ *   { image: "harbor.example.com/mirror/library/nginx:1.25" },
+ *   { image: "nginx:1.25" },
+ * ];
+ * const admit = () => resolveFirstAvailable(alternatives, gate, { timers, deadlineMs: 8000 });
+ * await Promise.all([admit(), admit(), admit()]);
+ * console.log(probes); // 2: one per alternative, shared by the three admissions
  * ```
  */
 export function createAvailabilityGate<Handle>(

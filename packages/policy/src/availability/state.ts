@@ -208,8 +208,21 @@ export function verdictKeyString(key: VerdictKey): string {
  *
  * @example
  * ```ts
+ * import {
+ *   type AvailabilityChecker,
+ *   createAvailabilityGate,
+ *   createMemoryAvailabilityState,
+ * } from "@kubeimg/policy/availability";
+ * import { parseNormalizedNamed } from "@kubeimg/core/reference";
+ *
+ * let probes = 0;
+ * // Stands in for createAvailabilityChecker (@kubeimg/registry).
+ * const checker: AvailabilityChecker = { check: async () => (probes++, { available: true }) };
+ * const timers = { now: () => performance.now(), setTimeout, clearTimeout };
  * const state = createMemoryAvailabilityState({ now: timers.now, maxVerdicts: 5000 });
  * const gate = createAvailabilityGate(checker, { timers, state });
+ * for (let i = 0; i < 2; i++) await gate.check(parseNormalizedNamed("nginx:1.25"), undefined, {});
+ * console.log(probes); // 1: the second answer is the verdict kept in `state`
  * ```
  */
 export function createMemoryAvailabilityState(

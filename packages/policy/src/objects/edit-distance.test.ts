@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { editDistance } from "./edit-distance.js";
+import { closestName, editDistance } from "./edit-distance.js";
 
 describe("editDistance (optimal string alignment)", () => {
   it.each([
@@ -15,5 +15,15 @@ describe("editDistance (optimal string alignment)", () => {
   ] as const)("%j ~ %j = %d", (a, b, want) => {
     expect(editDistance(a, b)).toBe(want);
     expect(editDistance(b, a)).toBe(want);
+  });
+});
+
+describe("closestName", () => {
+  it.each([
+    { name: "registy", candidates: ["registry", "path", "priority"], want: "registry" },
+    { name: "zzz", candidates: ["registry"], want: undefined }, // too far to be a typo
+    { name: "PATH", candidates: ["registry", "path"], want: "path" }, // a case difference
+  ])("$name", ({ name, candidates, want }) => {
+    expect(closestName(name, candidates)).toBe(want);
   });
 });

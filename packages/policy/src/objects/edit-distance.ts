@@ -9,7 +9,10 @@
  *
  * @example
  * ```ts
- * editDistance("registy", "registry"); // 1
+ * import { objects } from "@kubeimg/policy/internal";
+ *
+ * objects.editDistance("registy", "registry"); // 1
+ * objects.editDistance("regsitry", "registry"); // 1: a swap of neighbours is one edit
  * ```
  */
 export function editDistance(a: string, b: string): number {
@@ -42,12 +45,6 @@ export function editDistance(a: string, b: string): number {
  * Returns the candidate closest to `name` when it is close enough to be a
  * typo (a case difference, or an edit distance of at most a third of the
  * longer name, and at most 3), preferring the first on ties.
- *
- * @example
- * ```ts
- * closestName("registy", ["registry", "path", "priority"]); // "registry"
- * closestName("zzz", ["registry"]);                         // undefined
- * ```
  */
 export function closestName(name: string, candidates: readonly string[]): string | undefined {
   if (name.length > 64) return undefined;

@@ -28,13 +28,7 @@ export const OBJECT_META_FIELDS: readonly string[] = [
 
 /**
  * Returns the fields of `metadata` that `ObjectMeta` does not have, each
- * with the closest known name when one is close.
- *
- * @example
- * ```ts
- * findUnknownMetadataFields({ nmae: "x" }, ["metadata"]);
- * // [{ path: ["metadata", "nmae"], suggestion: "name" }]
- * ```
+ * with the closest known name when one is close (`nmae` suggests `name`).
  */
 export function findUnknownMetadataFields(
   metadata: unknown,

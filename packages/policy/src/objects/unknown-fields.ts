@@ -88,12 +88,6 @@ function pickOption(def: Def, value: unknown): AnySchema | undefined {
  * Returns every field of `value` that `schema` does not know, in document
  * order, with a "did you mean" suggestion where one known field is close.
  * Objects declared loose (`z.looseObject`, a catchall) accept any field.
- *
- * @example
- * ```ts
- * findUnknownFields(z.object({ registry: z.string() }), { registy: "x" });
- * // [{ path: ["registy"], suggestion: "registry" }]
- * ```
  */
 export function findUnknownFields(
   schema: AnySchema,
@@ -151,11 +145,6 @@ export function findUnknownFields(
 
 /**
  * Returns `path` as Kubernetes writes field paths: `spec.mirrors[0].registy`.
- *
- * @example
- * ```ts
- * fieldPathText(["spec", "mirrors", 0, "registy"]); // "spec.mirrors[0].registy"
- * ```
  */
 export function fieldPathText(path: readonly (string | number)[]): string {
   let text = "";
@@ -168,13 +157,8 @@ export function fieldPathText(path: readonly (string | number)[]): string {
 
 /**
  * Returns the one-line description of an unknown field, as `kubectl
- * --validate=strict` words it, plus the suggestion.
- *
- * @example
- * ```ts
- * describeUnknownField({ path: ["spec", "filterTag"], suggestion: "filterTags" });
- * // 'unknown field "spec.filterTag" (did you mean "filterTags"?)'
- * ```
+ * --validate=strict` words it, plus the suggestion:
+ * `unknown field "spec.filterTag" (did you mean "filterTags"?)`.
  */
 export function describeUnknownField(field: UnknownField): string {
   const hint = field.suggestion === undefined ? "" : ` (did you mean "${field.suggestion}"?)`;

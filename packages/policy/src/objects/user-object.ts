@@ -55,12 +55,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * without prototype, the keys {@link PROTOTYPE_KEYS} taken out (their paths
  * reported), and `null` members dropped when `dropNulls` is set (as the API
  * server does for fields that are not nullable).
- *
- * @example
- * ```ts
- * const { value, prototypeKeys } = copyUserValue(JSON.parse('{"spec":{"__proto__":{"a":1}}}'), { dropNulls: true });
- * prototypeKeys; // [["spec", "__proto__"]]
- * ```
  */
 export function copyUserValue(value: unknown, options: { dropNulls: boolean }): UserValueCopy {
   const prototypeKeys: (string | number)[][] = [];

@@ -180,8 +180,10 @@ function expandedSize(
  *
  * @example
  * ```ts
+ * import { describeYamlProblem, readYamlDocuments } from "@kubeimg/policy/objects";
+ *
  * const r = readYamlDocuments("a: 1\n---\nb: 2\n", { version: "1.1" });
- * if (r.ok) r.values; // [{ a: 1 }, { b: 2 }]
+ * console.log(r.ok ? r.values : describeYamlProblem(r.problem)); // [ { a: 1 }, { b: 2 } ]
  * ```
  */
 export function readYamlDocuments(text: string, limits: YamlReadLimits = {}): YamlReadResult {
@@ -268,8 +270,11 @@ export function boundedValues(
  *
  * @example
  * ```ts
- * describeYamlProblem({ kind: "unresolved-alias", document: 0, position: { line: 3, col: 7 } });
- * // "document 0, line 3, column 7: an alias with no anchor before it"
+ * import { describeYamlProblem, readYamlDocuments } from "@kubeimg/policy/objects";
+ *
+ * const r = readYamlDocuments("a: 1\nb: *missing\n");
+ * if (!r.ok) console.log(describeYamlProblem(r.problem));
+ * // document 0, line 2, column 4: an alias with no anchor before it
  * ```
  */
 export function describeYamlProblem(problem: YamlReadProblem): string {

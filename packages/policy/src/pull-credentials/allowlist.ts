@@ -12,11 +12,6 @@ import { PullCredentialsConfigError } from "./errors.js";
 
 /**
  * The allowlist's field name in the KubeletConfiguration.
- *
- * @example
- * ```ts
- * err.field === allowlistField; // "preloadedImagesVerificationAllowlist"
- * ```
  */
 export const allowlistField = "preloadedImagesVerificationAllowlist";
 
@@ -24,11 +19,6 @@ export const allowlistField = "preloadedImagesVerificationAllowlist";
  * A validated allowlist pattern: `absolute` matches one repository exactly,
  * `prefix` (a pattern ending in `/*`) matches every image string starting
  * with `value` (the pattern without its `*`, keeping the `/`).
- *
- * @example
- * ```ts
- * const p: AllowlistPattern = parseAllowlistPattern("registry.io/*"); // { kind: "prefix", value: "registry.io/" }
- * ```
  */
 export interface AllowlistPattern {
   readonly pattern: string;
@@ -46,12 +36,6 @@ export interface AllowlistPattern {
  * and hold no other `*`; a wildcard needs more than the `/`; an absolute
  * pattern must parse as a Docker reference and equal its normalized name (so
  * no tag, no digest, no familiar short form).
- *
- * @example
- * ```ts
- * parseAllowlistPattern("registry.example.com/team/*"); // { kind: "prefix", value: "registry.example.com/team/" , … }
- * parseAllowlistPattern("nginx"); // throws INVALID_ALLOWLIST
- * ```
  */
 export function parseAllowlistPattern(pattern: string, index?: number): AllowlistPattern {
   const invalid = (message: string, cause?: unknown): never => {
@@ -93,11 +77,6 @@ export function parseAllowlistPattern(pattern: string, index?: number): Allowlis
 /**
  * Validates every pattern (the kubelet's `ValidateAllowlistImagesPatterns`);
  * throws on the first invalid one, naming it and its index.
- *
- * @example
- * ```ts
- * validateAllowlistPatterns(["docker.io/library/nginx", "registry.example.com/*"]); // ok
- * ```
  */
 export function validateAllowlistPatterns(patterns: readonly string[]): void {
   patterns.forEach((p, i) => {
@@ -114,7 +93,19 @@ export function validateAllowlistPatterns(patterns: readonly string[]): void {
  *
  * @example
  * ```ts
- * createVerificationPolicy({ policy: "NeverVerifyAllowlistedImages", allowlist, allowlistMatching: "v1.36" });
+ * import { createVerificationPolicy } from "@kubeimg/policy/pull-credentials";
+ *
+ * const allowlist = ["docker.io/library/nginx"];
+ * for (const allowlistMatching of ["v1.35", "v1.36"] as const) {
+ *   const p = createVerificationPolicy({
+ *     policy: "NeverVerifyAllowlistedImages",
+ *     allowlist,
+ *     allowlistMatching,
+ *   });
+ *   console.log(allowlistMatching, p.requiresVerification("nginx:1.25", false));
+ * }
+ * // v1.35 true   ("nginx:1.25" is not the string "docker.io/library/nginx")
+ * // v1.36 false  (its normalized name is)
  * ```
  *
  * @inline
@@ -130,7 +121,17 @@ export type AllowlistMatching = "v1.35" | "v1.36";
  *
  * @example
  * ```ts
- * createVerificationPolicy({ policy: "NeverVerifyAllowlistedImages", allowlist, kubelet: "1.35" });
+ * import {
+ *   createVerificationPolicy,
+ *   type KubeletRelease,
+ *   kubeletReleases,
+ * } from "@kubeimg/policy/pull-credentials";
+ *
+ * const allowlist = ["docker.io/library/nginx"];
+ * const needsVerification = (kubelet: KubeletRelease) =>
+ *   createVerificationPolicy({ policy: "NeverVerifyAllowlistedImages", allowlist, kubelet })
+ *     .requiresVerification("nginx:1.25", false);
+ * console.log(kubeletReleases.map(needsVerification)); // [ true, false, false ]: 1.35, 1.36, 1.37
  * ```
  */
 export type KubeletRelease = "1.35" | "1.36" | "1.37";
@@ -141,12 +142,6 @@ export const kubeletReleases: readonly KubeletRelease[] = Object.freeze(["1.35",
 /**
  * Returns the allowlist matching of a kubelet release (the newest when
  * `undefined`); throws `UNKNOWN_RELEASE` for a release kubeimg does not reproduce.
- *
- * @example
- * ```ts
- * allowlistMatchingOf("1.35"); // "v1.35"
- * allowlistMatchingOf(undefined); // "v1.36": 1.37 matches as 1.36 does
- * ```
  */
 export function allowlistMatchingOf(kubelet: unknown): AllowlistMatching {
   return chooseRelease("kubelet", kubelet, kubeletReleases, "1.37") === "1.35" ? "v1.35" : "v1.36";
@@ -154,13 +149,6 @@ export function allowlistMatchingOf(kubelet: unknown): AllowlistMatching {
 
 /**
  * A compiled allowlist.
- *
- * @example
- * ```ts
- * const list = compileAllowlist(["registry.example.com/team/*"]);
- * list.matches("registry.example.com/team/app:1"); // true
- * list.matches("registry.example.com/team-b/app:1"); // false
- * ```
  */
 export interface Allowlist {
   readonly patterns: readonly AllowlistPattern[];
@@ -169,11 +157,6 @@ export interface Allowlist {
 
 /**
  * Validates and compiles allowlist patterns for matching.
- *
- * @example
- * ```ts
- * compileAllowlist(["docker.io/library/nginx"], { matching: "v1.36" }).matches("nginx:1.25"); // true
- * ```
  */
 export function compileAllowlist(
   patterns: readonly string[],

@@ -103,4 +103,26 @@ describe("CachedPullRecordStore: the authoritative-cache rule", () => {
       kubelet_imagemanager_inmemory_pulledrecords_usage_percent: 33,
     });
   });
+
+  it("clamps the capacities to the kubelet's largest caches (1024 intents, 2000 records)", async () => {
+    const gauges = new Map<string, number>();
+    const metrics: MetricsRecorder = {
+      incrementCounter: () => undefined,
+      setGauge: (n, v) => gauges.set(n, v),
+    };
+    const cache = await CachedPullRecordStore.create(new MemoryPullRecordStore(), {
+      pulledRecordsCapacity: 100_000,
+      intentsCapacity: 100_000,
+      metrics,
+    });
+    for (let i = 0; i < 20; i++) {
+      await cache.writePulledRecord(rec(`r${i}`));
+      await cache.writeIntent(`i${i}`);
+    }
+    // 20 of 1024 and 20 of 2000; unclamped, both would be 0 %.
+    expect(Object.fromEntries(gauges)).toEqual({
+      kubelet_imagemanager_inmemory_pullintents_usage_percent: 1,
+      kubelet_imagemanager_inmemory_pulledrecords_usage_percent: 1,
+    });
+  });
 });

@@ -7,20 +7,10 @@ import type { ImagePulledRecord, ImagePullIntent } from "./types.js";
 
 /**
  * The largest intent cache the kubelet allows.
- *
- * @example
- * ```ts
- * await CachedPullRecordStore.create(store, { intentsCapacity: maxIntentsCacheCapacity });
- * ```
  */
 export const maxIntentsCacheCapacity = 1024;
 /**
  * The largest record cache the kubelet allows.
- *
- * @example
- * ```ts
- * await CachedPullRecordStore.create(store, { pulledRecordsCapacity: maxPulledRecordsCacheCapacity });
- * ```
  */
 export const maxPulledRecordsCacheCapacity = 2000;
 
@@ -29,7 +19,20 @@ export const maxPulledRecordsCacheCapacity = 2000;
  *
  * @example
  * ```ts
- * const options: CachedPullRecordStoreOptions = { pulledRecordsCapacity: 500, metrics: recorder };
+ * import {
+ *   CachedPullRecordStore,
+ *   type CachedPullRecordStoreOptions,
+ *   MemoryPullRecordStore,
+ * } from "@kubeimg/policy/pull-credentials";
+ *
+ * const gauges = new Map<string, number>();
+ * const options: CachedPullRecordStoreOptions = {
+ *   intentsCapacity: 4,
+ *   metrics: { incrementCounter: () => {}, setGauge: (name, value) => gauges.set(name, value) },
+ * };
+ * const store = await CachedPullRecordStore.create(new MemoryPullRecordStore(), options);
+ * await store.writeIntent("nginx:1.25");
+ * console.log(gauges.get("kubelet_imagemanager_inmemory_pullintents_usage_percent")); // 25
  * ```
  */
 export interface CachedPullRecordStoreOptions {
@@ -60,7 +63,16 @@ export interface CachedPullRecordStoreOptions {
  *
  * @example
  * ```ts
+ * import { mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { CachedPullRecordStore } from "@kubeimg/policy/pull-credentials";
+ * import { FileSystemPullRecordStore } from "@kubeimg/policy/pull-credentials/fs";
+ *
+ * const root = mkdtempSync(join(tmpdir(), "kubelet-")); // the kubelet's root, e.g. /var/lib/kubelet
  * const store = await CachedPullRecordStore.create(await FileSystemPullRecordStore.open(root));
+ * await store.writeIntent("nginx:1.25"); // written to disk, then cached
+ * console.log(await store.intentExists("nginx:1.25"), await store.intentExists("redis:7")); // true false
  * ```
  */
 export class CachedPullRecordStore implements PullRecordStore, SynchronousLookup {

@@ -45,8 +45,10 @@ function encodeCredentials(c: ImagePullCredentials): string {
  *
  * @example
  * ```ts
- * encodeIntentFile({ image: "nginx" });
- * // '{"kind":"ImagePullIntent","apiVersion":"kubelet.config.k8s.io/v1beta1","image":"nginx"}\n'
+ * import { pullCredentials } from "@kubeimg/policy/internal";
+ *
+ * process.stdout.write(pullCredentials.encodeIntentFile({ image: "nginx" }));
+ * // {"kind":"ImagePullIntent","apiVersion":"kubelet.config.k8s.io/v1beta1","image":"nginx"}
  * ```
  */
 export function encodeIntentFile(intent: ImagePullIntent): string {
@@ -58,8 +60,15 @@ export function encodeIntentFile(intent: ImagePullIntent): string {
  *
  * @example
  * ```ts
- * encodePulledRecordFile({ lastUpdatedTime: new Date("2025-01-01T00:00:00Z"), imageRef: "r", credentialMapping: new Map() });
- * // '{"kind":"ImagePulledRecord","apiVersion":"kubelet.config.k8s.io/v1beta1","lastUpdatedTime":"2025-01-01T00:00:00Z","imageRef":"r"}\n'
+ * import { pullCredentials } from "@kubeimg/policy/internal";
+ *
+ * const text = pullCredentials.encodePulledRecordFile({
+ *   lastUpdatedTime: new Date("2025-01-01T00:00:00Z"),
+ *   imageRef: "r",
+ *   credentialMapping: new Map(),
+ * });
+ * process.stdout.write(text);
+ * // {"kind":"ImagePulledRecord","apiVersion":"kubelet.config.k8s.io/v1beta1","lastUpdatedTime":"2025-01-01T00:00:00Z","imageRef":"r"}
  * ```
  */
 export function encodePulledRecordFile(record: ImagePulledRecord): string {

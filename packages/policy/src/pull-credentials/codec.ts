@@ -79,11 +79,6 @@ function fieldNamesFor(apiVersion: string): FieldNames {
 
 /**
  * Which directory a file belongs to: `pulling` holds intents, `pulled` holds records.
- *
- * @example
- * ```ts
- * const kind: RecordFileKind = dir === "pulling" ? "intent" : "pulled";
- * ```
  */
 export type RecordFileKind = "intent" | "pulled";
 
@@ -99,8 +94,12 @@ const kindNames: Record<RecordFileKind, string> = {
  *
  * @example
  * ```ts
- * const d: DecodedRecordFile<ImagePullIntent> = decodeIntentFile(text);
+ * import { pullCredentials } from "@kubeimg/policy/internal";
+ *
+ * const text = '{"kind":"ImagePullIntent","apiVersion":"kubelet.config.k8s.io/v1alpha1","image":"nginx"}';
+ * const d = pullCredentials.decodeIntentFile(text);
  * if (!d.isCurrentVersion) console.log(`will be migrated from ${d.apiVersion}`);
+ * // will be migrated from kubelet.config.k8s.io/v1alpha1
  * ```
  */
 export interface DecodedRecordFile<T> {
@@ -262,8 +261,19 @@ function wrapDecode<T>(kind: RecordFileKind, run: () => T): T {
  *
  * @example
  * ```ts
- * decodeIntentFile('{"kind":"ImagePullIntent","apiVersion":"kubelet.config.k8s.io/v1alpha1","image":"nginx"}');
- * // → { apiVersion: "kubelet.config.k8s.io/v1alpha1", kind: "ImagePullIntent", isCurrentVersion: false, object: { image: "nginx" } }
+ * import { pullCredentials } from "@kubeimg/policy/internal";
+ *
+ * const decoded = pullCredentials.decodeIntentFile(
+ *   '{"kind":"ImagePullIntent","apiVersion":"kubelet.config.k8s.io/v1alpha1","image":"nginx"}',
+ * );
+ * console.log(decoded);
+ * // {
+ * //   apiVersion: 'kubelet.config.k8s.io/v1alpha1',
+ * //   kind: 'ImagePullIntent',
+ * //   isCurrentVersion: false,
+ * //   object: { image: 'nginx' }
+ * // }
+ * pullCredentials.decodeIntentFile('{"kind":"ImagePullIntent"}'); // throws DECODE_ERROR
  * ```
  */
 export function decodeIntentFile(content: string | Uint8Array): DecodedRecordFile<ImagePullIntent> {
@@ -288,8 +298,19 @@ export function decodeIntentFile(content: string | Uint8Array): DecodedRecordFil
  *
  * @example
  * ```ts
- * const { object } = decodePulledRecordFile(await readFile(path));
- * object.credentialMapping.get("docker.io/library/nginx");
+ * import { pullCredentials } from "@kubeimg/policy/internal";
+ *
+ * const { object } = pullCredentials.decodePulledRecordFile(
+ *   JSON.stringify({
+ *     kind: "ImagePulledRecord",
+ *     apiVersion: "kubelet.config.k8s.io/v1beta1",
+ *     lastUpdatedTime: "2025-01-01T00:00:00Z",
+ *     imageRef: "sha256:1111",
+ *     credentialMapping: { "docker.io/library/nginx": { nodePodsAccessible: true } },
+ *   }),
+ * );
+ * console.log(object.credentialMapping.get("docker.io/library/nginx"));
+ * // { kubernetesSecrets: [], kubernetesServiceAccounts: [], nodePodsAccessible: true }
  * ```
  */
 export function decodePulledRecordFile(

@@ -15,8 +15,24 @@ import { policyField, type VerificationPolicyName, validateVerificationConfig } 
  *
  * @example
  * ```ts
+ * import {
+ *   createVerificationPolicy,
+ *   type KubeletPullCredentialsConfig,
+ *   parseKubeletPullCredentialsConfig,
+ * } from "@kubeimg/policy/pull-credentials";
+ *
+ * // A KubeletConfiguration as read from its YAML file; other fields pass through.
+ * const kubeletConfig: unknown = {
+ *   kind: "KubeletConfiguration",
+ *   imagePullCredentialsVerificationPolicy: "NeverVerifyAllowlistedImages",
+ *   preloadedImagesVerificationAllowlist: ["registry.example.com/base/*"],
+ * };
  * const c: KubeletPullCredentialsConfig = parseKubeletPullCredentialsConfig(kubeletConfig);
- * createVerificationPolicy({ policy: c.imagePullCredentialsVerificationPolicy, allowlist: c.preloadedImagesVerificationAllowlist });
+ * const policy = createVerificationPolicy({
+ *   policy: c.imagePullCredentialsVerificationPolicy,
+ *   allowlist: c.preloadedImagesVerificationAllowlist,
+ * });
+ * console.log(policy.requiresVerification("registry.example.com/base/debian:12", false)); // false
  * ```
  */
 export interface KubeletPullCredentialsConfig {
@@ -72,12 +88,6 @@ type Schemas = ReturnType<typeof buildConfigSchemas>;
  * with another policy, or an invalid pattern is an issue whose `params.code`
  * is the {@link PullCredentialsConfigError} code and whose `path` names the
  * field (and the pattern's index).
- *
- * @example
- * ```ts
- * const r = kubeletPullCredentialsConfigSchema.safeParse(yaml.parse(kubeletConfigText));
- * if (!r.success) console.log(r.error.issues[0]?.params?.code); // e.g. "INVALID_ALLOWLIST"
- * ```
  */
 export const kubeletPullCredentialsConfigSchema: Schemas["kubeletPullCredentialsConfigSchema"] =
   /*#__PURE__*/ lazy.lazySchema(() => schemas().kubeletPullCredentialsConfigSchema);

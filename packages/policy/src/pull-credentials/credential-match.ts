@@ -9,11 +9,6 @@ import type { ImagePullCredentials, ImagePullSecret } from "./types.js";
 /**
  * Write-while-matching stops once an entry holds this many secrets, so that
  * namespace churn cannot grow a record without bound (a real pull still merges).
- *
- * @example
- * ```ts
- * writeRecordWhileMatchingLimit; // 100
- * ```
  */
 export const writeRecordWhileMatchingLimit = 100;
 

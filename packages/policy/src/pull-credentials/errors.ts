@@ -5,7 +5,24 @@ import { errorGuard, KubeimgError } from "@kubeimg/core";
  *
  * @example
  * ```ts
- * const code: PullCredentialsConfigErrorCode = "INVALID_ALLOWLIST";
+ * import {
+ *   parseKubeletPullCredentialsConfig,
+ *   PullCredentialsConfigError,
+ * } from "@kubeimg/policy/pull-credentials";
+ *
+ * const fix: Record<PullCredentialsConfigError["code"], string> = {
+ *   UNKNOWN_POLICY: "use one of the four policy names, spelled as the kubelet does",
+ *   INVALID_ALLOWLIST: "write a repository name or a prefix ending in /*",
+ *   ALLOWLIST_REQUIRES_ALLOWLIST_POLICY: "set the policy to NeverVerifyAllowlistedImages",
+ *   REQUIRES_FEATURE_GATE: "enable KubeletEnsureSecretPulledImages",
+ *   INVALID_CONFIG: "check the fields' types",
+ * };
+ * try {
+ *   parseKubeletPullCredentialsConfig({ imagePullCredentialsVerificationPolicy: "Always" });
+ * } catch (e) {
+ *   if (e instanceof PullCredentialsConfigError) console.log(`${e.field}: ${fix[e.code]}`);
+ * }
+ * // imagePullCredentialsVerificationPolicy: use one of the four policy names, spelled as the kubelet does
  * ```
  *
  * @inline
@@ -55,12 +72,6 @@ export class PullCredentialsConfigError extends KubeimgError {
 
 /**
  * True when `e` is a {@link PullCredentialsConfigError} (checked by `name` and `code`, so it works across module copies).
- *
- * @example
- * ```ts
- * declare const e: unknown; // a caught error
- * if (isPullCredentialsConfigError(e) && e.code === "UNKNOWN_POLICY") console.error(e.message);
- * ```
  */
 export const isPullCredentialsConfigError = errorGuard<PullCredentialsConfigError>(
   "PullCredentialsConfigError",
@@ -71,8 +82,18 @@ export const isPullCredentialsConfigError = errorGuard<PullCredentialsConfigErro
  *
  * @example
  * ```ts
- * declare const e: unknown; // a caught error
- * if (isPullRecordError(e) && e.code === ("DECODE_ERROR" satisfies PullRecordErrorCode)) console.error(e.message);
+ * import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import type { PullRecordError } from "@kubeimg/policy/pull-credentials";
+ * import { FileSystemPullRecordStore } from "@kubeimg/policy/pull-credentials/fs";
+ *
+ * const root = mkdtempSync(join(tmpdir(), "kubelet-"));
+ * mkdirSync(join(root, "image_manager", "pulling"), { recursive: true });
+ * writeFileSync(join(root, "image_manager", "pulling", "sha256-0000"), "not json");
+ * const { errors } = await (await FileSystemPullRecordStore.open(root)).listIntents();
+ * const code: PullRecordError["code"] | undefined = errors[0]?.code;
+ * console.log(code); // DECODE_ERROR
  * ```
  *
  * @inline
@@ -118,11 +139,5 @@ export class PullRecordError extends KubeimgError {
 
 /**
  * True when `e` is a {@link PullRecordError}.
- *
- * @example
- * ```ts
- * declare const e: unknown; // a caught error
- * if (isPullRecordError(e) && e.code === "DECODE_ERROR") console.error(e.message);
- * ```
  */
 export const isPullRecordError = errorGuard<PullRecordError>("PullRecordError");

@@ -13,6 +13,10 @@ describe("hashCredential", () => {
       cred: { username: "u", password: "p", email: "e@x" },
       input: '{"username":"u","password":"p","email":"e@x"}',
     },
+    {
+      cred: { username: "user", password: "password" },
+      input: '{"username":"user","password":"password"}',
+    },
     { cred: { password: "p" }, input: '{"password":"p"}' },
     { cred: {}, input: "{}" },
     { cred: { username: "a<b>&c" }, input: '{"username":"a\\u003cb\\u003e\\u0026c"}' },

@@ -14,7 +14,12 @@ import { credentialprovider, hex, sha256 } from "@kubeimg/core/internal";
  *
  * @example
  * ```ts
- * const c: HashableCredential = { username: "robot", password: "s3cret" };
+ * import { type HashableCredential, hashCredential } from "@kubeimg/policy/pull-credentials";
+ *
+ * // From a dockerconfigjson entry; its `auth` and server address never reach the hash.
+ * const c: HashableCredential = { username: "user", password: "password" };
+ * console.log(await hashCredential(c));
+ * // a55436fc140d516560d072c5fe8700385ce9f41629abf65c1edcbcb39fac691d
  * ```
  */
 export interface HashableCredential {
@@ -27,11 +32,6 @@ export interface HashableCredential {
  * Returns the exact text the kubelet hashes for a credential: Go's
  * `json.Marshal` of the auth config with only username, password and email,
  * empty fields omitted, HTML-safe escaping.
- *
- * @example
- * ```ts
- * credentialHashInput({ username: "user", password: "password" }); // '{"username":"user","password":"password"}'
- * ```
  */
 export function credentialHashInput(credential: HashableCredential): string {
   return credentialprovider.hashAuthConfigInput(credential);
@@ -62,8 +62,10 @@ export async function hashCredential(credential: HashableCredential): Promise<st
  *
  * @example
  * ```ts
- * storageFileName("testimageref1");
- * // "sha256-d77ed7480bc819274ea7a4dba5b2699b2d3f73c6e578762df42e5a8224771096"
+ * import { storageFileName } from "@kubeimg/policy/pull-credentials/fs";
+ *
+ * console.log(storageFileName("testimageref1"));
+ * // sha256-d77ed7480bc819274ea7a4dba5b2699b2d3f73c6e578762df42e5a8224771096
  * ```
  */
 export function storageFileName(imageOrImageRef: string): string {

@@ -12,7 +12,22 @@ import type { Clock, ImageLister } from "./types.js";
  *
  * @example
  * ```ts
- * PullManager.open({ …, onError: (e, ctx: PullManagerErrorContext) => log.warn(ctx.operation, ctx.imageRef, e) });
+ * import { createVerificationPolicy, MemoryPullRecordStore, PullManager } from "@kubeimg/policy/pull-credentials";
+ *
+ * // A store whose disk is full.
+ * class FullDisk extends MemoryPullRecordStore {
+ *   override async writePulledRecord(): Promise<void> {
+ *     throw new Error("ENOSPC");
+ *   }
+ * }
+ * const manager = await PullManager.open({
+ *   store: new FullDisk(),
+ *   policy: createVerificationPolicy(),
+ *   clock: { now: Date.now },
+ *   onError: (error, context) => console.log(context.operation, context.imageRef, String(error)),
+ * });
+ * await manager.recordImagePulled("nginx:1.25", "sha256:1111", { nodePodsAccessible: true });
+ * // recordImagePulled sha256:1111 Error: ENOSPC
  * ```
  *
  * @inline
@@ -34,7 +49,22 @@ export interface PullManagerErrorContext {
  *
  * @example
  * ```ts
- * const options: PullManagerOptions = { store, policy: createVerificationPolicy(), clock: { now: Date.now } };
+ * import {
+ *   createVerificationPolicy,
+ *   MemoryPullRecordStore,
+ *   PullManager,
+ *   type PullManagerOptions,
+ * } from "@kubeimg/policy/pull-credentials";
+ *
+ * const options: PullManagerOptions = {
+ *   store: new MemoryPullRecordStore(),
+ *   policy: createVerificationPolicy({ policy: "AlwaysVerify" }),
+ *   clock: { now: Date.now },
+ *   lockStripes: 31,
+ * };
+ * const manager = await PullManager.open(options);
+ * const d = await manager.mustAttemptImagePull("nginx:1.25", "sha256:1111", () => ({ secrets: [] }));
+ * console.log(d); // { mustPull: true, reason: 'mustAuthenticate' }
  * ```
  */
 export interface PullManagerOptions {
@@ -59,7 +89,22 @@ export interface PullManagerOptions {
  *
  * @example
  * ```ts
- * const { recorded } = await manager.recordImagePulled(image, imageRef, { nodePodsAccessible: true });
+ * import { createVerificationPolicy, MemoryPullRecordStore, PullManager } from "@kubeimg/policy/pull-credentials";
+ *
+ * // A store that cannot write records (a full disk).
+ * class FullDisk extends MemoryPullRecordStore {
+ *   override async writePulledRecord(): Promise<void> {
+ *     throw new Error("ENOSPC");
+ *   }
+ * }
+ * const store = new FullDisk();
+ * const manager = await PullManager.open({ store, policy: createVerificationPolicy(), clock: { now: Date.now } });
+ * await manager.recordPullIntent("nginx:1.25");
+ * const { recorded, error } = await manager.recordImagePulled("nginx:1.25", "sha256:1111", {
+ *   nodePodsAccessible: true,
+ * });
+ * console.log(recorded, String(error)); // false Error: ENOSPC
+ * console.log(await store.intentExists("nginx:1.25")); // true: the intent is kept
  * ```
  *
  * @inline

@@ -63,17 +63,27 @@ function requireString(value: unknown, name: string): asserts value is string {
  *
  * @example
  * ```ts
+ * import {
+ *   createVerificationPolicy,
+ *   hashCredential,
+ *   MemoryPullRecordStore,
+ *   PullManager,
+ * } from "@kubeimg/policy/pull-credentials";
+ *
  * const manager = await PullManager.open({
  *   store: new MemoryPullRecordStore(),
  *   policy: createVerificationPolicy({ policy: "NeverVerifyPreloadedImages" }),
  *   clock: { now: Date.now },
  * });
- * await manager.recordPullIntent("registry.example.com/app:1");
- * await manager.recordImagePulled("registry.example.com/app:1", "sha256:…",
- *   { kubernetesSecrets: [{ uid, namespace: "team-a", name: "regcred", credentialHash }] });
- * const d = await manager.mustAttemptImagePull("registry.example.com/app:1", "sha256:…",
- *   async () => ({ secrets: [] }));
- * d.mustPull; // true: team-b has no matching credentials
+ * const image = "registry.example.com/app:1";
+ * const imageRef = `sha256:${"1".repeat(64)}`;
+ * const credentialHash = await hashCredential({ username: "robot", password: "s3cret" });
+ * const regcred = { uid: "9d3c", namespace: "team-a", name: "regcred", credentialHash };
+ * await manager.recordPullIntent(image);
+ * await manager.recordImagePulled(image, imageRef, { kubernetesSecrets: [regcred] });
+ * const teamA = await manager.mustAttemptImagePull(image, imageRef, () => ({ secrets: [regcred] }));
+ * const teamB = await manager.mustAttemptImagePull(image, imageRef, () => ({ secrets: [] }));
+ * console.log(teamA.mustPull, teamB.mustPull); // false true: team-b has no matching credentials
  * ```
  */
 export class PullManager {

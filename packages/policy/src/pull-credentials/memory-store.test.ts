@@ -1,5 +1,7 @@
+import { describe, expect, it } from "vitest";
 import { CachedPullRecordStore } from "./cached-store.js";
 import { MemoryPullRecordStore } from "./memory-store.js";
+import { hasSynchronousLookup, type PullRecordStore } from "./store.js";
 import { describeStoreContract } from "./store-contract.test-support.js";
 
 const garbage = "{not json";
@@ -40,3 +42,22 @@ describeStoreContract(
     };
   },
 );
+
+describe("hasSynchronousLookup", () => {
+  it("is true for the memory store and the cache, false for a store without peeks", async () => {
+    const memory = new MemoryPullRecordStore();
+    expect(hasSynchronousLookup(memory)).toBe(true);
+    expect(hasSynchronousLookup(await CachedPullRecordStore.create(memory))).toBe(true);
+    const asyncOnly: PullRecordStore = {
+      writeIntent: (image) => memory.writeIntent(image),
+      intentExists: (image) => memory.intentExists(image),
+      deleteIntent: (image) => memory.deleteIntent(image),
+      listIntents: () => memory.listIntents(),
+      getPulledRecord: (imageRef) => memory.getPulledRecord(imageRef),
+      writePulledRecord: (record) => memory.writePulledRecord(record),
+      deletePulledRecord: (imageRef) => memory.deletePulledRecord(imageRef),
+      listPulledRecords: () => memory.listPulledRecords(),
+    };
+    expect(hasSynchronousLookup(asyncOnly)).toBe(false);
+  });
+});

@@ -24,8 +24,14 @@ function copyRecord(record: ImagePulledRecord): ImagePulledRecord {
  *
  * @example
  * ```ts
+ * import { createVerificationPolicy, MemoryPullRecordStore, PullManager } from "@kubeimg/policy/pull-credentials";
+ *
  * const store = new MemoryPullRecordStore();
- * const manager = await PullManager.open({ store, clock, policy: createVerificationPolicy() });
+ * const manager = await PullManager.open({ store, clock: { now: Date.now }, policy: createVerificationPolicy() });
+ * await manager.recordPullIntent("nginx:1.25");
+ * console.log(await store.intentExists("nginx:1.25")); // true
+ * store.putRawIntent("redis:7", "not json"); // unreadable storage, without a disk
+ * await store.intentExists("redis:7"); // throws DECODE_ERROR
  * ```
  */
 export class MemoryPullRecordStore implements PullRecordStore, SynchronousLookup {

@@ -15,8 +15,16 @@ import type {
  *
  * @example
  * ```ts
- * const { changed, record: next }: MergeResult = mergeCredentials(record, key, creds, clock.now());
+ * import { pullCredentials } from "@kubeimg/policy/internal";
+ * import { MemoryPullRecordStore } from "@kubeimg/policy/pull-credentials";
+ *
+ * const store = new MemoryPullRecordStore();
+ * const record = { lastUpdatedTime: new Date(0), imageRef: "sha256:1111", credentialMapping: new Map() };
+ * const nodeWide = { kubernetesSecrets: [], kubernetesServiceAccounts: [], nodePodsAccessible: true };
+ * const key = "docker.io/library/nginx";
+ * const { changed, record: next } = pullCredentials.mergeCredentials(record, key, nodeWide, new Date());
  * if (changed) await store.writePulledRecord(next);
+ * console.log(changed, (await store.getPulledRecord("sha256:1111"))?.credentialMapping.size); // true 1
  * ```
  */
 export interface MergeResult {
@@ -128,8 +136,28 @@ function withEntry(
  *
  * @example
  * ```ts
- * const { changed, record: next } = mergeCredentials(record, "docker.io/library/nginx",
- *   { kubernetesSecrets: [secret], kubernetesServiceAccounts: [], nodePodsAccessible: false }, clock.now());
+ * import { pullCredentials } from "@kubeimg/policy/internal";
+ * import type { ImagePulledRecord, ImagePullSecret } from "@kubeimg/policy/pull-credentials";
+ *
+ * const secretWithHash = (credentialHash: string) => {
+ *   const secret: ImagePullSecret = { uid: "u1", namespace: "team-a", name: "regcred", credentialHash };
+ *   return { kubernetesSecrets: [secret], kubernetesServiceAccounts: [], nodePodsAccessible: false };
+ * };
+ * const record: ImagePulledRecord = {
+ *   lastUpdatedTime: new Date("2025-01-01T00:00:00Z"),
+ *   imageRef: "sha256:1111",
+ *   credentialMapping: new Map([["docker.io/library/nginx", secretWithHash("old")]]),
+ * };
+ * const { changed, record: next } = pullCredentials.mergeCredentials(
+ *   record,
+ *   "docker.io/library/nginx",
+ *   secretWithHash("new"),
+ *   new Date("2025-06-01T00:00:00Z"),
+ * );
+ * const entry = next.credentialMapping.get("docker.io/library/nginx");
+ * console.log(changed, entry?.kubernetesSecrets[0]?.credentialHash); // true new: the new hash wins
+ * console.log(next.lastUpdatedTime.toISOString()); // 2025-06-01T00:00:00.000Z
+ * console.log(record.lastUpdatedTime.toISOString()); // 2025-01-01T00:00:00.000Z: the input is not mutated
  * ```
  */
 export function mergeCredentials(

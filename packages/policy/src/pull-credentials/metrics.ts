@@ -9,11 +9,6 @@ import type { MustPullReason } from "./types.js";
 /**
  * One metric the manager or its stores report.
  *
- * @example
- * ```ts
- * const d: MetricDefinition = pullManagerMetrics.mustPullChecks; // counter, labels ["result"]
- * ```
- *
  * @inline
  */
 export interface MetricDefinition {
@@ -79,11 +74,30 @@ export const pullManagerMetrics = {
  *
  * @example
  * ```ts
+ * import {
+ *   createVerificationPolicy,
+ *   MemoryPullRecordStore,
+ *   type MetricsRecorder,
+ *   PullManager,
+ * } from "@kubeimg/policy/pull-credentials";
+ *
  * const tally = new Map<string, number>();
  * const recorder: MetricsRecorder = {
- *   incrementCounter: (name, labels) => tally.set(`${name}${JSON.stringify(labels)}`, (tally.get(`${name}${JSON.stringify(labels)}`) ?? 0) + 1),
+ *   incrementCounter: (name, labels) => {
+ *     const key = `${name}${JSON.stringify(labels)}`;
+ *     tally.set(key, (tally.get(key) ?? 0) + 1);
+ *   },
  *   setGauge: (name, value) => tally.set(name, value),
  * };
+ * const manager = await PullManager.open({
+ *   store: new MemoryPullRecordStore(),
+ *   policy: createVerificationPolicy({ policy: "NeverVerify" }),
+ *   clock: { now: Date.now },
+ *   metrics: recorder,
+ * });
+ * await manager.mustAttemptImagePull("nginx:1.25", "sha256:1111", () => ({ secrets: [] }));
+ * console.log([...tally]);
+ * // [ [ 'kubelet_imagemanager_image_mustpull_checks_total{"result":"credentialPolicyAllowed"}', 1 ] ]
  * ```
  */
 export interface MetricsRecorder {

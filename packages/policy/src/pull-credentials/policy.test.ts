@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { compileAllowlist, parseAllowlistPattern } from "./allowlist.js";
+import { compileAllowlist, parseAllowlistPattern, validateAllowlistPatterns } from "./allowlist.js";
 import { kubeletPullCredentialsConfigSchema, parseKubeletPullCredentialsConfig } from "./config.js";
 import { isPullCredentialsConfigError } from "./errors.js";
-import { createVerificationPolicy } from "./policy.js";
+import { createVerificationPolicy, validateVerificationConfig } from "./policy.js";
 
 function codeOf(run: () => unknown): string | undefined {
   try {
@@ -174,5 +174,34 @@ describe("kubelet configuration fields", () => {
     expect(codeOf(() => parseKubeletPullCredentialsConfig(input, { featureGate: false }))).toBe(
       code,
     );
+  });
+});
+
+describe("validateVerificationConfig and validateAllowlistPatterns", () => {
+  it("defaults an empty policy to the kubelet's NeverVerifyPreloadedImages", () => {
+    expect(validateVerificationConfig({ policy: "" })).toEqual({
+      policy: "NeverVerifyPreloadedImages",
+      allowlist: [],
+    });
+    expect(createVerificationPolicy({ policy: "" }).name).toBe("NeverVerifyPreloadedImages");
+  });
+
+  it("accepts a valid list and names the first bad pattern by index", () => {
+    expect(() =>
+      validateAllowlistPatterns(["docker.io/library/nginx", "registry.example.com/*"]),
+    ).not.toThrow();
+    expect(() => validateAllowlistPatterns(["registry.example.com/*", "nginx"])).toThrow(
+      expect.objectContaining({ code: "INVALID_ALLOWLIST", index: 1, value: "nginx" }),
+    );
+  });
+
+  it.each([
+    {
+      run: () => createVerificationPolicy({ policy: "bogus" }),
+      field: "imagePullCredentialsVerificationPolicy",
+    },
+    { run: () => parseAllowlistPattern("nginx"), field: "preloadedImagesVerificationAllowlist" },
+  ])("names the KubeletConfiguration field $field", ({ run, field }) => {
+    expect(run).toThrow(expect.objectContaining({ field }));
   });
 });

@@ -16,7 +16,14 @@ import { PullCredentialsConfigError } from "./errors.js";
  *
  * @example
  * ```ts
- * verificationPolicyNames.includes(input as VerificationPolicyName);
+ * import {
+ *   type VerificationPolicyName,
+ *   verificationPolicyNames,
+ * } from "@kubeimg/policy/pull-credentials";
+ *
+ * const isPolicyName = (s: string): s is VerificationPolicyName =>
+ *   (verificationPolicyNames as readonly string[]).includes(s);
+ * console.log(isPolicyName("AlwaysVerify"), isPolicyName("alwaysverify")); // true false
  * ```
  */
 export const verificationPolicyNames = [
@@ -31,28 +38,24 @@ export const verificationPolicyNames = [
  *
  * @example
  * ```ts
- * const name: VerificationPolicyName = "NeverVerifyAllowlistedImages";
+ * import {
+ *   createVerificationPolicy,
+ *   type VerificationPolicyName,
+ * } from "@kubeimg/policy/pull-credentials";
+ *
+ * const name: VerificationPolicyName = "AlwaysVerify";
+ * console.log(createVerificationPolicy({ policy: name }).requiresVerification("nginx", true)); // true
  * ```
  */
 export type VerificationPolicyName = (typeof verificationPolicyNames)[number];
 
 /**
  * The kubelet's default when the field is empty.
- *
- * @example
- * ```ts
- * createVerificationPolicy({ policy: "" }).name === defaultVerificationPolicy; // true
- * ```
  */
 export const defaultVerificationPolicy: VerificationPolicyName = "NeverVerifyPreloadedImages";
 
 /**
  * The policy's field name in the KubeletConfiguration.
- *
- * @example
- * ```ts
- * err.field === policyField; // "imagePullCredentialsVerificationPolicy"
- * ```
  */
 export const policyField = "imagePullCredentialsVerificationPolicy";
 
@@ -79,7 +82,17 @@ export interface VerificationPolicy {
  *
  * @example
  * ```ts
- * const o: VerificationPolicyOptions = { policy: "NeverVerifyAllowlistedImages", allowlist: ["registry.example.com/*"] };
+ * import {
+ *   createVerificationPolicy,
+ *   type VerificationPolicyOptions,
+ * } from "@kubeimg/policy/pull-credentials";
+ *
+ * const options: VerificationPolicyOptions = {
+ *   policy: "NeverVerifyAllowlistedImages",
+ *   allowlist: ["registry.example.com/*"],
+ * };
+ * const p = createVerificationPolicy(options);
+ * console.log(p.requiresVerification("registry.example.com/app:1", false)); // false
  * ```
  */
 export interface VerificationPolicyOptions {
@@ -106,11 +119,6 @@ function isPolicyName(value: unknown): value is VerificationPolicyName {
  * `UNKNOWN_POLICY` (case-sensitive names), `ALLOWLIST_REQUIRES_ALLOWLIST_POLICY`
  * (a non-empty allowlist with another policy), `INVALID_ALLOWLIST` (first bad
  * pattern, as `value`).
- *
- * @example
- * ```ts
- * validateVerificationConfig({ policy: "" }); // { policy: "NeverVerifyPreloadedImages", allowlist: [] }
- * ```
  */
 export function validateVerificationConfig(options: VerificationPolicyOptions): {
   policy: VerificationPolicyName;

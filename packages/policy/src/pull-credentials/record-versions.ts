@@ -5,11 +5,6 @@
 
 /**
  * The API group of the record files.
- *
- * @example
- * ```ts
- * recordApiGroup; // "kubelet.config.k8s.io"
- * ```
  */
 export const recordApiGroup = "kubelet.config.k8s.io";
 /**
@@ -17,8 +12,10 @@ export const recordApiGroup = "kubelet.config.k8s.io";
  *
  * @example
  * ```ts
- * declare const text: string; // YAML text
- * decodeIntentFile(text).apiVersion === currentRecordApiVersion;
+ * import { pullCredentials } from "@kubeimg/policy/internal";
+ *
+ * const text = pullCredentials.encodeIntentFile({ image: "nginx" });
+ * console.log(pullCredentials.decodeIntentFile(text).apiVersion === pullCredentials.currentRecordApiVersion); // true
  * ```
  */
 export const currentRecordApiVersion = "kubelet.config.k8s.io/v1beta1";
@@ -26,11 +23,6 @@ export const currentRecordApiVersion = "kubelet.config.k8s.io/v1beta1";
  * The `apiVersion`s v1.35 reads: every version its decoding scheme
  * registers, including the internal one (field names are the Go field names
  * there). Files not in the current version are migrated at open.
- *
- * @example
- * ```ts
- * readableRecordApiVersions.includes("kubelet.config.k8s.io/v1alpha1"); // true
- * ```
  */
 export const readableRecordApiVersions: readonly string[] = [
   "kubelet.config.k8s.io/v1alpha1",

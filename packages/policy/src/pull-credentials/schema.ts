@@ -61,22 +61,12 @@ type Schemas = ReturnType<typeof buildPullCredentialsSchemas>;
 /**
  * `ImagePullSecret` as accepted from callers: coordinates required,
  * `credentialHash` defaults to `""` (hashing failed).
- *
- * @example
- * ```ts
- * imagePullSecretSchema.parse({ uid: "u", namespace: "ns", name: "regcred" }); // credentialHash: ""
- * ```
  */
 export const imagePullSecretSchema: Schemas["imagePullSecretSchema"] =
   /*#__PURE__*/ lazy.lazySchema(() => schemas().imagePullSecretSchema);
 
 /**
  * `ImagePullServiceAccount` as accepted from callers.
- *
- * @example
- * ```ts
- * imagePullServiceAccountSchema.parse({ uid: "u", namespace: "ns", name: "default" });
- * ```
  */
 export const imagePullServiceAccountSchema: Schemas["imagePullServiceAccountSchema"] =
   /*#__PURE__*/ lazy.lazySchema(() => schemas().imagePullServiceAccountSchema);
@@ -84,12 +74,6 @@ export const imagePullServiceAccountSchema: Schemas["imagePullServiceAccountSche
 /**
  * `ImagePullCredentials` as accepted from callers (the v1beta1 field names;
  * every field optional), normalized to {@link ImagePullCredentials}.
- *
- * @example
- * ```ts
- * imagePullCredentialsSchema.parse({ nodePodsAccessible: true });
- * // { kubernetesSecrets: [], kubernetesServiceAccounts: [], nodePodsAccessible: true }
- * ```
  */
 export const imagePullCredentialsSchema: Schemas["imagePullCredentialsSchema"] =
   /*#__PURE__*/ lazy.lazySchema(() => schemas().imagePullCredentialsSchema);
@@ -100,7 +84,23 @@ export const imagePullCredentialsSchema: Schemas["imagePullCredentialsSchema"] =
  *
  * @example
  * ```ts
- * const creds: ImagePullCredentialsInput = { kubernetesSecrets: [{ uid, namespace, name, credentialHash }] };
+ * import {
+ *   createVerificationPolicy,
+ *   type ImagePullCredentialsInput,
+ *   MemoryPullRecordStore,
+ *   PullManager,
+ * } from "@kubeimg/policy/pull-credentials";
+ *
+ * const store = new MemoryPullRecordStore();
+ * const manager = await PullManager.open({ store, clock: { now: Date.now }, policy: createVerificationPolicy() });
+ * // No credentialHash: the kubelet's "hashing failed", stored as "".
+ * const creds: ImagePullCredentialsInput = {
+ *   kubernetesSecrets: [{ uid: "9d3c", namespace: "team-a", name: "regcred" }],
+ * };
+ * await manager.recordImagePulled("nginx:1.25", "sha256:1111", creds);
+ * const record = await store.getPulledRecord("sha256:1111");
+ * console.log(record?.credentialMapping.get("docker.io/library/nginx")?.kubernetesSecrets);
+ * // [ { uid: '9d3c', namespace: 'team-a', name: 'regcred', credentialHash: '' } ]
  * ```
  */
 export interface ImagePullCredentialsInput {
@@ -118,7 +118,14 @@ export interface ImagePullCredentialsInput {
  *
  * @example
  * ```ts
- * parseImagePullCredentials({ kubernetesSecrets: [{ uid: "u", namespace: "ns", name: "s", credentialHash: "h" }] });
+ * import { pullCredentials } from "@kubeimg/policy/internal";
+ * import type { ImagePullCredentialsInput } from "@kubeimg/policy/pull-credentials";
+ *
+ * console.log(pullCredentials.parseImagePullCredentials({ nodePodsAccessible: true }));
+ * // { kubernetesSecrets: [], kubernetesServiceAccounts: [], nodePodsAccessible: true }
+ * const untrusted: unknown = JSON.parse('{"kubernetesSecrets":[{"uid":"u"}]}');
+ * pullCredentials.parseImagePullCredentials(untrusted as ImagePullCredentialsInput); // throws INVALID_ARGUMENT
+ * // invalid credentials at kubernetesSecrets.0.namespace: …
  * ```
  */
 export function parseImagePullCredentials(
@@ -187,7 +194,14 @@ export function parsePodSecrets(value: unknown): {
  *
  * @example
  * ```ts
- * const json: ImagePulledRecordJson = pulledRecordToJson(record);
+ * import { pullCredentials } from "@kubeimg/policy/internal";
+ *
+ * const json = pullCredentials.pulledRecordToJson({
+ *   lastUpdatedTime: new Date("2025-01-01T00:00:00Z"),
+ *   imageRef: "sha256:1111",
+ *   credentialMapping: new Map(),
+ * });
+ * console.log(json); // { lastUpdatedTime: '2025-01-01T00:00:00Z', imageRef: 'sha256:1111' }
  * ```
  */
 export interface ImagePulledRecordJson {
@@ -201,7 +215,15 @@ export interface ImagePulledRecordJson {
  *
  * @example
  * ```ts
- * const entry: ImagePullCredentialsJson | undefined = pulledRecordToJson(record).credentialMapping?.["docker.io/library/nginx"];
+ * import { pullCredentials } from "@kubeimg/policy/internal";
+ *
+ * const nodeWide = { kubernetesSecrets: [], kubernetesServiceAccounts: [], nodePodsAccessible: true };
+ * const json = pullCredentials.pulledRecordToJson({
+ *   lastUpdatedTime: new Date("2025-01-01T00:00:00Z"),
+ *   imageRef: "sha256:1111",
+ *   credentialMapping: new Map([["docker.io/library/nginx", nodeWide]]),
+ * });
+ * console.log(json.credentialMapping?.["docker.io/library/nginx"]); // { nodePodsAccessible: true }
  * ```
  */
 export interface ImagePullCredentialsJson {
@@ -216,7 +238,15 @@ export interface ImagePullCredentialsJson {
  *
  * @example
  * ```ts
- * JSON.stringify(pulledRecordToJson(record));
+ * import { pullCredentials } from "@kubeimg/policy/internal";
+ *
+ * const record = {
+ *   lastUpdatedTime: new Date("2025-01-01T00:00:00.750Z"),
+ *   imageRef: "sha256:1111",
+ *   credentialMapping: new Map(),
+ * };
+ * console.log(JSON.stringify(pullCredentials.pulledRecordToJson(record)));
+ * // {"lastUpdatedTime":"2025-01-01T00:00:00Z","imageRef":"sha256:1111"}
  * ```
  */
 export function pulledRecordToJson(record: ImagePulledRecord): ImagePulledRecordJson {
@@ -236,7 +266,14 @@ export function pulledRecordToJson(record: ImagePulledRecord): ImagePulledRecord
  *
  * @example
  * ```ts
- * pulledRecordFromJson({ lastUpdatedTime: "2025-01-01T00:00:00Z", imageRef: "sha256:…" });
+ * import { pullCredentials } from "@kubeimg/policy/internal";
+ *
+ * const record = pullCredentials.pulledRecordFromJson({
+ *   lastUpdatedTime: "2025-01-01T00:00:00Z",
+ *   imageRef: "sha256:1111",
+ * });
+ * console.log(record.lastUpdatedTime.toISOString(), record.credentialMapping.size); // 2025-01-01T00:00:00.000Z 0
+ * pullCredentials.pulledRecordFromJson({ imageRef: "sha256:1111", extra: 1 }); // throws DECODE_ERROR
  * ```
  */
 export function pulledRecordFromJson(value: unknown): ImagePulledRecord {

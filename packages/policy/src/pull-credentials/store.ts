@@ -13,8 +13,14 @@ import type { ImagePulledRecord, ImagePullIntent } from "./types.js";
  *
  * @example
  * ```ts
- * const { items, errors } = await store.listPulledRecords();
- * for (const e of errors) log.warn(`unreadable: ${e.path}`);
+ * import { type ImagePullIntent, type ListResult, MemoryPullRecordStore } from "@kubeimg/policy/pull-credentials";
+ *
+ * const store = new MemoryPullRecordStore();
+ * await store.writeIntent("nginx:1.25");
+ * store.putRawIntent("redis:7", "not json");
+ * const { items, errors }: ListResult<ImagePullIntent> = await store.listIntents();
+ * for (const e of errors) console.log(`unreadable: ${e.key} (${e.code})`); // unreadable: redis:7 (DECODE_ERROR)
+ * console.log(items); // [ { image: 'nginx:1.25' } ]
  * ```
  */
 export interface ListResult<T> {
@@ -34,9 +40,12 @@ export interface ListResult<T> {
  *
  * @example
  * ```ts
+ * import { MemoryPullRecordStore, type PullRecordStore } from "@kubeimg/policy/pull-credentials";
+ *
  * const store: PullRecordStore = new MemoryPullRecordStore();
  * await store.writeIntent("nginx:1.25");
- * await store.intentExists("nginx:1.25"); // true
+ * console.log(await store.intentExists("nginx:1.25")); // true
+ * console.log(await store.intentExists("docker.io/library/nginx:1.25")); // false: keys are exact image strings
  * ```
  */
 export interface PullRecordStore {
@@ -61,7 +70,12 @@ export interface PullRecordStore {
  *
  * @example
  * ```ts
- * if (hasSynchronousLookup(store)) store.peekPulledRecord(ref); // record, null (absent) or undefined (unknown)
+ * import { CachedPullRecordStore, MemoryPullRecordStore } from "@kubeimg/policy/pull-credentials";
+ *
+ * const store = await CachedPullRecordStore.create(new MemoryPullRecordStore());
+ * await store.writeIntent("nginx:1.25");
+ * console.log(store.peekIntentExists("nginx:1.25")); // true, without awaiting
+ * console.log(store.peekPulledRecord("sha256:1111")); // null: known absent (the warm cache is complete)
  * ```
  */
 export interface SynchronousLookup {
@@ -73,11 +87,6 @@ export interface SynchronousLookup {
 
 /**
  * True when `store` offers the {@link SynchronousLookup} methods.
- *
- * @example
- * ```ts
- * hasSynchronousLookup(new MemoryPullRecordStore()); // true
- * ```
  */
 export function hasSynchronousLookup(
   store: PullRecordStore,

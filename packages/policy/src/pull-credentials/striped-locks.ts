@@ -32,12 +32,6 @@ function fnv1Bytes(start: number, bytes: Uint8Array): number {
 
 /**
  * A set of async mutexes addressed by string keys.
- *
- * @example
- * ```ts
- * const locks = new StripedLocks(10);
- * await locks.run("sha256:abc", async () => { … });
- * ```
  */
 export class StripedLocks {
   readonly #stripes: Stripe[];

@@ -10,7 +10,15 @@
  *
  * @example
  * ```ts
- * const s: ImagePullSecret = { uid: "9d3…", namespace: "team-a", name: "regcred", credentialHash: "a55436fc…" };
+ * import { hashCredential, type ImagePullSecret } from "@kubeimg/policy/pull-credentials";
+ *
+ * const s: ImagePullSecret = {
+ *   uid: "9d3c",
+ *   namespace: "team-a",
+ *   name: "regcred",
+ *   credentialHash: await hashCredential({ username: "user", password: "password" }),
+ * };
+ * console.log(s.credentialHash.slice(0, 8)); // a55436fc
  * ```
  */
 export interface ImagePullSecret {
@@ -27,7 +35,9 @@ export interface ImagePullSecret {
  *
  * @example
  * ```ts
- * const sa: ImagePullServiceAccount = { uid: "1f0…", namespace: "team-a", name: "default" };
+ * import type { ImagePullServiceAccount } from "@kubeimg/policy/pull-credentials";
+ *
+ * const sa: ImagePullServiceAccount = { uid: "1f0a", namespace: "team-a", name: "default" };
  * ```
  */
 export interface ImagePullServiceAccount {
@@ -42,7 +52,13 @@ export interface ImagePullServiceAccount {
  *
  * @example
  * ```ts
- * const nodeWide: ImagePullCredentials = { kubernetesSecrets: [], kubernetesServiceAccounts: [], nodePodsAccessible: true };
+ * import type { ImagePullCredentials } from "@kubeimg/policy/pull-credentials";
+ *
+ * const nodeWide: ImagePullCredentials = {
+ *   kubernetesSecrets: [],
+ *   kubernetesServiceAccounts: [],
+ *   nodePodsAccessible: true,
+ * };
  * ```
  */
 export interface ImagePullCredentials {
@@ -58,6 +74,8 @@ export interface ImagePullCredentials {
  *
  * @example
  * ```ts
+ * import type { ImagePullIntent } from "@kubeimg/policy/pull-credentials";
+ *
  * const intent: ImagePullIntent = { image: "registry.example.com/team/app:1.0" };
  * ```
  */
@@ -72,10 +90,17 @@ export interface ImagePullIntent {
  *
  * @example
  * ```ts
+ * import type { ImagePullCredentials, ImagePulledRecord } from "@kubeimg/policy/pull-credentials";
+ *
+ * const nodeWide: ImagePullCredentials = {
+ *   kubernetesSecrets: [],
+ *   kubernetesServiceAccounts: [],
+ *   nodePodsAccessible: true,
+ * };
  * const record: ImagePulledRecord = {
  *   lastUpdatedTime: new Date("2025-01-01T00:00:00Z"),
- *   imageRef: "sha256:1111…",
- *   credentialMapping: new Map([["docker.io/library/nginx", { kubernetesSecrets: [], kubernetesServiceAccounts: [], nodePodsAccessible: true }]]),
+ *   imageRef: `sha256:${"1".repeat(64)}`,
+ *   credentialMapping: new Map([["docker.io/library/nginx", nodeWide]]),
  * };
  * ```
  */
@@ -96,7 +121,12 @@ export interface ImagePulledRecord {
  *
  * @example
  * ```ts
- * const creds: PodCredentials = { secrets: [], serviceAccount: { uid: "u", namespace: "ns", name: "default" } };
+ * import type { PodCredentials } from "@kubeimg/policy/pull-credentials";
+ *
+ * const creds: PodCredentials = {
+ *   secrets: [],
+ *   serviceAccount: { uid: "1f0a", namespace: "team-a", name: "default" },
+ * };
  * ```
  */
 export interface PodCredentials {
@@ -111,7 +141,23 @@ export interface PodCredentials {
  *
  * @example
  * ```ts
- * const get: GetPodCredentials = async () => ({ secrets: await keyringSecretsFor(pod, image) });
+ * import {
+ *   createVerificationPolicy,
+ *   type GetPodCredentials,
+ *   MemoryPullRecordStore,
+ *   PullManager,
+ * } from "@kubeimg/policy/pull-credentials";
+ *
+ * const manager = await PullManager.open({
+ *   store: new MemoryPullRecordStore(),
+ *   policy: createVerificationPolicy({ policy: "NeverVerify" }),
+ *   clock: { now: Date.now },
+ * });
+ * let lookups = 0;
+ * // Would ask the keyring for the pod's imagePullSecrets.
+ * const get: GetPodCredentials = async () => (lookups++, { secrets: [] });
+ * await manager.mustAttemptImagePull("nginx:1.25", "sha256:1111", get);
+ * console.log(lookups); // 0: the policy decided without the pod's credentials
  * ```
  */
 export type GetPodCredentials = () => PodCredentials | Promise<PodCredentials>;
@@ -122,7 +168,22 @@ export type GetPodCredentials = () => PodCredentials | Promise<PodCredentials>;
  *
  * @example
  * ```ts
- * const reason: MustPullReason | undefined = (await manager.mustAttemptImagePull(image, ref, get)).reason;
+ * import {
+ *   createVerificationPolicy,
+ *   MemoryPullRecordStore,
+ *   type MustPullReason,
+ *   PullManager,
+ * } from "@kubeimg/policy/pull-credentials";
+ *
+ * const manager = await PullManager.open({
+ *   store: new MemoryPullRecordStore(),
+ *   policy: createVerificationPolicy(), // NeverVerifyPreloadedImages
+ *   clock: { now: Date.now },
+ * });
+ * const get = () => ({ secrets: [] });
+ * const { reason } = await manager.mustAttemptImagePull("nginx:1.25", "sha256:1111", get);
+ * const counted: MustPullReason | undefined = reason;
+ * console.log(counted); // credentialPolicyAllowed: no record or intent, so preloaded
  * ```
  */
 export type MustPullReason =
@@ -140,8 +201,22 @@ export type MustPullReason =
  *
  * @example
  * ```ts
- * const d = await manager.mustAttemptImagePull(image, imageRef, getCreds);
- * if (d.mustPull) console.log(`pull required: ${d.reason}`);
+ * import {
+ *   createVerificationPolicy,
+ *   MemoryPullRecordStore,
+ *   PullManager,
+ *   type PullDecision,
+ * } from "@kubeimg/policy/pull-credentials";
+ *
+ * const manager = await PullManager.open({
+ *   store: new MemoryPullRecordStore(),
+ *   policy: createVerificationPolicy({ policy: "AlwaysVerify" }),
+ *   clock: { now: Date.now },
+ * });
+ * const d: PullDecision = await manager.mustAttemptImagePull("nginx:1.25", "sha256:1111", () => ({
+ *   secrets: [],
+ * }));
+ * if (d.mustPull) console.log(`pull required: ${d.reason}`); // pull required: mustAuthenticate
  * ```
  */
 export interface PullDecision {
@@ -156,7 +231,13 @@ export interface PullDecision {
  *
  * @example
  * ```ts
- * const img: RuntimeImage = { id: "sha256:1111…", repoTags: ["docker.io/library/nginx:1.25"], repoDigests: [] };
+ * import type { RuntimeImage } from "@kubeimg/policy/pull-credentials";
+ *
+ * const img: RuntimeImage = {
+ *   id: `sha256:${"1".repeat(64)}`,
+ *   repoTags: ["docker.io/library/nginx:1.25"],
+ *   repoDigests: [],
+ * };
  * ```
  */
 export interface RuntimeImage {
@@ -171,7 +252,22 @@ export interface RuntimeImage {
  *
  * @example
  * ```ts
- * const images: ImageLister = { listImages: async () => criClient.listImages() };
+ * import {
+ *   createVerificationPolicy,
+ *   type ImageLister,
+ *   MemoryPullRecordStore,
+ *   PullManager,
+ * } from "@kubeimg/policy/pull-credentials";
+ *
+ * const store = new MemoryPullRecordStore();
+ * await store.writeIntent("docker.io/library/nginx:1.25"); // left by a crash mid-pull
+ * // Stands in for the CRI's ListImages.
+ * const images: ImageLister = {
+ *   listImages: async () => [{ id: "sha256:1111", repoTags: ["docker.io/library/nginx:1.25"], repoDigests: [] }],
+ * };
+ * await PullManager.open({ store, images, policy: createVerificationPolicy(), clock: { now: Date.now } });
+ * console.log(await store.intentExists("docker.io/library/nginx:1.25")); // false: it became a record
+ * console.log((await store.getPulledRecord("sha256:1111"))?.imageRef); // sha256:1111
  * ```
  */
 export interface ImageLister {

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { parseConstraints } from "./constraints.js";
 import { isSemverError } from "./errors.js";
+import { comparators } from "./operators.js";
 import { parseVersion } from "./version.js";
 
 /** Characters handed to the Go regexp engines, which are linear in their input (core's tests count their steps). */
@@ -193,5 +194,16 @@ describe("Constraints", () => {
   it("prints as Masterminds' String()", () => {
     expect(parseConstraints(">= 1.2, < 2 || ~3").toString()).toBe(">=1.2 <2 || ~3");
     expect(parseConstraints("1 - 2").toString()).toBe(">=1 <=2");
+  });
+});
+
+describe("comparators", () => {
+  it.each([
+    { constraint: "~1.2", version: "1.3.0", want: "MAJOR_MINOR_DIFFERS" },
+    { constraint: "~1.2", version: "1.2.9", want: undefined },
+  ])("$constraint against $version", ({ constraint, version, want }) => {
+    const [c] = parseConstraints(constraint).groups[0] ?? [];
+    if (c === undefined) throw new Error(`no constraint in ${constraint}`);
+    expect(comparators[c.operator](parseVersion(version), c, false)).toBe(want);
   });
 });

@@ -60,10 +60,5 @@ const codes: ReadonlySet<string> = new Set<SemverErrorCode>([
 /**
  * Returns true when `value` is a {@link SemverError} from any copy of the
  * package: it checks `name` and `code`.
- *
- * @example
- * ```ts
- * isSemverError(new SemverError("INVALID_SEMVER", "x", "invalid semantic version")); // true
- * ```
  */
 export const isSemverError = errorGuard<SemverError>("SemverError", codes);

@@ -183,13 +183,8 @@ function caret(v: Version, c: Constraint, includePre: boolean): ConstraintMiss |
 
 /**
  * The operator table (Masterminds `constraintOps`): one comparator per
- * operator, aliases sharing theirs.
- *
- * @example
- * ```ts
- * const [c] = parseConstraints("~1.2").groups[0] ?? [];
- * c && comparators[c.operator](parseVersion("1.3.0"), c, false); // "MAJOR_MINOR_DIFFERS"
- * ```
+ * operator, aliases sharing theirs. A comparator returns the code of the
+ * miss (`~1.2` against 1.3.0 is `"MAJOR_MINOR_DIFFERS"`), or undefined.
  */
 export const comparators: Readonly<Record<Operator, Comparator>> = Object.freeze({
   "": tildeOrEqual,

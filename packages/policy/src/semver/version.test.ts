@@ -1,13 +1,14 @@
 import { compileRegexp } from "@kubeimg/core/regexp";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isSemverError } from "./errors.js";
+import { isSemverError, SemverError } from "./errors.js";
 import {
   compareVersions,
   parseStrictVersion,
   parseTagVersion,
   parseVersion,
   tryParseTagVersion,
+  tryParseVersion,
 } from "./version.js";
 
 function code(fn: () => unknown): string | undefined {
@@ -146,5 +147,25 @@ describe("compareVersions (Masterminds Compare)", () => {
   ])("$a vs $b", ({ a, b, want }) => {
     expect(compareVersions(parseVersion(a), parseVersion(b))).toBe(want);
     expect(compareVersions(parseVersion(b), parseVersion(a))).toBe(-want || 0);
+  });
+});
+
+describe("tryParseVersion", () => {
+  it.each([
+    { input: "1.2", want: "1.2.0" },
+    { input: "v1.2.3-rc.1", want: "1.2.3-rc.1" },
+    { input: "latest", want: undefined },
+    { input: "18446744073709551616.0.0", want: undefined }, // past 2^64-1: parseVersion throws
+  ])("$input", ({ input, want }) => {
+    expect(tryParseVersion(input)?.toString()).toBe(want);
+    // A miss exactly where parseVersion throws.
+    expect(code(() => parseVersion(input)) === undefined).toBe(want !== undefined);
+  });
+
+  it("is the guard's answer for a SemverError built by hand", () => {
+    expect(isSemverError(new SemverError("INVALID_SEMVER", "x", "invalid semantic version"))).toBe(
+      true,
+    );
+    expect(isSemverError(new Error("invalid semantic version"))).toBe(false);
   });
 });

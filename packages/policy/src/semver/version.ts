@@ -488,12 +488,6 @@ export function parseTagVersion(tag: string, options: SemverOptions = {}): Versi
  * or undefined where that throws. Cheap on a miss: the grammar is scanned
  * without throwing, so only the rare post-match failures (a number past
  * 2^64-1, a bad pre-release) cost an exception.
- *
- * @example
- * ```ts
- * tryParseVersion("1.2")?.toString(); // "1.2.0"
- * tryParseVersion("latest");          // undefined
- * ```
  */
 export function tryParseVersion(input: string, options: SemverOptions = {}): Version | undefined {
   if (tooLong(input, options)) return undefined;

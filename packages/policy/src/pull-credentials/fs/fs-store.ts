@@ -91,7 +91,20 @@ export { maxRecordFileBytes, staleTemporaryMs } from "./record-files.js";
  *
  * @example
  * ```ts
- * await FileSystemPullRecordStore.open("/var/lib/kubelet", { readOnly: true });
+ * import { mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import {
+ *   FileSystemPullRecordStore,
+ *   type FileSystemPullRecordStoreOptions,
+ * } from "@kubeimg/policy/pull-credentials/fs";
+ *
+ * const root = mkdtempSync(join(tmpdir(), "kubelet-")); // a live node: /var/lib/kubelet
+ * await (await FileSystemPullRecordStore.open(root)).writeIntent("nginx:1.25");
+ * const options: FileSystemPullRecordStoreOptions = { readOnly: true };
+ * const reader = await FileSystemPullRecordStore.open(root, options);
+ * console.log(await reader.intentExists("nginx:1.25")); // true
+ * await reader.writeIntent("redis:7"); // throws STORE_IO_ERROR: the store is read-only
  * ```
  */
 export interface FileSystemPullRecordStoreOptions {
@@ -118,7 +131,21 @@ export interface FileSystemPullRecordStoreOptions {
  *
  * @example
  * ```ts
+ * import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { FileSystemPullRecordStore, storageFileName } from "@kubeimg/policy/pull-credentials/fs";
+ *
+ * const root = mkdtempSync(join(tmpdir(), "kubelet-"));
+ * const pulling = join(root, "image_manager", "pulling");
+ * mkdirSync(pulling, { recursive: true });
+ * // An intent as an older kubelet wrote it.
+ * writeFileSync(
+ *   join(pulling, storageFileName("nginx:1.25")),
+ *   '{"kind":"ImagePullIntent","apiVersion":"kubelet.config.k8s.io/v1alpha1","image":"nginx:1.25"}',
+ * );
  * const { migrated, errors } = (await FileSystemPullRecordStore.open(root)).openReport;
+ * console.log(migrated.length, errors.length); // 1 0
  * ```
  *
  * @inline
@@ -545,8 +572,24 @@ export class FileSystemPullRecordStore implements PullRecordStore {
    *
    * @example
    * ```ts
-   * const found = await store.getPulledRecordFile("sha256:…");
-   * if (found) console.log(found.path, found.apiVersion, found.record.lastUpdatedTime);
+   * import { mkdtempSync } from "node:fs";
+   * import { tmpdir } from "node:os";
+   * import { join } from "node:path";
+   * import { FileSystemPullRecordStore, storageFileName } from "@kubeimg/policy/pull-credentials/fs";
+   *
+   * const root = mkdtempSync(join(tmpdir(), "kubelet-"));
+   * const store = await FileSystemPullRecordStore.open(root);
+   * const imageRef = `sha256:${"1".repeat(64)}`;
+   * await store.writePulledRecord({
+   *   lastUpdatedTime: new Date("2025-01-01T00:00:00Z"),
+   *   imageRef,
+   *   credentialMapping: new Map(),
+   * });
+   * const found = await store.getPulledRecordFile(imageRef);
+   * if (found) {
+   *   console.log(found.apiVersion); // kubelet.config.k8s.io/v1beta1
+   *   console.log(found.path === join(root, "image_manager", "pulled", storageFileName(imageRef))); // true
+   * }
    * ```
    */
   async getPulledRecordFile(
