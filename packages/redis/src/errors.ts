@@ -24,8 +24,13 @@ export type RedisStateErrorCode =
  *
  * @example
  * ```ts
- * try { createRedisAvailabilityState({ url, prefix: "{bad}" }) } catch (e) {
- *   if (e instanceof RedisStateError) console.error(e.code, e.field, e.value);
+ * import { createRedisAvailabilityState, RedisStateError } from "@kubeimg/redis";
+ *
+ * try {
+ *   createRedisAvailabilityState({ url: "redis://127.0.0.1:6379", prefix: "{bad}" });
+ * } catch (e) {
+ *   // Braces would break the keys' Redis Cluster hash tags; the error throws before any connection.
+ *   if (e instanceof RedisStateError) [e.code, e.field, e.value]; // → ["INVALID_OPTION", "prefix", "{bad}"]
  * }
  * ```
  */

@@ -61,8 +61,10 @@ export interface RegistryKeys {
  *
  * @example
  * ```ts
- * imageKeys("prod:kubeimg:", { image: "quay.io/a/b:1", credentialSecret: undefined, registry: "quay.io" })
- * // { verdict: "prod:kubeimg:{i3f…}:v1:verdict", probe: "prod:kubeimg:{i3f…}:v1:probe" }
+ * import { imageKeys } from "@kubeimg/redis";
+ *
+ * imageKeys("prod:kubeimg:", { image: "quay.io/a/b:1", credentialSecret: undefined, registry: "quay.io" }).verdict;
+ * // → "prod:kubeimg:{i263dd48bc1d392ce2eec62e04e8720c1}:v1:verdict"
  * ```
  */
 export function imageKeys(prefix: string, key: VerdictKey): ImageKeys {

@@ -58,10 +58,20 @@ export type {
  * `createAvailabilityGate(checker, { timers, state })`.
  *
  * @example
- * ```ts
+ * ```ts no-run
+ * import { createAvailabilityGate } from "@kubeimg/policy/availability";
+ * import { createRedisAvailabilityState } from "@kubeimg/redis";
+ * import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
+ * import { createRegistryClient } from "@kubeimg/registry/client";
+ *
+ * // Needs a Redis server (and registries to check).
  * const state = createRedisAvailabilityState({
- *   url: process.env.REDIS_URL, prefix: "prod:kuik-webhook:", log: console.error,
+ *   url: process.env.REDIS_URL, // redis://user:password@host:6379/0, or rediss://… for TLS
+ *   prefix: "prod:kuik-webhook:",
+ *   log: (line) => console.error(line),
  * });
+ * const timers = { now: () => performance.now(), setTimeout, clearTimeout };
+ * const checker = createAvailabilityChecker({ client: createRegistryClient() });
  * const gate = createAvailabilityGate(checker, { timers, state });
  * ```
  */

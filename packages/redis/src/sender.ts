@@ -121,8 +121,13 @@ export function describeFailure(error: unknown, setting = "budgetMs"): string {
  * reconnects by itself, backing off up to one second.
  *
  * @example
- * ```ts
+ * ```ts no-run
+ * import { createRedisAvailabilityState, createRedisSender } from "@kubeimg/redis";
+ *
+ * // Needs a Redis server: TLS (rediss:) and credentials come from the url.
  * const sender = createRedisSender("rediss://webhook:s3cret@redis.kuik-system:6380");
+ * await sender.send("prod:kuik-webhook:", ["PING"], 1000); // → "PONG"
+ * const state = createRedisAvailabilityState({ sender, prefix: "prod:kuik-webhook:" });
  * ```
  */
 export function createRedisSender(url: string): RedisCommandSender {

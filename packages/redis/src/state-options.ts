@@ -80,11 +80,18 @@ export interface RedisAvailabilityState extends AvailabilityState {
    *
    * @example
    * ```ts
+   * import { createRedisAvailabilityState, RedisStateError } from "@kubeimg/redis";
+   *
+   * // Nothing listens on this port: ready() says so, naming the setting to check.
+   * const state = createRedisAvailabilityState({ url: "redis://127.0.0.1:1", prefix: "prod:kuik-webhook:" });
    * try {
-   *   await state.ready({ timeoutMs: 10_000 });
+   *   await state.ready({ timeoutMs: 1000 }); // → { mode: "shared", attempts: 1 } where Redis answers
    * } catch (error) {
    *   if (!(error instanceof RedisStateError)) throw error;
-   *   console.error(`not sharing (${error.code}): ${error.message}`);
+   *   error.code; // → "REDIS_REFUSED"
+   *   error.field; // → "url"
+   * } finally {
+   *   await state.close();
    * }
    * ```
    */

@@ -9,12 +9,6 @@
  * Returns a generator of numbers in [0, 1) (mulberry32: 32 bits of state,
  * good enough for picking cases, not for cryptography). The same seed always
  * gives the same sequence.
- *
- * @example
- * ```ts
- * const random = seededRandom(42);
- * const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
- * ```
  */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;

@@ -11,10 +11,7 @@
  * one is looked at: only work that truly outlives its deadline by about
  * `ms` minus the deadline answers false.
  *
- * @example
- * ```ts
- * expect(await settlesBefore(client.headManifest(image, { timeoutMs: 1000 }).catch(() => {}), 1500)).toBe(true);
- * ```
+ * A test asserts `expect(await settlesBefore(call, budgetMs + slackMs)).toBe(true)`.
  */
 export function settlesBefore(work: Promise<unknown>, ms: number): Promise<boolean> {
   return new Promise((resolve) => {

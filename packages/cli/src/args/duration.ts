@@ -18,11 +18,6 @@ export const MIN_TIMER_MS = 1;
  * or `1m30s` (Go `time.ParseDuration`'s units; a sign is refused), between
  * 1ms and {@link MAX_TIMER_MS} (596h31m23.647s). Throws a `USAGE`
  * {@link CliError} naming `flag` and the bounds otherwise.
- *
- * @example
- * ```ts
- * parseDurationFlag("1m30s", "--timeout"); // 90000
- * ```
  */
 export function parseDurationFlag(value: string, flag: string): number {
   // A sign is refused; the rest is Go's grammar, and Go's arithmetic.

@@ -15,11 +15,6 @@ function optionLines(options: Readonly<Record<string, OptionSpec>>): string[] {
 /**
  * Returns the `--help` text of `command`: synopsis, description, options,
  * the common options, examples and the exit codes.
- *
- * @example
- * ```ts
- * io.stdout.write(renderCommandHelp(parseCommand));
- * ```
  */
 export function renderCommandHelp(command: Command): string {
   const lines = [`Usage: ${command.usage}`, "", command.description, ""];
@@ -40,11 +35,6 @@ const EXIT_CODE_HELP =
 
 /**
  * Returns the top-level help: the command list and how to get more.
- *
- * @example
- * ```ts
- * io.stdout.write(renderMainHelp(COMMANDS, "0.1.0"));
- * ```
  */
 export function renderMainHelp(commands: readonly Command[], version: string): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -15,12 +15,6 @@ export interface ParsedCommandArgs {
  * strictly with `node:util` `parseArgs`. An unknown option, a missing value
  * or an unexpected positional becomes a `USAGE` {@link CliError} with one
  * line pointing at `--help`.
- *
- * @example
- * ```ts
- * parseCommandArgs(parseCommand, ["nginx", "-o", "json"]);
- * // { values: { output: "json" }, positionals: ["nginx"] }
- * ```
  */
 export function parseCommandArgs(command: Command, argv: readonly string[]): ParsedCommandArgs {
   const options: Record<
@@ -69,11 +63,6 @@ export function parseCommandArgs(command: Command, argv: readonly string[]): Par
 
 /**
  * Throws a `USAGE` {@link CliError} unless `value` is given.
- *
- * @example
- * ```ts
- * const ns = requireOption(stringOption(values, "namespace"), "--namespace", "route");
- * ```
  */
 export function requireOption<T>(value: T | undefined, flag: string, commandName: string): T {
   if (value === undefined || value === "") {

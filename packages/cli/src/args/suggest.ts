@@ -9,11 +9,6 @@ import { objects } from "@kubeimg/policy/internal";
  * Returns the candidate closest to `typed`, when it is close enough to be a
  * typo (at most a third of the longer name, and at most 3 edits), or when
  * `typed` is a prefix of exactly one candidate.
- *
- * @example
- * ```ts
- * closestName("rout", ["parse", "tags", "route"]); // "route"
- * ```
  */
 export function closestName(typed: string, candidates: readonly string[]): string | undefined {
   if (typed.length === 0 || typed.length > 64) return undefined;

@@ -48,11 +48,6 @@ export interface UpstreamChoice {
 
 /**
  * Returns the `--upstream` option for a command reading `names`.
- *
- * @example
- * ```ts
- * options: { upstream: upstreamOption(["kubelet"]) }
- * ```
  */
 export function upstreamOption(names: readonly UpstreamName[]): OptionSpec {
   return {
@@ -70,11 +65,6 @@ export function upstreamOption(names: readonly UpstreamName[]): OptionSpec {
  * name, the default where none was given. Throws a `USAGE` error naming the
  * flag and the value for a malformed pair, a name the command does not read,
  * a name given twice or a release kubeimg does not reproduce.
- *
- * @example
- * ```ts
- * upstreamChoice(context.values, "pull-check", ["kubelet"]).kubelet; // "1.37"
- * ```
  */
 export function upstreamChoice(
   values: CommandContext["values"],

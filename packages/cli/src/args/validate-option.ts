@@ -21,11 +21,6 @@ export const VALIDATE_OPTION: Readonly<Record<string, OptionSpec>> = Object.free
 /**
  * Returns the `--validate` mode (default `strict`); throws a `USAGE`
  * {@link CliError} for another value.
- *
- * @example
- * ```ts
- * unknownFieldPolicy(context.values); // "strict"
- * ```
  */
 export function unknownFieldPolicy(values: CommandContext["values"]): UnknownFieldPolicy {
   const value = values.validate;

@@ -51,11 +51,6 @@ export interface Command {
 
 /**
  * Returns the string value of option `name`, or `undefined`.
- *
- * @example
- * ```ts
- * stringOption(context.values, "namespace"); // "default"
- * ```
  */
 export function stringOption(values: CommandContext["values"], name: string): string | undefined {
   const v = values[name];
@@ -64,11 +59,6 @@ export function stringOption(values: CommandContext["values"], name: string): st
 
 /**
  * Returns every value of the repeatable string option `name` (empty when absent).
- *
- * @example
- * ```ts
- * stringOptions(context.values, "file"); // ["crs.yaml", "more.yaml"]
- * ```
  */
 export function stringOptions(values: CommandContext["values"], name: string): string[] {
   const v = values[name];
@@ -79,11 +69,6 @@ export function stringOptions(values: CommandContext["values"], name: string): s
 /**
  * Returns every `-f/--file` value; throws a `USAGE` {@link CliError} naming
  * `--file` when there is none.
- *
- * @example
- * ```ts
- * const files = requireFileOptions(context.values, "route"); // ["mirrors.yaml"]
- * ```
  */
 export function requireFileOptions(
   values: CommandContext["values"],

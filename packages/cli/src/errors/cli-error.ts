@@ -32,7 +32,13 @@ export type CliErrorCode =
  *
  * @example
  * ```ts
- * throw new CliError("FILE_NOT_FOUND", "policy.yaml: no such file", "policy.yaml");
+ * import { CliError, runPolicyTests } from "@kubeimg/cli";
+ *
+ * try {
+ *   await runPolicyTests(["no-such-dir/"], { offline: true });
+ * } catch (e) {
+ *   if (e instanceof CliError) [e.code, e.input]; // → ["FILE_NOT_FOUND", "no-such-dir/"]
+ * }
  * ```
  */
 export class CliError extends KubeimgError {
@@ -52,10 +58,5 @@ export class CliError extends KubeimgError {
 /**
  * Returns true when `value` is a {@link CliError}, from whichever copy of the
  * package created it.
- *
- * @example
- * ```ts
- * if (isCliError(e) && e.code === "USAGE") printHelp();
- * ```
  */
 export const isCliError = errorGuard<CliError>("CliError");

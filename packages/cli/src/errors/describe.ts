@@ -8,12 +8,6 @@ import { systemErrorSentence } from "./system-error.js";
  * one; a Node system error (`EACCES`, `EIO`) as a sentence naming its path
  * and cause. Never a stack trace, and never a control character: the
  * message may quote a file or a registry.
- *
- * @example
- * ```ts
- * describeError(new ImageReferenceError("INVALID_REFERENCE_FORMAT", "a:b:c"));
- * // "invalid reference format [INVALID_REFERENCE_FORMAT]"
- * ```
  */
 export function describeError(error: unknown): string {
   // A system error that escaped a reader: a sentence, not Node's text.

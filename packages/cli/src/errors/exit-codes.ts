@@ -9,7 +9,10 @@
  *
  * @example
  * ```ts
- * process.exitCode = await runCli(["parse", "nginx"], nodeIo()); // EXIT_CODES.OK
+ * import { EXIT_CODES, nodeIo, runCli } from "@kubeimg/cli";
+ *
+ * const code = await runCli(["parse", "nginx"], nodeIo());
+ * code === EXIT_CODES.OK; // → true
  * ```
  */
 export const EXIT_CODES = Object.freeze({ OK: 0, NOTHING_FOUND: 1, BAD_INPUT: 2 } as const);

@@ -62,13 +62,6 @@ export function readFailure(error: unknown): string {
  * Returns a sentence for a Node system error that escaped to the top of a
  * command (a store or reader that rethrew it): the path it names and the
  * cause, with the code; `undefined` for any other error.
- *
- * @example
- * ```ts
- * systemErrorSentence(Object.assign(new Error("EACCES: permission denied, open '/x'"),
- *   { code: "EACCES", syscall: "open", path: "/x" }));
- * // "/x: cannot be read: permission denied [EACCES]"
- * ```
  */
 export function systemErrorSentence(error: unknown): string | undefined {
   if (!(error instanceof Error)) return undefined;

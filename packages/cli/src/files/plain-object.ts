@@ -13,11 +13,6 @@ const MAX_DEPTH = 200;
  * `__proto__`, `constructor` and `prototype`, with the dotted path of each
  * key taken out; nesting deeper than 200 levels is cut there (and reported
  * as such a path ending in `…`).
- *
- * @example
- * ```ts
- * plainCopy(JSON.parse('{"data":{"__proto__":{"x":1}}}')).removed; // ["data.__proto__"]
- * ```
  */
 export function plainCopy(value: unknown): { value: unknown; removed: string[] } {
   const removed: string[] = [];

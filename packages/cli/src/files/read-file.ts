@@ -98,11 +98,6 @@ const CHUNK_BYTES = 1024 * 1024;
  * {@link MAX_INPUT_BYTES} `FILE_UNREADABLE`, each naming the file. Named
  * pipes and devices are read through the same bound
  * ({@link readBoundedFile}).
- *
- * @example
- * ```ts
- * const { text } = await readInputFile("policy.yaml", io);
- * ```
  */
 export async function readInputFile(name: string, io: CliIo): Promise<InputFile> {
   if (name === "-") {
@@ -127,11 +122,6 @@ export async function readInputFile(name: string, io: CliIo): Promise<InputFile>
  * standard input (once), a directory gives its `.yaml`, `.yml` and `.json`
  * files in name order (not its subdirectories), anything else is one file.
  * A directory without such a file is `MISSING_OBJECT`.
- *
- * @example
- * ```ts
- * await readInputFiles(["manifests/", "-"], io); // manifests/a.yaml, manifests/b.yml, <stdin>
- * ```
  */
 export async function readInputFiles(names: readonly string[], io: CliIo): Promise<InputFile[]> {
   if (names.filter((n) => n === "-").length > 1) {

@@ -33,11 +33,6 @@ export interface YamlDocumentsOptions {
  * `INVALID_YAML` {@link CliError} naming the file, line and column; a
  * document that its aliases expand past {@link MAX_EXPANDED_NODES} nodes is
  * `YAML_TOO_LARGE`. With `secret`, no message quotes the text.
- *
- * @example
- * ```ts
- * yamlDocuments({ name: "crs.yaml", text: "a: 1\n---\nb: 2\n" }); // [{ a: 1 }, { b: 2 }]
- * ```
  */
 export function yamlDocuments(file: InputFile, options: YamlDocumentsOptions = {}): unknown[] {
   const read = readYamlDocuments(file.text, {

@@ -7,7 +7,10 @@ import type { CliIo } from "./io.js";
  *
  * @example
  * ```ts
- * process.exitCode = await runCli(process.argv.slice(2), nodeIo());
+ * import { nodeIo, runCli } from "@kubeimg/cli";
+ *
+ * // The kubeimg bin passes process.argv.slice(2); the JSON lands on stdout.
+ * process.exitCode = await runCli(["parse", "nginx:1.25"], nodeIo()); // → 0
  * ```
  */
 export function nodeIo(): CliIo {

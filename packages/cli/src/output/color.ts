@@ -25,12 +25,6 @@ const plain: Style = (text) => text;
  * Returns the colour styles for `io`: real ANSI styles only when stdout is a
  * terminal and `NO_COLOR` is unset or empty (https://no-color.org), plain
  * text otherwise, and always plain when `--no-color` was given.
- *
- * @example
- * ```ts
- * const c = colorsFor(io, { noColor: false });
- * io.stdout.write(c.green("available"));
- * ```
  */
 export function colorsFor(io: CliIo, options: { noColor: boolean }): Colors {
   const noColorEnv = io.env.NO_COLOR;

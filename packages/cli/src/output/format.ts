@@ -11,12 +11,6 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
  * Returns the output format: the `--output` value when given, otherwise a
  * table when stdout is a terminal and JSON when it is a pipe or a file.
  * Throws a `USAGE` {@link CliError} for an unknown value.
- *
- * @example
- * ```ts
- * chooseOutputFormat(undefined, io); // "table" on a terminal, else "json"
- * chooseOutputFormat("yml", io);     // throws: --output must be one of table, json, yaml
- * ```
  */
 export function chooseOutputFormat(flag: string | undefined, io: CliIo): OutputFormat {
   if (flag === undefined) return io.stdout.isTTY === true ? "table" : "json";

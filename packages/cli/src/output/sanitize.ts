@@ -22,11 +22,6 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u206
  * Returns `text` with every control character, escape introducer and
  * bidirectional override replaced by `?`, so that it prints as inert
  * characters on one line.
- *
- * @example
- * ```ts
- * sanitizeText("1.0\u001b]0;pwned\u0007"); // "1.0?]0;pwned?"
- * ```
  */
 export function sanitizeText(text: string): string {
   return text.replace(UNSAFE, "?");
@@ -36,11 +31,6 @@ export function sanitizeText(text: string): string {
  * Returns `text` sanitized line by line: line breaks are kept (for text that
  * is meant to span lines, such as help), every other unsafe character is
  * replaced by `?`.
- *
- * @example
- * ```ts
- * sanitizeLines("a\u001b[2J\nb"); // "a?[2J\nb"
- * ```
  */
 export function sanitizeLines(text: string): string {
   return text

@@ -17,12 +17,6 @@ function cellText(cell: Cell): string {
  * Returns `rows` as a plain-text table with a bold header, columns separated
  * by two spaces and padded to the widest cell, one line per row, ending in a
  * newline. Trailing spaces are trimmed.
- *
- * @example
- * ```ts
- * renderTable(["NAME", "TAG"], [["nginx", "1.25"]], colors);
- * // "NAME   TAG\nnginx  1.25\n"
- * ```
  */
 export function renderTable(
   headers: readonly string[],
@@ -48,12 +42,6 @@ export function renderTable(
 /**
  * Returns `pairs` as aligned `key: value` lines, the keys dimmed, for one
  * object that is too wide for a table row.
- *
- * @example
- * ```ts
- * renderFields([["normalized", "docker.io/library/nginx"]], colors);
- * // "normalized: docker.io/library/nginx\n"
- * ```
  */
 export function renderFields(pairs: readonly (readonly [string, Cell])[], colors: Colors): string {
   const width = Math.max(0, ...pairs.map(([k]) => k.length + 1));

@@ -35,11 +35,6 @@ function yamlText(data: unknown): string {
  * Writes a command's result to stdout: `data` as JSON (two-space indent) or
  * YAML, or the text `table(colors)` returns for the table format. Neither
  * machine format lets a control character through raw.
- *
- * @example
- * ```ts
- * writeResult(io, "json", { tag: "1.25" }, () => "TAG\n1.25\n", colors);
- * ```
  */
 export function writeResult(
   io: CliIo,

@@ -130,7 +130,11 @@ function quietIo(cwd: string): CliIo {
  * a {@link CliError} naming the file, line, field and value.
  *
  * @example
- * ```ts
+ * ```ts no-run
+ * import { runPolicyTests } from "@kubeimg/cli";
+ * import { expect, it } from "vitest";
+ *
+ * // A vitest file beside the policy tests: one test per case.
  * const report = await runPolicyTests(["policy-tests/"], { offline: true });
  * for (const c of report.cases) it(c.name, () => expect(c.mismatches).toEqual([]));
  * ```

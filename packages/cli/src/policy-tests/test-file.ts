@@ -180,12 +180,6 @@ function checkCase(checker: Checker, value: unknown, index: number): TestCase {
  * for a field the format does not have (with "did you mean"), and
  * `INVALID_POLICY_TEST` for a wrong value, each naming the file, line and
  * field.
- *
- * @example
- * ```ts
- * const test = readTestFile({ name: "kubeimg-test.yaml", text });
- * test.cases[0].kind; // "select"
- * ```
  */
 export function readTestFile(file: InputFile): TestFile {
   const documents = yamlDocuments(file);

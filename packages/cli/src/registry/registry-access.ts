@@ -113,11 +113,6 @@ export function secretFileSecrets(context: CommandContext): Promise<Map<string, 
  * a client over `io.fetch`, the docker config as the node keyring, Secrets
  * from YAML files looked up by namespace/name, plain HTTP for the
  * `--insecure-registry` hosts.
- *
- * @example
- * ```ts
- * const access = await registryAccess(context, { defaultTimeoutMs: 1000 });
- * ```
  */
 export async function registryAccess(
   context: CommandContext,

@@ -22,11 +22,6 @@ export interface DigestAlgorithmInfo {
 /**
  * The supported digest algorithms: size in bytes and WebCrypto name.
  * Mirrors the `algorithms` table of go-digest `algorithm.go`.
- *
- * @example
- * ```ts
- * digestAlgorithms.sha256.size; // 32, so the hex part has 64 characters
- * ```
  */
 export const digestAlgorithms: Readonly<Record<DigestAlgorithm, DigestAlgorithmInfo>> = {
   sha256: { size: 32, webCryptoName: "SHA-256" },
@@ -37,12 +32,6 @@ export const digestAlgorithms: Readonly<Record<DigestAlgorithm, DigestAlgorithmI
 /**
  * Returns true when `name` is a supported digest algorithm (`sha256`,
  * `sha384` or `sha512`, exactly: `SHA256` is not).
- *
- * @example
- * ```ts
- * isDigestAlgorithm("sha512"); // true
- * isDigestAlgorithm("md5");    // false
- * ```
  */
 export function isDigestAlgorithm(name: string): name is DigestAlgorithm {
   return name === "sha256" || name === "sha384" || name === "sha512";

@@ -14,11 +14,6 @@ export type DigestErrorCode =
  * The message of each digest error code: the go-digest v1.0.0 text where one
  * exists (`ErrDigestInvalidFormat`, `ErrDigestInvalidLength`,
  * `ErrDigestUnsupported`), byte for byte.
- *
- * @example
- * ```ts
- * digestErrorMessages.DIGEST_UNSUPPORTED; // "unsupported digest algorithm"
- * ```
  */
 export const digestErrorMessages: Readonly<Record<DigestErrorCode, string>> = {
   DIGEST_INVALID_FORMAT: "invalid checksum digest format",
@@ -57,12 +52,5 @@ export class DigestError extends KubeimgError {
 /**
  * Returns true when `value` is a {@link DigestError}, from whichever copy of
  * the package (ESM or CJS) threw it: the check is on `name` and `code`.
- *
- * @example
- * ```ts
- * declare const s: string;
- * const result = (() => { try { return parseDigest(s) } catch (e) { return e } })();
- * if (isDigestError(result)) console.log(result.code);
- * ```
  */
 export const isDigestError = errorGuard<DigestError>("DigestError");

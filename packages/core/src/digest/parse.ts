@@ -56,13 +56,6 @@ export function parseDigest(s: string): Digest {
 /**
  * Returns `{ success: true, data }` or `{ success: false, error }`: the
  * non-throwing form of {@link parseDigest}, for validating many inputs.
- *
- * @example
- * ```ts
- * declare const input: string;
- * const r = safeParseDigest(input);
- * if (!r.success) console.error(r.error.code);
- * ```
  */
 export function safeParseDigest(
   s: string,

@@ -13,8 +13,13 @@
  *
  * @example
  * ```ts
- * try { parseNormalizedNamed(input) } catch (e) {
- *   if (isKubeimgError(e) && e.code === "INVALID_REFERENCE_FORMAT") { … }
+ * import { isKubeimgError } from "@kubeimg/core";
+ * import { parseNormalizedNamed } from "@kubeimg/core/reference";
+ *
+ * try {
+ *   parseNormalizedNamed("nginx:");
+ * } catch (e) {
+ *   if (isKubeimgError(e) && e.code === "INVALID_REFERENCE_FORMAT") e.message; // → "invalid reference format"
  * }
  * ```
  */
@@ -157,7 +162,14 @@ export function withCallerStack<E extends Error>(
  *
  * @example
  * ```ts
- * if (isKubeimgError(e)) console.error(e.code, e.message);
+ * import { isKubeimgError } from "@kubeimg/core";
+ * import { parseNormalizedNamed } from "@kubeimg/core/reference";
+ *
+ * try {
+ *   parseNormalizedNamed("Nginx");
+ * } catch (e) {
+ *   if (isKubeimgError(e)) e.code; // → "REMOTE_NAME_CONTAINS_UPPERCASE"
+ * }
  * ```
  */
 export function isKubeimgError(value: unknown): value is KubeimgError {
@@ -177,7 +189,15 @@ export function isKubeimgError(value: unknown): value is KubeimgError {
  *
  * @example
  * ```ts
- * export const isDigestError = errorGuard<DigestError>("DigestError");
+ * import { errorGuard, KubeimgError } from "@kubeimg/core";
+ *
+ * class QuotaError extends KubeimgError {
+ *   override readonly name = "QuotaError";
+ *   readonly code = "QUOTA_EXCEEDED";
+ * }
+ * const isQuotaError = errorGuard<QuotaError>("QuotaError");
+ * isQuotaError(new QuotaError("over quota")); // → true
+ * isQuotaError(new Error("over quota")); // → false
  * ```
  */
 export function errorGuard<E extends KubeimgError>(

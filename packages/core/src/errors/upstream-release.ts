@@ -8,8 +8,13 @@ import { errorGuard, KubeimgError } from "./kubeimg-error.js";
  *
  * @example
  * ```ts
- * try { only(p, { platforms: "rc.6" as never }) } catch (e) {
- *   if (e instanceof UpstreamReleaseError) e.accepted; // ["rc.4", "rc.5"]
+ * import { UpstreamReleaseError } from "@kubeimg/core";
+ * import { only } from "@kubeimg/core/platform";
+ *
+ * try {
+ *   only({ os: "linux", architecture: "amd64" }, { platforms: "rc.6" as never });
+ * } catch (e) {
+ *   if (e instanceof UpstreamReleaseError) e.accepted; // → ["rc.4", "rc.5"]
  * }
  * ```
  */
@@ -35,11 +40,6 @@ export class UpstreamReleaseError extends KubeimgError {
 
 /**
  * Returns true when `value` is an {@link UpstreamReleaseError} from any copy of the package.
- *
- * @example
- * ```ts
- * if (isUpstreamReleaseError(e)) console.error(e.upstream, e.accepted);
- * ```
  */
 export const isUpstreamReleaseError = errorGuard<UpstreamReleaseError>("UpstreamReleaseError");
 
@@ -49,7 +49,10 @@ export const isUpstreamReleaseError = errorGuard<UpstreamReleaseError>("Upstream
  *
  * @example
  * ```ts
- * chooseRelease("platforms", undefined, ["rc.4", "rc.5"], "rc.5"); // "rc.5"
+ * import { chooseRelease } from "@kubeimg/core";
+ *
+ * chooseRelease("platforms", undefined, ["rc.4", "rc.5"], "rc.5"); // → "rc.5"
+ * chooseRelease("platforms", "rc.4", ["rc.4", "rc.5"], "rc.5"); // → "rc.4"
  * ```
  */
 export function chooseRelease<R extends string>(

@@ -26,7 +26,9 @@ export interface AuthConfigFields {
  *
  * @example
  * ```ts
- * hashAuthConfigInput({ username: "user", password: "password" }); // '{"username":"user","password":"password"}'
+ * import { credentialprovider } from "@kubeimg/core/internal";
+ *
+ * credentialprovider.hashAuthConfigInput({ username: "user", password: "password" }); // → "{\"username\":\"user\",\"password\":\"password\"}"
  * ```
  */
 export function hashAuthConfigInput(config: AuthConfigFields): string {
@@ -43,8 +45,10 @@ export function hashAuthConfigInput(config: AuthConfigFields): string {
  *
  * @example
  * ```ts
- * hashAuthConfig({ username: "user", password: "password" });
- * // "a55436fc140d516560d072c5fe8700385ce9f41629abf65c1edcbcb39fac691d"
+ * import { credentialprovider } from "@kubeimg/core/internal";
+ *
+ * credentialprovider.hashAuthConfig({ username: "user", password: "password" });
+ * // → "a55436fc140d516560d072c5fe8700385ce9f41629abf65c1edcbcb39fac691d"
  * ```
  */
 export function hashAuthConfig(config: AuthConfigFields): string {

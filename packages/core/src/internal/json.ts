@@ -356,8 +356,10 @@ const hex = "0123456789abcdef";
  *
  * @example
  * ```ts
- * Quote("a<b\f", "go1.19"); // '"a\\u003cb\\u000c"'
- * Quote("a<b\f", "go1.22"); // '"a\\u003cb\\f"'
+ * import { json } from "@kubeimg/core/internal";
+ *
+ * json.Quote("a<b\f", "go1.19"); // → "\"a\\u003cb\\u000c\""
+ * json.Quote("a<b\f", "go1.22"); // → "\"a\\u003cb\\f\""
  * ```
  */
 export function Quote(s: string, go: GoVersion): string {
@@ -417,7 +419,9 @@ export function Quote(s: string, go: GoVersion): string {
  *
  * @example
  * ```ts
- * MarshalStringMap({ b: "x<y", a: "1" }, "go1.22"); // '{"a":"1","b":"x\\u003cy"}'
+ * import { json } from "@kubeimg/core/internal";
+ *
+ * json.MarshalStringMap({ b: "x<y", a: "1" }, "go1.22"); // → "{\"a\":\"1\",\"b\":\"x\\u003cy\"}"
  * ```
  */
 export function MarshalStringMap(map: Readonly<Record<string, string>>, go: GoVersion): string {

@@ -57,8 +57,10 @@ function parseIPv4(s: string): number[] | undefined {
  *
  * @example
  * ```ts
- * IsLoopback(ParseIP("127.0.0.2") ?? []); // true
- * ParseIP("010.0.0.1");                    // undefined
+ * import { net } from "@kubeimg/core/internal";
+ *
+ * net.IsLoopback(net.ParseIP("127.0.0.2") ?? []); // → true
+ * net.ParseIP("010.0.0.1"); // → undefined
  * ```
  */
 export function ParseIP(s: string): IP | undefined {

@@ -142,9 +142,11 @@ function chunkEnd(p: string, i: number): number {
  *
  * @example
  * ```ts
- * Match("a*\/b", "abc/b"); // true
- * Match("a?b", "a☺b");      // true: `?` is one character
- * Match("[", "a");          // undefined: malformed
+ * import { path } from "@kubeimg/core/internal";
+ *
+ * path.Match("a*\/b", "abc/b"); // → true
+ * path.Match("a?b", "a☺b"); // → true: `?` is one character
+ * path.Match("[", "a"); // → undefined: malformed
  * ```
  */
 export function Match(pattern: string, name: string): boolean | undefined {
@@ -188,7 +190,9 @@ export function Match(pattern: string, name: string): boolean | undefined {
  *
  * @example
  * ```ts
- * Clean("a//b/./c/.."); // "a/b"
+ * import { path } from "@kubeimg/core/internal";
+ *
+ * path.Clean("a//b/./c/.."); // → "a/b"
  * ```
  */
 export function Clean(p: string): string {
@@ -238,8 +242,10 @@ function isClean(p: string): boolean {
  *
  * @example
  * ```ts
- * Join("harbor.example.com", "/mirror/", "library/nginx:1.25");
- * // "harbor.example.com/mirror/library/nginx:1.25"
+ * import { path } from "@kubeimg/core/internal";
+ *
+ * path.Join("harbor.example.com", "/mirror/", "library/nginx:1.25");
+ * // → "harbor.example.com/mirror/library/nginx:1.25"
  * ```
  */
 export function Join(...elements: readonly string[]): string {

@@ -42,9 +42,11 @@ function hex(n: number, width: number): string {
  *
  * @example
  * ```ts
- * Quote('a"b');     // "\"a\\\"b\""
- * Quote("x\ty");    // "\"x\\ty\""
- * Quote("\u00a0");  // "\"\\u00a0\""
+ * import { strconv } from "@kubeimg/core/internal";
+ *
+ * strconv.Quote('a"b'); // → "\"a\\\"b\""
+ * strconv.Quote("x\ty"); // → "\"x\\ty\""
+ * strconv.Quote("\u00a0"); // → "\"\\u00a0\""
  * ```
  */
 export function Quote(s: string): string {
@@ -203,10 +205,12 @@ function scaleBinary(m: bigint, e: number): number {
  *
  * @example
  * ```ts
- * ParseFloat("1_000"); // 1000
- * ParseFloat("0x1p4"); // 16
- * ParseFloat("0x10");  // undefined: a hex float needs a p exponent
- * ParseFloat("1e400"); // undefined: out of range
+ * import { strconv } from "@kubeimg/core/internal";
+ *
+ * strconv.ParseFloat("1_000"); // → 1000
+ * strconv.ParseFloat("0x1p4"); // → 16
+ * strconv.ParseFloat("0x10"); // → undefined: a hex float needs a p exponent
+ * strconv.ParseFloat("1e400"); // → undefined: out of range
  * ```
  */
 export function ParseFloat(s: string): number | undefined {
@@ -320,8 +324,10 @@ const MAX_INT64 = 9223372036854775807n;
  *
  * @example
  * ```ts
- * Atoi("+3"); // 3n
- * Atoi("9223372036854775808"); // undefined: out of range
+ * import { strconv } from "@kubeimg/core/internal";
+ *
+ * strconv.Atoi("+3"); // → 3n
+ * strconv.Atoi("9223372036854775808"); // → undefined: out of range
  * ```
  */
 export function Atoi(s: string): bigint | undefined {

@@ -19,7 +19,9 @@ import { IsSpace } from "./unicode.js";
  *
  * @example
  * ```ts
- * Compare("\uFF01", "😀"); // -1, where "\uFF01" < "😀" is false in JavaScript
+ * import { strings } from "@kubeimg/core/internal";
+ *
+ * strings.Compare("\uFF01", "😀"); // → -1, where "\uFF01" < "😀" is false in JavaScript
  * ```
  */
 export function Compare(a: string, b: string): -1 | 0 | 1 {
@@ -56,7 +58,9 @@ export function TrimSpace(text: string): string {
  *
  * @example
  * ```ts
- * ToLower("İOS"); // "ios"
+ * import { strings } from "@kubeimg/core/internal";
+ *
+ * strings.ToLower("İOS"); // → "ios"
  * ```
  */
 export function ToLower(s: string): string {

@@ -120,8 +120,10 @@ export type DurationResult =
  *
  * @example
  * ```ts
- * ParseDuration("1m30s"); // { ok: true, nanoseconds: 90_000_000_000n }
- * ParseDuration("1");     // { ok: false, message: 'time: missing unit in duration "1"' }
+ * import { time } from "@kubeimg/core/internal";
+ *
+ * time.ParseDuration("1m30s"); // → { ok: true, nanoseconds: 90_000_000_000n }
+ * time.ParseDuration("1"); // → { ok: false, message: 'time: missing unit in duration "1"' }
  * ```
  */
 export function ParseDuration(orig: string): DurationResult {
@@ -227,7 +229,9 @@ function fmtFrac(v: bigint, prec: number): [string, bigint] {
  *
  * @example
  * ```ts
- * DurationString(90_000_000_000n); // "1m30s"
+ * import { time } from "@kubeimg/core/internal";
+ *
+ * time.DurationString(90_000_000_000n); // → "1m30s"
  * ```
  */
 export function DurationString(ns: bigint): string {

@@ -193,8 +193,10 @@ export function Parse(raw: string): URL | undefined {
  *
  * @example
  * ```ts
- * PathUnescape("a%2Fb"); // { ok: true, value: "a/b" }
- * PathUnescape("a%zz"); // { ok: false, escape: "%zz" }
+ * import { url } from "@kubeimg/core/internal";
+ *
+ * url.PathUnescape("a%2Fb"); // → { ok: true, value: "a/b" }
+ * url.PathUnescape("a%zz"); // → { ok: false, escape: "%zz" }
  * ```
  */
 export function PathUnescape(

@@ -43,10 +43,5 @@ export class DockerConfigError extends KubeimgError {
 /**
  * Returns true when `value` is a {@link DockerConfigError}, from whichever
  * copy of the package created it.
- *
- * @example
- * ```ts
- * if (isDockerConfigError(e) && e.code === "INVALID_SECRET") skipSecret();
- * ```
  */
 export const isDockerConfigError = errorGuard<DockerConfigError>("DockerConfigError");

@@ -13,6 +13,7 @@ describe("normalizeKeyringKey", () => {
     { key: "https://index.docker.io/v1/", want: "index.docker.io" },
     { key: "index.docker.io/v1/", want: "index.docker.io" },
     { key: "http://quay.io/v2/team", want: "quay.io/team" },
+    { key: "quay.io/team", want: "quay.io/team" }, // no scheme: kept as it is
     { key: "quay.io/v3/", want: "quay.io/v3/" },
     { key: "quay.io/", want: "quay.io" },
     { key: "user:pw@quay.io:8443/x?y#z", want: "quay.io:8443/x" },

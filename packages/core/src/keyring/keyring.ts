@@ -76,12 +76,6 @@ function normalizeKeyBytes(location: string): string | undefined {
  * userinfo, query and fragment dropped, a leading `/v1/` or `/v2/` cut to
  * `/`, a bare `/` path dropped. `undefined` when the key is not a valid URL
  * (the kubelet logs and ignores such entries).
- *
- * @example
- * ```ts
- * normalizeKeyringKey("https://index.docker.io/v1/"); // "index.docker.io"
- * normalizeKeyringKey("quay.io/team");                // "quay.io/team"
- * ```
  */
 export function normalizeKeyringKey(key: string): string | undefined {
   const normalized = normalizeKeyBytes(utf8.toByteString(key));
@@ -118,13 +112,6 @@ function keyMatches(key: string, image: string): boolean {
  * Returns whether the kubelet treats `image` as a Docker Hub image (mirrors
  * `isDefaultRegistryMatch`): the first `/` component is `docker.io` or
  * `index.docker.io`, or holds neither `.` nor `:`, or there is no `/`.
- *
- * @example
- * ```ts
- * isDefaultRegistryMatch("library/nginx");        // true
- * isDefaultRegistryMatch("quay.io/coreos/etcd");  // false
- * isDefaultRegistryMatch("localhost/app");        // true, as in the kubelet
- * ```
  */
 export function isDefaultRegistryMatch(image: string): boolean {
   const slash = image.indexOf("/");
@@ -219,7 +206,14 @@ export function createDockerKeyring(configs: readonly KeyringConfig[]): DockerKe
  *
  * @example
  * ```ts
- * const keyring = unionDockerKeyrings([podKeyring, nodeKeyring]);
+ * import { createDockerKeyring, parseDockerConfigJson, unionDockerKeyrings } from "@kubeimg/core/keyring";
+ *
+ * const keyringOf = (username: string) =>
+ *   createDockerKeyring([
+ *     { config: parseDockerConfigJson(JSON.stringify({ auths: { "quay.io": { username, password: "…" } } })) },
+ *   ]);
+ * const keyring = unionDockerKeyrings([keyringOf("pod"), keyringOf("node")]);
+ * keyring.lookup("quay.io/team/app").map((c) => c.username); // → ["pod", "node"]
  * ```
  */
 export function unionDockerKeyrings(

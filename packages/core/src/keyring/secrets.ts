@@ -57,7 +57,16 @@ type Schemas = ReturnType<typeof buildSecretSchemas>;
  *
  * @example
  * ```ts
- * pullSecretSchema.parse(yaml.parse(manifestText)).type; // "kubernetes.io/dockerconfigjson"
+ * import { pullSecretSchema } from "@kubeimg/core/keyring";
+ *
+ * const manifest: unknown = {
+ *   apiVersion: "v1",
+ *   kind: "Secret",
+ *   metadata: { name: "regcred", namespace: "team-a" },
+ *   type: "kubernetes.io/dockerconfigjson",
+ *   data: { ".dockerconfigjson": "e30=" },
+ * };
+ * pullSecretSchema.parse(manifest).type; // → "kubernetes.io/dockerconfigjson"
  * ```
  */
 export const pullSecretSchema: Schemas["pullSecretSchema"] = /*#__PURE__*/ lazySchema(
@@ -111,7 +120,17 @@ function dataValue(
  *   (`index`, default 0) and the failing fields.
  * @example
  * ```ts
- * const secrets = yaml.parseAllDocuments(text).map((d, i) => parsePullSecret(d.toJS(), i));
+ * import { parsePullSecret } from "@kubeimg/core/keyring";
+ *
+ * // Documents read from YAML or JSON arrive as `unknown`.
+ * const documents: unknown[] = [
+ *   { metadata: { name: "regcred" }, type: "kubernetes.io/dockerconfigjson", data: {} },
+ *   { metadata: { name: "broken" }, type: 42 },
+ * ];
+ * parsePullSecret(documents[0], 0).type; // → "kubernetes.io/dockerconfigjson"
+ * parsePullSecret(documents[1], 1);
+ * // throws DockerConfigError INVALID_SECRET:
+ * // "pull secret #1 is not a valid Secret object: type: Invalid input: expected string, received number"
  * ```
  */
 export function parsePullSecret(value: unknown, index = 0): PullSecret {
@@ -141,8 +160,15 @@ export function parsePullSecret(value: unknown, index = 0): PullSecret {
  *   Secret's config is invalid (one bad Secret fails them all, as upstream).
  * @example
  * ```ts
- * const configs = dockerConfigsFromSecrets([secret]);
- * configs[0]?.source; // { kind: "secret", namespace: "team-a", name: "regcred", uid: "…" }
+ * import { dockerConfigsFromSecrets } from "@kubeimg/core/keyring";
+ *
+ * const regcred = {
+ *   metadata: { name: "regcred", namespace: "team-a" },
+ *   type: "kubernetes.io/dockerconfigjson",
+ *   stringData: { ".dockerconfigjson": '{"auths":{"quay.io":{"auth":"dXNlcjpwdw=="}}}' },
+ * };
+ * const configs = dockerConfigsFromSecrets([regcred]);
+ * configs[0]?.source; // → { kind: "secret", namespace: "team-a", name: "regcred", uid: "" }
  * ```
  */
 export function dockerConfigsFromSecrets(secrets: readonly PullSecret[]): KeyringConfig[] {
@@ -182,8 +208,18 @@ export function dockerConfigsFromSecrets(secrets: readonly PullSecret[]): Keyrin
  * @throws {DockerConfigError} as {@link dockerConfigsFromSecrets}.
  * @example
  * ```ts
- * const keyring = makeDockerKeyring(pod.spec.imagePullSecrets.map(getSecret), nodeKeyring);
- * keyring.lookup(repositoryName("nginx:1.25"));
+ * import { createDockerKeyring, makeDockerKeyring, parseDockerConfigJson } from "@kubeimg/core/keyring";
+ * import { repositoryName } from "@kubeimg/core/reference";
+ *
+ * const auths = (username: string) => JSON.stringify({ auths: { "docker.io": { username, password: "…" } } });
+ * const regcred = {
+ *   metadata: { name: "regcred", namespace: "team-a" },
+ *   type: "kubernetes.io/dockerconfigjson",
+ *   stringData: { ".dockerconfigjson": auths("pod") },
+ * };
+ * const nodeKeyring = createDockerKeyring([{ config: parseDockerConfigJson(auths("node")) }]);
+ * const keyring = makeDockerKeyring([regcred], nodeKeyring);
+ * keyring.lookup(repositoryName("nginx:1.25")).map((c) => c.username); // → ["pod", "node"]
  * ```
  */
 export function makeDockerKeyring(

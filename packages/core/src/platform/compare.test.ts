@@ -119,6 +119,8 @@ describe("the other comparers", () => {
   it("onlyStrict has no fallbacks", () => {
     expect(onlyStrict(p("linux/amd64/v2")).match(p("linux/amd64"))).toBe(false);
     expect(defaultStrictMatcher(p("linux/arm/v7")).match(p("linux/armhf"))).toBe(true);
+    // The default matcher would run 386 on amd64; the strict one does not.
+    expect(defaultStrictMatcher(p("linux/amd64")).match(p("linux/386"))).toBe(false);
   });
 
   it("ordered prefers earlier entries, then more OS features", () => {

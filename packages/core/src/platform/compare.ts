@@ -410,11 +410,6 @@ export function defaultMatcher(
 /**
  * Returns containerd's `DefaultStrict()` for a machine of platform `host`:
  * that platform alone ({@link onlyStrict}).
- *
- * @example
- * ```ts
- * defaultStrictMatcher({ os: "linux", architecture: "amd64" }).match({ os: "linux", architecture: "386" }); // false
- * ```
  */
 export function defaultStrictMatcher(
   host: PlatformInput,

@@ -61,12 +61,6 @@ const KNOWN_ARCH: ReadonlySet<string> = new Set([
 /**
  * Returns true when `os` is one of Go's `GOOS` names (already lower-case).
  * Mirrors isKnownOS.
- *
- * @example
- * ```ts
- * isKnownOS("linux"); // true
- * isKnownOS("Linux"); // false: callers lower-case first
- * ```
  */
 export function isKnownOS(os: string): boolean {
   return KNOWN_OS.has(os);
@@ -75,12 +69,6 @@ export function isKnownOS(os: string): boolean {
 /**
  * Returns true when `arch` is one of Go's `GOARCH` names (already normalized).
  * Mirrors isKnownArch.
- *
- * @example
- * ```ts
- * isKnownArch("arm64"); // true
- * isKnownArch("aarch64"); // false: normalize first
- * ```
  */
 export function isKnownArch(arch: string): boolean {
   return KNOWN_ARCH.has(arch);

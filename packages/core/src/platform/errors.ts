@@ -89,11 +89,5 @@ export class PlatformError extends KubeimgError {
 /**
  * Returns true when `value` is a {@link PlatformError}, from whichever copy of
  * the package (ESM or CJS) threw it.
- *
- * @example
- * ```ts
- * const r = safeParsePlatform("linux/*");
- * if (!r.success && isPlatformError(r.error)) r.error.code; // "WILDCARD_NOT_SUPPORTED"
- * ```
  */
 export const isPlatformError = errorGuard<PlatformError>("PlatformError");

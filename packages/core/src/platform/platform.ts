@@ -19,7 +19,10 @@ import { chooseRelease } from "../errors/upstream-release.js";
  *
  * @example
  * ```ts
+ * import { formatPlatform, type PlatformInput } from "@kubeimg/core/platform";
+ *
  * const node: PlatformInput = { os: "linux", architecture: "arm64", variant: "v8" };
+ * formatPlatform(node); // → "linux/arm64/v8"
  * ```
  */
 export interface PlatformInput {
@@ -40,7 +43,10 @@ export interface PlatformInput {
  *
  * @example
  * ```ts
- * const p: Platform = { os: "linux", architecture: "arm64", variant: "v8", osVersion: "", osFeatures: [] };
+ * import { type Platform, parsePlatform } from "@kubeimg/core/platform";
+ *
+ * const p: Platform = parsePlatform("linux/arm64/v8");
+ * p.osFeatures; // → []
  * ```
  */
 export interface Platform extends PlatformInput {
@@ -59,7 +65,10 @@ export interface Platform extends PlatformInput {
  *
  * @example
  * ```ts
+ * import { type HostPlatform, normalizePlatform } from "@kubeimg/core/platform";
+ *
  * const host: HostPlatform = { os: "linux", architecture: "arm64", variant: "v8" };
+ * normalizePlatform({ os: "", architecture: "aarch64" }, { host }).os; // → "linux"
  * ```
  */
 export interface HostPlatform {
@@ -101,7 +110,13 @@ export interface PlatformOptions {
  *
  * @example
  * ```ts
- * const r: PlatformsRelease = "rc.4";
+ * import { only, type PlatformsRelease } from "@kubeimg/core/platform";
+ *
+ * const host = { os: "windows", architecture: "amd64", osVersion: "10.0.26200.1" };
+ * const windows2022 = { os: "windows", architecture: "amd64", osVersion: "10.0.20348.1" };
+ * const runs = (platforms: PlatformsRelease) => only(host, { platforms }).match(windows2022);
+ * runs("rc.4"); // → false
+ * runs("rc.5"); // → true
  * ```
  */
 export type PlatformsRelease = "rc.4" | "rc.5";
@@ -119,12 +134,6 @@ const NO_FEATURES: readonly string[] = [];
 /**
  * Returns `p` with every part present (`""` and `[]` for the missing ones),
  * without normalizing anything.
- *
- * @example
- * ```ts
- * completePlatform({ os: "linux", architecture: "amd64" });
- * // { os: "linux", architecture: "amd64", variant: "", osVersion: "", osFeatures: [] }
- * ```
  */
 export function completePlatform(p: PlatformInput): Platform {
   return {

@@ -28,12 +28,6 @@ export type ImageReferenceErrorCode =
  * value take it as `detail`: the input for `NAME_IS_HEX_IDENTIFIER`, the
  * remote name for `REMOTE_NAME_CONTAINS_UPPERCASE`, the reference string for
  * `REFERENCE_HAS_NO_NAME`.
- *
- * @example
- * ```ts
- * imageReferenceErrorMessage("REMOTE_NAME_CONTAINS_UPPERCASE", "library/Foo");
- * // "invalid reference format: repository name (library/Foo) must be lowercase"
- * ```
  */
 export function imageReferenceErrorMessage(code: ImageReferenceErrorCode, detail = ""): string {
   switch (code) {
@@ -98,12 +92,5 @@ export class ImageReferenceError extends KubeimgError {
  * Returns true when `value` is an {@link ImageReferenceError}, from whichever
  * copy of the package (ESM or CJS) threw it: the check is on `name` and
  * `code`, not only the prototype chain.
- *
- * @example
- * ```ts
- * declare const input: string;
- * const r = safeParseNormalizedNamed(input);
- * if (!r.success && isImageReferenceError(r.error)) console.log(r.error.code);
- * ```
  */
 export const isImageReferenceError = errorGuard<ImageReferenceError>("ImageReferenceError");

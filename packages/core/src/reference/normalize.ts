@@ -10,22 +10,12 @@ import { composeNamed, type NamedReference, type Reference } from "./reference.j
 
 /**
  * Docker Hub's canonical domain. Mirrors `defaultDomain`.
- *
- * @example
- * ```ts
- * parseNormalizedNamed("nginx").domain === DEFAULT_DOMAIN; // true
- * ```
  */
 export const DEFAULT_DOMAIN = "docker.io";
 
 /**
  * Docker Hub's legacy domain, rewritten to {@link DEFAULT_DOMAIN} when
  * normalizing. Mirrors `legacyDefaultDomain`.
- *
- * @example
- * ```ts
- * parseNormalizedNamed(`${LEGACY_DEFAULT_DOMAIN}/nginx`).domain; // "docker.io"
- * ```
  */
 export const LEGACY_DEFAULT_DOMAIN = "index.docker.io";
 
@@ -51,11 +41,6 @@ export function isHubDomain(s: string, slash: number): boolean {
 
 /**
  * The tag a reference without tag or digest implies. Mirrors `defaultTag`.
- *
- * @example
- * ```ts
- * tagNameOnly(parseNormalizedNamed("nginx")).tag === DEFAULT_TAG; // true
- * ```
  */
 export const DEFAULT_TAG = "latest";
 

@@ -379,11 +379,6 @@ export function safeParse(s: string): SafeParseResult<Reference> {
 
 /**
  * The non-throwing {@link parseNamed}.
- *
- * @example
- * ```ts
- * safeParseNamed("nginx").success; // false: not canonical
- * ```
  */
 export function safeParseNamed(s: string): SafeParseResult<NamedReference> {
   return safely(parseNamed, s);
@@ -411,12 +406,6 @@ export function safeParseNormalizedNamed(s: string): SafeParseResult<NamedRefere
 
 /**
  * The non-throwing {@link parseAnyReference}.
- *
- * @example
- * ```ts
- * declare const hex64: string; // 64 hex digits
- * safeParseAnyReference("sha256:" + hex64).success; // true
- * ```
  */
 export function safeParseAnyReference(s: string): SafeParseResult<Reference> {
   return safely(parseAnyReference, s);
@@ -424,12 +413,6 @@ export function safeParseAnyReference(s: string): SafeParseResult<Reference> {
 
 /**
  * The non-throwing {@link parseDockerRef}.
- *
- * @example
- * ```ts
- * const r = safeParseDockerRef("nginx");
- * if (r.success) r.data.tag; // "latest"
- * ```
  */
 export function safeParseDockerRef(s: string): SafeParseResult<NamedReference> {
   return safely(parseDockerRef, s);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { trimNamed, withDigest, withTag } from "./compose.js";
 import { parse, parseAnyReference, parseNormalizedNamed } from "./parse.js";
-import { isNamedReference } from "./reference.js";
+import { domain, isNamedReference, path } from "./reference.js";
 
 const hex64 = "0123456789abcdef".repeat(4);
 
@@ -32,5 +32,19 @@ describe("isNamedReference", () => {
     { what: "null", value: null, want: false },
   ])("$what → $want", ({ value, want }) => {
     expect(isNamedReference(value)).toBe(want);
+  });
+});
+
+describe("domain and path (Go's Domain() and Path())", () => {
+  it.each([
+    {
+      input: "quay.io/prometheus/node-exporter",
+      domain: "quay.io",
+      path: "prometheus/node-exporter",
+    },
+    { input: "nginx", domain: "docker.io", path: "library/nginx" },
+  ])("$input", ({ input, domain: wantDomain, path: wantPath }) => {
+    const r = parseNormalizedNamed(input);
+    expect([domain(r), path(r)]).toEqual([wantDomain, wantPath]);
   });
 });

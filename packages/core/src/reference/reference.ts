@@ -202,11 +202,6 @@ export function isCanonical(r: Reference): r is NamedReference & { readonly dige
 /**
  * Returns the domain of a named reference (Go's `Domain()`): the registry
  * host and port, `""` only for results of {@link parse} without one.
- *
- * @example
- * ```ts
- * domain(parseNormalizedNamed("quay.io/prometheus/node-exporter")); // "quay.io"
- * ```
  */
 export function domain(r: NamedReference): string {
   return r.domain;
@@ -215,11 +210,6 @@ export function domain(r: NamedReference): string {
 /**
  * Returns the path of a named reference (Go's `Path()`): the name without
  * its domain.
- *
- * @example
- * ```ts
- * path(parseNormalizedNamed("nginx")); // "library/nginx"
- * ```
  */
 export function path(r: NamedReference): string {
   return r.path;

@@ -55,12 +55,6 @@ function decodeRuns(triples: readonly number[]): (readonly [number, number, 1 | 
 /**
  * True when Go 1.19's `unicode.ToLower(r) != r` for the non-ASCII code point
  * `codePoint` (a binary search of {@link UNICODE13_UPPER_RUNS}).
- *
- * @example
- * ```ts
- * lowerCaseChanges(0x00c9); // true: É lowers to é
- * lowerCaseChanges(0x1c89); // false: a capital only since Unicode 16
- * ```
  */
 export function lowerCaseChanges(codePoint: number): boolean {
   let lo = 0;

@@ -37,11 +37,5 @@ export class RegexpError extends KubeimgError {
 /**
  * Returns true when `value` is a {@link RegexpError}, whichever copy of the
  * package (ESM or CJS) created it: it checks `name` and `code`.
- *
- * @example
- * ```ts
- * const bad = (() => { try { compileRegexp("\\1") } catch (e) { return e } })();
- * isRegexpError(bad); // true
- * ```
  */
 export const isRegexpError = errorGuard<RegexpError>("RegexpError");

@@ -50,12 +50,6 @@ function literalRun(pattern: string, i: number): [string, number] {
  * Returns the matcher when `pattern` is exactly `^` literal `(` [`?P<name>`
  * or `?<name>`] `.*` or `.+` `)` literal `$`, else undefined. Literals are
  * printable ASCII, with punctuation escaped by a backslash where needed.
- *
- * @example
- * ```ts
- * compileLiteralFrame("^RELEASE\\.(?P<ts>.*)Z$") // defined
- * compileLiteralFrame("^a(.*)b") // undefined (not anchored at the end)
- * ```
  */
 export function compileLiteralFrame(pattern: string): LiteralFrameMatcher | undefined {
   if (!pattern.startsWith("^")) return undefined;

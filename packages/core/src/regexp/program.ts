@@ -47,11 +47,6 @@ function isWordChar(r: number): boolean {
 /**
  * Returns the empty-width assertions that hold between `r1` and `r2` (-1 at
  * either end of the text), as Go's `syntax.EmptyOpContext` does.
- *
- * @example
- * ```ts
- * emptyOpContext(-1, 0x61); // EmptyOp.BeginText | EmptyOp.BeginLine | EmptyOp.WordBoundary
- * ```
  */
 export function emptyOpContext(r1: number, r2: number): number {
   let op = 0;

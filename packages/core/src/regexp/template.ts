@@ -145,12 +145,6 @@ type BoundPiece = string | readonly number[];
 /**
  * Binds a template to the group names of a regexp (`subexpNames`, index 0
  * being the whole match) and returns its expander.
- *
- * @example
- * ```ts
- * const t = bindTemplate("$ts", ["", "ts"]);
- * t.expand("RELEASE.2024Z", [0, 13, 8, 12]); // "2024"
- * ```
  */
 export function bindTemplate(template: string, subexpNames: readonly string[]): ExpandTemplate {
   const bound: BoundPiece[] = [];

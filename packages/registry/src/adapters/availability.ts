@@ -65,12 +65,6 @@ export interface AvailabilityCheckerOptions extends AdapterCredentials {
 
 /**
  * Turns a failure into an availability answer with its reason; never throws.
- *
- * @example
- * ```ts
- * availabilityFromError(new RegistryError("NOT_FOUND", "gone", { status: 404 }));
- * // { available: false, reason: "NOT_FOUND (HTTP 404): gone", retryable: false }
- * ```
  */
 export function availabilityFromError(error: unknown): Availability {
   if (isRegistryError(error)) {
@@ -97,10 +91,20 @@ export function availabilityFromError(error: unknown): Availability {
  * without one, an image string (read once here).
  *
  * @example
- * ```ts
- * const checker = createAvailabilityChecker({ client, keyring: nodeKeyring, getSecret });
+ * ```ts no-run
+ * import { parseNormalizedNamed } from "@kubeimg/core/reference";
+ * import { createAvailabilityChecker } from "@kubeimg/registry/adapters";
+ * import { createRegistryClient } from "@kubeimg/registry/client";
+ *
+ * // Needs the registry, and a Secret reader (e.g. the Kubernetes API).
+ * declare function readSecret(namespace: string, name: string): Promise<unknown>;
+ * const checker = createAvailabilityChecker({
+ *   client: createRegistryClient(),
+ *   getSecret: (ref) => readSecret(ref.namespace, ref.name),
+ * });
  * const image = parseNormalizedNamed("quay.io/team/app:1.0");
- * await checker.check(image, { namespace: "team", name: "regcred" }, { signal });
+ * await checker.check(image, { namespace: "team", name: "regcred" }, {});
+ * // → { available: true }, or { available: false, reason: "NOT_FOUND (HTTP 404): …", retryable: false }
  * ```
  */
 export function createAvailabilityChecker(

@@ -40,9 +40,13 @@ function callOptions(options: TagAdapterOptions, call: PortCallOptions | undefin
  * order the registry listed them (tag policies sort by their own rules).
  *
  * @example
- * ```ts
- * const lister = createTagLister({ client, keyring });
- * await lister.listTags({ domain: "ghcr.io", path: "org/app" }, {});
+ * ```ts no-run
+ * import { createTagLister } from "@kubeimg/registry/adapters";
+ * import { createRegistryClient } from "@kubeimg/registry/client";
+ *
+ * // Needs the registry.
+ * const lister = createTagLister({ client: createRegistryClient() });
+ * await lister.listTags({ domain: "ghcr.io", path: "org/app" }, {}); // → every tag but the *.sig ones
  * ```
  */
 export function createTagLister(options: TagAdapterOptions): TagLister & {

@@ -202,9 +202,14 @@ function childDigest(value: unknown, what: string, reference: string): string {
  * Returns a {@link TagMetadataSource} asking the registry.
  *
  * @example
- * ```ts
- * const source = createTagMetadataSource({ client, keyring, platform: "linux/arm64" });
- * await source.tagMetadata({ domain: "ghcr.io", path: "org/app" }, "1.2.3", { signal });
+ * ```ts no-run
+ * import { createTagMetadataSource } from "@kubeimg/registry/adapters";
+ * import { createRegistryClient } from "@kubeimg/registry/client";
+ *
+ * // Needs the registry.
+ * const source = createTagMetadataSource({ client: createRegistryClient(), platform: "linux/arm64" });
+ * const metadata = await source.tagMetadata({ domain: "ghcr.io", path: "org/app" }, "1.2.3", {});
+ * metadata.created; // → the arm64 image's config date, e.g. "2025-01-31T12:00:00Z"
  * ```
  */
 export function createTagMetadataSource(options: TagMetadataSourceOptions): TagMetadataSource & {

@@ -23,7 +23,15 @@ export type CredentialProvider = (
  *
  * @example
  * ```ts
- * const client = createRegistryClient({ credentials: keyringCredentials(makeDockerKeyring(secrets, node)) });
+ * import { createDockerKeyring, parseDockerConfigJson } from "@kubeimg/core/keyring";
+ * import { createRegistryClient, keyringCredentials } from "@kubeimg/registry/client";
+ *
+ * const keyring = createDockerKeyring([
+ *   { config: parseDockerConfigJson({ auths: { "ghcr.io": { username: "bot", password: "…" } } }) },
+ * ]);
+ * const credentials = keyringCredentials(keyring);
+ * await credentials("ghcr.io/org/app"); // → [{ username: "bot", password: "…" }]
+ * const client = createRegistryClient({ credentials });
  * ```
  */
 export function keyringCredentials(keyring: DockerKeyring): CredentialProvider {
@@ -42,11 +50,6 @@ export function keyringCredentials(keyring: DockerKeyring): CredentialProvider {
 
 /**
  * Returns an `Authorization` value for Basic auth (UTF-8, as browsers and Go send it).
- *
- * @example
- * ```ts
- * basicAuthorization({ username: "alice", password: "s3cret" }); // "Basic YWxpY2U6czNjcmV0"
- * ```
  */
 export function basicAuthorization(credential: RegistryCredential): string {
   checkArgument(

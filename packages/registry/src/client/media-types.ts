@@ -1,10 +1,5 @@
 /**
  * The manifest media types the client accepts, as data.
- *
- * @example
- * ```ts
- * manifest.mediaType === MANIFEST_MEDIA_TYPES.ociIndex; // a multi-platform image
- * ```
  */
 export const MANIFEST_MEDIA_TYPES = /*#__PURE__*/ Object.freeze({
   ociIndex: "application/vnd.oci.image.index.v1+json",

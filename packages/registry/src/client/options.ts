@@ -35,11 +35,6 @@ export interface RegistryLimits {
 
 /**
  * Default {@link RegistryLimits}.
- *
- * @example
- * ```ts
- * createRegistryClient({ limits: { ...DEFAULT_REGISTRY_LIMITS, maxPages: 20 } });
- * ```
  */
 export const DEFAULT_REGISTRY_LIMITS: RegistryLimits = /*#__PURE__*/ Object.freeze({
   manifestBytes: 4 * 1024 * 1024,

@@ -406,9 +406,15 @@ class Client implements RegistryClient {
  * `INVALID_OPTION` for an option it cannot honour.
  *
  * @example
- * ```ts
+ * ```ts no-run
+ * import { createDockerKeyring, parseDockerConfigJson } from "@kubeimg/core/keyring";
+ * import { createRegistryClient, keyringCredentials } from "@kubeimg/registry/client";
+ *
+ * // Needs the registry: the config.json a node (or a CI job) would have.
+ * const keyring = createDockerKeyring([{ config: parseDockerConfigJson({ auths: { "docker.io": { auth: "dXNlcjpwYXNz" } } }) }]);
  * const client = createRegistryClient({ credentials: keyringCredentials(keyring) });
  * const { digest } = await client.headManifest({ domain: "docker.io", path: "library/nginx", tag: "1.25" });
+ * digest; // → "sha256:…", the digest of the tag's manifest (an index for a multi-platform image)
  * ```
  */
 export function createRegistryClient(options?: RegistryClientOptions): RegistryClient {

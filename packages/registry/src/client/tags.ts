@@ -22,11 +22,6 @@ export interface CleanTagsOptions {
 
 /**
  * Flux's default exclusion (`^.*\.sig$`): cosign signature tags.
- *
- * @example
- * ```ts
- * excludeSignatureTags("sha256-abc.sig"); // true
- * ```
  */
 export const excludeSignatureTags = (tag: string): boolean =>
   typeof tag === "string" && tag.endsWith(".sig");
@@ -35,11 +30,6 @@ export const excludeSignatureTags = (tag: string): boolean =>
  * Returns the distinct valid tags of `tags`, sorted by code point (unless
  * `sort: false`), without `null`s, digest-shaped or otherwise invalid
  * entries, and excluded tags.
- *
- * @example
- * ```ts
- * cleanTags(["v2", null, "sha256-abc.sig", "sha256:0f…", "v1", "v2"]); // ["v1", "v2"]
- * ```
  */
 export function cleanTags(
   tags: readonly (string | null)[],

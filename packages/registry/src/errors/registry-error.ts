@@ -95,8 +95,15 @@ export interface RegistryErrorDetails {
  *
  * @example
  * ```ts
- * try { await client.headManifest(image) } catch (e) {
- *   if (e instanceof RegistryError && e.code === "MANIFEST_UNKNOWN") console.log("no such tag", e.reference);
+ * import { createRegistryClient, RegistryError } from "@kubeimg/registry/client";
+ *
+ * const client = createRegistryClient();
+ * try {
+ *   await client.headManifest({ domain: "127.0.0.1:5000", path: "team/app", tag: "1.0" });
+ * } catch (e) {
+ *   // A loopback registry is refused before any request unless an option allows it.
+ *   if (e instanceof RegistryError) e.code; // → "BLOCKED_HOST"
+ *   if (e instanceof RegistryError) e.reference; // → "127.0.0.1:5000/team/app:1.0"
  * }
  * ```
  */
@@ -142,10 +149,5 @@ export function checkArgument(ok: boolean, where: string, value: unknown, rule: 
 /**
  * Returns true when `value` is a {@link RegistryError}, from whichever copy
  * of the package created it.
- *
- * @example
- * ```ts
- * if (isRegistryError(e) && e.retryable) scheduleRetry();
- * ```
  */
 export const isRegistryError = errorGuard<RegistryError>("RegistryError");

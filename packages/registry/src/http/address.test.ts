@@ -172,3 +172,12 @@ describe("sameHost", () => {
     expect(sameHost(a, b)).toBe(want);
   });
 });
+
+describe("canonicalHost", () => {
+  it.each([
+    { host: "0x7f.1", want: "127.0.0.1" }, // WHATWG's IPv4 parser: hex, two parts
+    { host: "::FFFF:127.0.0.1", want: "[::ffff:7f00:1]" }, // IPv6 bracketed, lower case, compressed
+  ])("$host → $want", ({ host, want }) => {
+    expect(canonicalHost(host)).toBe(want);
+  });
+});

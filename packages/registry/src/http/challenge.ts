@@ -19,13 +19,6 @@ const tokenChar = /[!#$%&'*+.^_`|~0-9A-Za-z-]/;
 
 /**
  * Returns every challenge in a `WWW-Authenticate` value, in order.
- *
- * @example
- * ```ts
- * parseWwwAuthenticate('Bearer realm="https://a/token",service="a",scope="x,y", Basic realm="r"');
- * // [{ scheme: "bearer", params: { realm: "https://a/token", service: "a", scope: "x,y" } },
- * //  { scheme: "basic", params: { realm: "r" } }]
- * ```
  */
 export function parseWwwAuthenticate(header: string): AuthChallenge[] {
   checkArgument(
@@ -99,11 +92,6 @@ export function parseWwwAuthenticate(header: string): AuthChallenge[] {
  * Picks the challenge the client answers: Bearer first, then Basic
  * (as go-containerregistry's `pickFromMultipleChallenges`); `undefined`
  * when neither is offered.
- *
- * @example
- * ```ts
- * pickChallenge(parseWwwAuthenticate('Basic realm="r", Bearer realm="https://r.io/token"'))?.scheme; // "bearer"
- * ```
  */
 export function pickChallenge(challenges: readonly AuthChallenge[]): AuthChallenge | undefined {
   checkArgument(

@@ -8,12 +8,6 @@ import { checkArgument } from "../errors/registry-error.js";
 /**
  * Returns the absolute URL of the `rel="next"` link, or `undefined` when
  * there is none. Relative targets resolve against `base`.
- *
- * @example
- * ```ts
- * nextLink('</v2/a/tags/list?next_page=abc>; rel="next"', "https://r.io/v2/a/tags/list");
- * // "https://r.io/v2/a/tags/list?next_page=abc"
- * ```
  */
 export function nextLink(header: string | null, base: string): string | undefined {
   checkArgument(

@@ -8,11 +8,6 @@ const secretParams =
 
 /**
  * Returns `url` with userinfo removed and secret-bearing query values replaced by `REDACTED`.
- *
- * @example
- * ```ts
- * redactUrl("https://u:p@r.io/token?access_token=abc"); // "https://r.io/token?access_token=REDACTED"
- * ```
  */
 export function redactUrl(url: string): string {
   try {

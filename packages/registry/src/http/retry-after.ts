@@ -5,12 +5,6 @@ import { checkArgument } from "../errors/registry-error.js";
  * Returns milliseconds to wait from `nowMs`, or `undefined` when the header
  * is absent, malformed, or names a time already past (then the caller's own
  * back-off applies, as containers/image does).
- *
- * @example
- * ```ts
- * parseRetryAfter("120", Date.now());                          // 120000
- * parseRetryAfter("Wed, 21 Oct 2015 07:28:00 GMT", Date.now()); // undefined (past)
- * ```
  */
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
   checkArgument(

@@ -75,14 +75,6 @@ export interface PlatformsServed {
  * (one request, plus one per nested index) or, for a single manifest, its
  * config. Only a manifest listed without a platform costs a further
  * resolution.
- *
- * @example
- * ```ts
- * declare const client: RegistryClient; // createRegistryClient(…)
- * const image = { domain: "ghcr.io", path: "team/app", tag: "1.0" };
- * const { missing } = await imageServesPlatforms(client, image, [{ os: "linux", architecture: "arm64" }]);
- * missing.length === 0; // the image has something an arm64 node runs
- * ```
  */
 export async function imageServesPlatforms(
   client: RegistryClient,
@@ -125,11 +117,6 @@ export async function imageServesPlatforms(
 /**
  * Returns the reason a platform-aware check gives when the image exists but
  * not for every platform: `available, but no linux/arm64 manifest`.
- *
- * @example
- * ```ts
- * missingPlatformsReason([{ os: "linux", architecture: "arm64" }]); // "available, but no linux/arm64 manifest"
- * ```
  */
 export function missingPlatformsReason(missing: readonly PlatformInput[]): string {
   checkPlatformList("missingPlatformsReason: missing", missing);

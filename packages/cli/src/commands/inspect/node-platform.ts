@@ -43,11 +43,6 @@ export function defaultNodePlatform(): HostPlatform {
 /**
  * Returns the platform `--platform` names, or throws a `USAGE` error that
  * names the option, the value and the part of it that is wrong.
- *
- * @example
- * ```ts
- * nodePlatformOption("linux/arm64/v8").architecture; // "arm64"
- * ```
  */
 export function nodePlatformOption(value: string): Platform {
   try {

@@ -38,11 +38,6 @@ export interface InvalidReferenceRow {
 /**
  * Returns the report of one reference: its normalized, familiar and split
  * forms and default pull policy, or the typed error that refused it.
- *
- * @example
- * ```ts
- * describeReference("nginx").normalized; // "docker.io/library/nginx"
- * ```
  */
 export function describeReference(input: string): ParsedReferenceRow | InvalidReferenceRow {
   const parsed = safeParseNormalizedNamed(input);

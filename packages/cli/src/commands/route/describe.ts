@@ -17,12 +17,6 @@ export function keyText(reason: AlternativeReason): string {
 /**
  * Returns one sentence saying why an alternative is in the list: which CR
  * and entry produced it, or that it is the original.
- *
- * @example
- * ```ts
- * whyText(alternative.reason);
- * // "ImageSetMirror my-app/team-mirror mirrors[0], a mirror of docker-registry.example.com/my-app/api:v2"
- * ```
  */
 export function whyText(reason: AlternativeReason): string {
   switch (reason.source) {

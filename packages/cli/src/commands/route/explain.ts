@@ -84,11 +84,6 @@ function contributed(route: ContainerRoute, resource: RoutingResource, index: nu
 /**
  * Returns every entry of every CR in `resources`, with whether it applied to
  * the container and why, or why it was skipped.
- *
- * @example
- * ```ts
- * explainRoute(resources, routing, input, { config, discardAlternativeMode: "kuik" });
- * ```
  */
 export function explainRoute(
   resources: readonly RoutingResource[],

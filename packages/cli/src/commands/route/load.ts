@@ -28,11 +28,6 @@ export interface LoadRoutingFilesOptions {
  * are skipped, as `kubectl apply -f` users expect (counted with
  * `--verbose`). YAML syntax errors name the file, line and column; invalid
  * objects name the file, document, field and value.
- *
- * @example
- * ```ts
- * const resources = await loadRoutingFiles(["mirrors.yaml"], io, options);
- * ```
  */
 export async function loadRoutingFiles(
   names: readonly string[],
@@ -83,11 +78,6 @@ export async function loadRoutingFiles(
  * Returns kuik's operator configuration from the file `name` (defaults when
  * `name` is undefined), validated as kuik validates it (`INVALID_CONFIG`),
  * unknown keys handled as `--validate` says.
- *
- * @example
- * ```ts
- * const config = await loadConfigFile("kuik-config.yaml", io, { unknownFields: "strict", note });
- * ```
  */
 export async function loadConfigFile(
   name: string | undefined,

@@ -75,11 +75,6 @@ function parseOptionsFor(options: LoadImagePolicyOptions, file: string) {
  * Returns every Flux `ImagePolicy` (unparsed, with its file) and every
  * `ImageRepository` (parsed) of the files; objects of other kinds are
  * skipped (counted with `--verbose`).
- *
- * @example
- * ```ts
- * const { policies } = await readFluxImageObjects(["flux/"], io, options);
- * ```
  */
 export async function readFluxImageObjects(
   names: readonly string[],
@@ -117,11 +112,6 @@ export async function readFluxImageObjects(
 /**
  * Returns a found `ImagePolicy` validated with Flux's CRD rules and
  * defaults and converted to v1; errors name its file.
- *
- * @example
- * ```ts
- * const policy = parseFluxImagePolicy(found.policies[0], options);
- * ```
  */
 export function parseFluxImagePolicy(
   found: { readonly file: string; readonly value: unknown },
@@ -141,11 +131,6 @@ export function parseFluxImagePolicy(
  * `ImageRepository` found beside it. Objects of other kinds are skipped
  * (counted with `--verbose`); fields the CRD does not know are handled as
  * `--validate` says.
- *
- * @example
- * ```ts
- * const { policy, repositories } = await loadImagePolicy(["podinfo.yaml"], undefined, io, options);
- * ```
  */
 export async function loadImagePolicy(
   names: readonly string[],
@@ -178,11 +163,6 @@ export async function loadImagePolicy(
  * Returns the tags of a tags file: a YAML/JSON list of strings, a registry
  * `tags/list` answer (`{"name": …, "tags": […]}`), or plain text with one
  * tag per line (blank lines skipped). `-` reads standard input as text.
- *
- * @example
- * ```ts
- * await readTagsFile("podinfo.tags", io); // ["5.0.3", "5.1.0", …]
- * ```
  */
 export async function readTagsFile(name: string, io: CliIo): Promise<string[]> {
   const file = await readInputFile(name, io);
