@@ -56,7 +56,7 @@ function load(vector: Vector): RegistriesConf {
 }
 
 function effective(conf: RegistriesConf) {
-  const { warnings: _warnings, ...rest } = conf;
+  const { warnings: _warnings, files: _files, ...rest } = conf;
   return rest;
 }
 

@@ -352,6 +352,7 @@ export function mergeFiles(
     additionalLayerStoreAuthHelper: layerStoreHelper,
     aliases: Object.fromEntries(aliases),
     warnings,
+    files: [...(main === undefined ? [] : [main.origin]), ...updates.map((f) => f.origin)],
   };
 }
 

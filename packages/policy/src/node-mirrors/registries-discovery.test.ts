@@ -57,6 +57,39 @@ describe("loadNodeRegistriesConf, 5.40 discovery", () => {
     );
   });
 
+  it("lists the files it merged, in the order it read them", () => {
+    const conf = loadNodeRegistriesConf(
+      {
+        "/etc/containers/registries.conf": reg("etc.io"),
+        "/usr/share/containers/registries.conf.d/10.conf": reg("usr-10.io"),
+        "/usr/share/containers/registries.conf.d/30.conf": reg("usr-30.io"),
+        "/etc/containers/registries.conf.d/20.conf": reg("etc-20.io"),
+        "/etc/containers/registries.conf.d/30.conf": reg("etc-30.io"),
+        "/o.conf": reg("override.io"),
+      },
+      { env: { CONTAINERS_REGISTRIES_CONF_OVERRIDE: "/o.conf" } },
+    );
+    expect(conf.files).toEqual([
+      "/etc/containers/registries.conf",
+      "/usr/share/containers/registries.conf.d/10.conf",
+      "/etc/containers/registries.conf.d/20.conf",
+      "/etc/containers/registries.conf.d/30.conf",
+      "/o.conf",
+    ]);
+    const older = loadNodeRegistriesConf(
+      {
+        "/etc/containers/registries.conf.d/b.conf": reg("b.io"),
+        "/etc/containers/registries.conf.d/a.conf": reg("a.io"),
+      },
+      { containersImage: "5.36" },
+    );
+    // 5.36: no main file, the directory in name order.
+    expect(older.files).toEqual([
+      "/etc/containers/registries.conf.d/a.conf",
+      "/etc/containers/registries.conf.d/b.conf",
+    ]);
+  });
+
   it("reads the per-uid rootless directories for a uid above 0, not the rootful one", () => {
     const files = {
       "/etc/containers/registries.rootless.conf.d/1000/50.conf": shared("uid.io"),

@@ -51,4 +51,9 @@ export interface RegistriesConf {
   readonly aliases: Readonly<Record<string, ShortNameAlias>>;
   /** Things containers/image accepts silently but ignores. */
   readonly warnings: readonly NodeMirrorsWarning[];
+  /**
+   * The files merged, in the order containers/image read them: the main
+   * file (when one was read), the drop-ins, the override file.
+   */
+  readonly files: readonly string[];
 }

@@ -200,3 +200,158 @@ describe("kubeimg route --node-config text output", () => {
     expect(run.code).toBe(0);
   });
 });
+
+describe("kubeimg route --node-root", () => {
+  const reg = (prefix: string, mirror: string, extra = "") =>
+    `[[registry]]\nprefix = "${prefix}"\nlocation = "${prefix}"\n${extra}[[registry.mirror]]\nlocation = "${mirror}"\n`;
+  let root: string;
+  const write = (path: string, text: string) => {
+    mkdirSync(join(root, path, ".."), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  beforeAll(() => {
+    root = join(dir, "node");
+    write("etc/containers/registries.conf", 'unqualified-search-registries = ["docker.io"]\n');
+    // Read by basename across /etc and /usr/share: 10 (usr), 20 (etc), 30 (etc, masking usr's 30).
+    write("usr/share/containers/registries.conf.d/10.conf", reg("harbor.example.com", "usr-10.io"));
+    write("usr/share/containers/registries.conf.d/30.conf", reg("harbor.example.com", "usr-30.io"));
+    write("etc/containers/registries.conf.d/20.conf", reg("harbor.example.com", "etc-20.io"));
+    write("etc/containers/registries.conf.d/30.conf", reg("docker.io", "etc-30.io"));
+    write(
+      "etc/containers/registries.rootless.conf.d/1000/40.conf",
+      reg("harbor.example.com", "rootless.io"),
+    );
+    write("home/u/.config/containers/registries.conf", "");
+    write("srv/override.conf", reg("harbor.example.com", "override.io", "blocked = true\n"));
+    write(
+      "v1/etc/containers/registries.conf",
+      '[registries.block]\nregistries = ["harbor.example.com"]\n',
+    );
+    writeFileSync(join(dir, "not-a-dir"), "");
+  });
+
+  async function routeNode(extra: readonly string[]) {
+    const { io, out, err } = memoryIo({ tty: false, cwd: dir });
+    const args = [
+      "route",
+      "-o",
+      "json",
+      "-f",
+      "mirrors.yaml",
+      "-n",
+      "default",
+      "--image",
+      "nginx:1.27",
+    ];
+    const code = await runCli([...args, "--secret-file", "secret.yaml", ...extra], io);
+    const text = out();
+    return { code, err: err(), json: text === "" ? undefined : JSON.parse(text) };
+  }
+  const mirrorEndpoints = (json: {
+    node: { alternatives: { endpoints: { endpoint: string; blocked: boolean }[] }[] };
+  }) => json.node.alternatives[1]?.endpoints.map((e) => [e.endpoint, e.blocked]);
+
+  it("reads drop-ins by basename across /etc and /usr/share, and lists the files in order", async () => {
+    const { code, err, json } = await routeNode(["--node-root", "node"]);
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    expect(json.node.explain).toEqual(
+      expect.arrayContaining([
+        `registries.conf file 1 of 4: ${join(root, "etc/containers/registries.conf")}`,
+        `registries.conf file 2 of 4: ${join(root, "usr/share/containers/registries.conf.d/10.conf")}`,
+        `registries.conf file 3 of 4: ${join(root, "etc/containers/registries.conf.d/20.conf")}`,
+        `registries.conf file 4 of 4: ${join(root, "etc/containers/registries.conf.d/30.conf")}`,
+      ]),
+    );
+    expect(json.node.explain[0]).toMatch(/^containers\/image 5\.40: /);
+    // 20.conf (etc) is read after 10.conf (usr) and wins; usr's 30.conf is masked.
+    expect(mirrorEndpoints(json)).toEqual([
+      ["etc-20.io", false],
+      ["harbor.example.com", false],
+    ]);
+    expect(json.node.alternatives[0].endpoints[0].endpoint).toBe("etc-30.io");
+  });
+
+  it("reads the override file named by --node-env, under the root, last", async () => {
+    const { code, json } = await routeNode([
+      "--node-root",
+      "node",
+      "--node-env",
+      "CONTAINERS_REGISTRIES_CONF_OVERRIDE=/srv/override.conf",
+    ]);
+    expect(code).toBe(0);
+    expect(json.node.explain).toContain(
+      `registries.conf file 5 of 5: ${join(root, "srv/override.conf")}`,
+    );
+    expect(mirrorEndpoints(json)).toEqual([
+      ["override.io", false],
+      ["harbor.example.com", true],
+    ]);
+  });
+
+  it("reads a rootless user's files for --node-uid, with HOME on the node", async () => {
+    const { code, err, json } = await routeNode([
+      "--node-root",
+      join(dir, "node"),
+      "--node-uid",
+      "1000",
+      "--node-env",
+      "HOME=/home/u",
+    ]);
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    // The user's (empty) main file is the first found; the per-uid rootless drop-in is read.
+    expect(json.node.explain).toContain(
+      `registries.conf file 1 of 5: ${join(root, "home/u/.config/containers/registries.conf")}`,
+    );
+    expect(mirrorEndpoints(json)?.[0]).toEqual(["rootless.io", false]);
+  });
+
+  it("takes the containers/image release: a v1 main file is refused by 5.40, read by 5.36", async () => {
+    const refused = await routeNode(["--node-root", "node/v1"]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(
+      `loading registries configuration ${JSON.stringify(join(root, "v1/etc/containers/registries.conf"))}: registries.conf must be in v2 format but is in v1`,
+    );
+    const read = await routeNode(["--node-root", "node/v1", "--upstream", "containers-image=5.36"]);
+    expect(read.err).toBe("");
+    expect(read.code).toBe(0);
+    expect(read.json.node.explain[0]).toMatch(/^containers\/image 5\.36: /);
+    expect(mirrorEndpoints(read.json)?.[0]).toEqual(["harbor.example.com", true]);
+  });
+
+  it.each([
+    [["--node-root", "nope"], "--node-root nope: no such file or directory [FILE_NOT_FOUND]"],
+    [["--node-root", "not-a-dir"], "--node-root not-a-dir: not a directory"],
+    [["--node-root", "node", "--node-config", "registries.conf"], "give one"],
+    [["--node-uid", "1000"], "--node-uid needs --node-root"],
+    [["--node-env", "HOME=/root"], "--node-env needs --node-root"],
+    [
+      ["--node-root", "node", "--node-uid", "1e3"],
+      '--node-uid must be a uid (an integer, 0 or more), not "1e3"',
+    ],
+    [["--node-root", "node", "--node-uid", "1000"], "--node-uid 1000 needs --node-env HOME=PATH"],
+    [["--node-root", "node", "--node-env", "PATH=/bin"], 'not "PATH=/bin"'],
+    [
+      ["--node-root", "node", "--node-env", "HOME=home/u"],
+      '--node-env HOME must be an absolute path on the node, not "home/u"',
+    ],
+    [
+      ["--node-root", "node", "--node-env", "HOME=/a", "--node-env", "HOME=/b"],
+      "--node-env HOME is given twice",
+    ],
+  ])("refuses %j with exit 2", async (extra, message) => {
+    const { code, err, json } = await routeNode(extra);
+    expect(json).toBeUndefined();
+    expect(code).toBe(2);
+    expect(err).toContain(message);
+  });
+
+  it("is in --help", async () => {
+    const { io, out } = memoryIo({ tty: false, cwd: dir });
+    expect(await runCli(["route", "--help"], io)).toBe(0);
+    for (const flag of ["--node-root DIR", "--node-uid N", "--node-env NAME=PATH"]) {
+      expect(out()).toContain(flag);
+    }
+  });
+});

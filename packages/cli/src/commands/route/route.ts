@@ -25,7 +25,7 @@ import { alternativeRow, checkCell, refuseInvalidAlternatives } from "./alternat
 import { keyText, resourceLabel, whyText } from "./describe.js";
 import { explainRoute } from "./explain.js";
 import { loadConfigFile, loadRoutingFiles } from "./load.js";
-import { loadNodeConfig, nodePlan, renderNodePlan } from "./node-config.js";
+import { loadNode, nodePlan, renderNodePlan } from "./node-config.js";
 
 const PULL_POLICIES = ["Always", "IfNotPresent", "Never"] as const;
 
@@ -50,7 +50,7 @@ export const routeCommand: Command = {
   name: "route",
   summary: "order a container's alternative images as kube-image-keeper does",
   usage:
-    "kubeimg route -f CRS.yaml [-f more.yaml] --namespace NS --image IMG [--pull-policy P] [--config kuik-config.yaml] [--check [--platform P]] [--node-config DIR|FILE]",
+    "kubeimg route -f CRS.yaml [-f more.yaml] --namespace NS --image IMG [--pull-policy P] [--config kuik-config.yaml] [--check [--platform P]] [--node-config DIR|FILE | --node-root DIR [--node-uid N] [--node-env NAME=PATH]]",
   description: [
     "Reads kube-image-keeper routing objects (ClusterImageSetMirror, ImageSetMirror,",
     "ClusterReplicatedImageSet, ReplicatedImageSet; kuik.enix.io/v1alpha1) and lists, in",
@@ -75,6 +75,16 @@ export const routeCommand: Command = {
     "directory is a containerd hosts root (hosts.toml per host); a file is a",
     "registries.conf (CRI-O, podman), its drop-ins read from FILE.d. Credentials are the",
     "alternative's kuik credential secret, found in --secret-file.",
+    "",
+    "--node-root DIR reads a whole node's registries.conf set instead: DIR is the node's",
+    "file-system root (a copy or a mount), and every main file, drop-in directory",
+    "(/etc and /usr/share, rootful or rootless, the user's) and override file that",
+    "containers/image reads is read there, in its order, under the release chosen with",
+    "--upstream containers-image. --node-uid is the pulling process's uid (0, as CRI-O,",
+    "by default; a rootless podman user needs --node-env HOME=PATH); --node-env gives",
+    "its HOME, XDG_CONFIG_HOME, CONTAINERS_REGISTRIES_CONF or",
+    "CONTAINERS_REGISTRIES_CONF_OVERRIDE as paths on the node (the CLI's own environment",
+    "is not read). The node explain lists the files read, in order.",
     "",
     "With --check --platform P (a containerd specifier such as linux/arm64) an alternative",
     "is available only if it can serve a node of platform P: an index with an entry that",
@@ -130,6 +140,22 @@ export const routeCommand: Command = {
       value: "DIR|FILE",
       help: "a node's containerd hosts root or registries.conf: show the endpoints each alternative uses",
     },
+    "node-root": {
+      type: "string",
+      value: "DIR",
+      help: "a node's file-system root: read every registries.conf and drop-in there as containers/image does",
+    },
+    "node-uid": {
+      type: "string",
+      value: "N",
+      help: "with --node-root: the uid of the pulling process (default 0, as CRI-O)",
+    },
+    "node-env": {
+      type: "string",
+      multiple: true,
+      value: "NAME=PATH",
+      help: "with --node-root: the pulling process's HOME, XDG_CONFIG_HOME, CONTAINERS_REGISTRIES_CONF or CONTAINERS_REGISTRIES_CONF_OVERRIDE (a path on the node)",
+    },
     upstream: upstreamOption(["containerd", "containers-image", "platforms"]),
     ...REGISTRY_OPTIONS,
   },
@@ -142,6 +168,10 @@ export const routeCommand: Command = {
     [
       "which endpoints does the node then contact?",
       "kubeimg route -f mirrors.yaml -n my-app --image docker-registry.example.com/my-app/api:v2 --node-config certs.d",
+    ],
+    [
+      "the same, for a CRI-O node whose root is copied to node-root/",
+      "kubeimg route -f mirrors.yaml -n my-app --image docker-registry.example.com/my-app/api:v2 --node-root node-root",
     ],
     [
       "probe the alternatives and show the winner",
@@ -241,16 +271,7 @@ export const routeCommand: Command = {
     // Read even when nothing below needs them, so that a wrong file is
     // reported rather than ignored (once, for the plan and the probes).
     const secrets = await secretFileSecrets(context);
-    const nodeConfigName = stringOption(values, "node-config");
-    const node =
-      nodeConfigName === undefined
-        ? undefined
-        : await loadNodeConfig(
-            nodeConfigName,
-            io,
-            upstream["containers-image"],
-            upstream.containerd,
-          );
+    const node = await loadNode(values, io, upstream);
     const plan =
       node === undefined
         ? undefined
