@@ -292,8 +292,7 @@ export function loadTagObjects(text: string, options: LoadTagObjectsOptions = {}
     items.forEach((item, n) => {
       const base = items.length === 1 && item === value ? [] : ["items", String(n)];
       const document = documents[index] as Document.Parsed;
-      const where = (path: string) =>
-        syntaxWhere(index, positionOf(document, base, path, lineCounter));
+      const at = (path: string) => positionOf(document, base, path, lineCounter);
       const place = placeOf(item, index);
       const kind = tagObjectKind(item);
       if (kind === undefined) {
@@ -309,12 +308,13 @@ export function loadTagObjects(text: string, options: LoadTagObjectsOptions = {}
           place.kind === "Application"
             ? " is not managed by the Argo CD Image Updater (no argocd-image-updater.argoproj.io/ annotation)"
             : " selects no tag";
+        const position = at("kind");
         throw new TagObjectError(
           "UNKNOWN_KIND",
-          `${where("kind")}: ${found}${why}; accepted: ${ACCEPTED_KINDS} (otherKinds: "ignore" skips other kinds)`,
+          `${syntaxWhere(index, position)}: ${found}${why}; accepted: ${ACCEPTED_KINDS} (otherKinds: "ignore" skips other kinds)`,
           {
             document: index,
-            position: positionOf(document, base, "kind", lineCounter),
+            position,
             kind: place.kind,
             path: "kind",
             value: place.kind,
@@ -329,9 +329,7 @@ export function loadTagObjects(text: string, options: LoadTagObjectsOptions = {}
       try {
         out.push({ ...common, ...readObject(kind, item, index, options) } as TagObject);
       } catch (error) {
-        throw objectError(error, kind, index, (path) =>
-          positionOf(document, base, path, lineCounter),
-        );
+        throw objectError(error, kind, index, at);
       }
     });
   });
