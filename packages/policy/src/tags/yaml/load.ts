@@ -423,6 +423,7 @@ function objectError(
   }
   if (error instanceof TagDialectError) {
     const position = at(error.path);
+    // The dialect readers word every unknown field so (`Reader.onlyKeys`), with one code for all problems.
     const unknownField = error.message.startsWith(`${error.path}: unknown field`);
     return new TagObjectError(
       unknownField ? "UNKNOWN_FIELD" : INVALID[kind],
