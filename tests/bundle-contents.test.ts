@@ -3,7 +3,7 @@
  * minified, platform browser, from source): never zod's classic API (about
  * 95 KB minified; the schemas use `zod/mini`), no YAML parser in
  * `@kubeimg/policy/routing` or `@kubeimg/policy/tags` (text loading lives in
- * `@kubeimg/policy/routing/yaml`), and no schema at all for an application
+ * `@kubeimg/policy/routing/yaml` and `@kubeimg/policy/tags/yaml`), and no schema at all for an application
  * that imports no parsing function (the schemas are constants that bundlers
  * drop when unused), and none of the Argo CD and Kargo dialects in
  * `@kubeimg/policy/tags` (each has a subpath of its own, and neither carries
@@ -57,10 +57,13 @@ describe("browser bundle contents", () => {
     },
   );
 
-  it("@kubeimg/policy/routing/yaml holds the YAML parser", async () => {
-    const packages = await bundledPackages(`export * from "@kubeimg/policy/routing/yaml";`);
-    expect(packages).toContain("yaml");
-  });
+  it.each(["@kubeimg/policy/routing/yaml", "@kubeimg/policy/tags/yaml"])(
+    "%s holds the YAML parser",
+    async (entry) => {
+      const packages = await bundledPackages(`export * from "${entry}";`);
+      expect(packages).toContain("yaml");
+    },
+  );
 
   it("a page that selects tags without parsing objects carries no zod", async () => {
     const packages = await bundledPackages(

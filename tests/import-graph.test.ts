@@ -302,6 +302,20 @@ const held: Record<string, { externals: string[]; folders: string[] }> = {
       "policy/tags",
     ],
   },
+  "@kubeimg/policy/tags/yaml": {
+    externals: ["@kubeimg/core", "@kubeimg/core/internal", "@kubeimg/core/regexp", "node:module"],
+    folders: [
+      "core/errors",
+      "core/index.ts",
+      "core/internal",
+      "core/reference",
+      "core/regexp",
+      "policy/deferred",
+      "policy/objects",
+      "policy/semver",
+      "policy/tags",
+    ],
+  },
   "@kubeimg/policy/routing": {
     externals: [
       "@kubeimg/core",
@@ -494,6 +508,23 @@ describe("import graph of the built subpaths", () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+
+  it("only the …/yaml subpaths reach the YAML reader: @kubeimg/policy/tags/yaml does, tags does not", () => {
+    const yamlReader = ["policy/src/deferred/yaml-node.ts", "policy/src/objects/yaml-documents.ts"];
+    const reaches = (subpath: string) =>
+      yamlReader.filter((file) => closure(subpath).sources.has(file));
+    expect(reaches("@kubeimg/policy/tags/yaml")).toEqual(yamlReader);
+    expect(reaches("@kubeimg/policy/routing/yaml")).toEqual(yamlReader);
+    for (const subpath of [
+      "@kubeimg/policy/tags",
+      "@kubeimg/policy/tags/argocd",
+      "@kubeimg/policy/tags/kargo",
+      "@kubeimg/policy/tags/dialects",
+      "@kubeimg/policy/routing",
+    ]) {
+      expect({ subpath, reaches: reaches(subpath) }).toEqual({ subpath, reaches: [] });
+    }
   });
 
   it("@kubeimg/policy/node-mirrors imports routing only through its public entry", () => {

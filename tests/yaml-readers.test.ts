@@ -14,6 +14,7 @@ import { type CliIo, runCli } from "@kubeimg/cli";
 import { pullCredentials } from "@kubeimg/policy/internal";
 import { readYamlDocuments } from "@kubeimg/policy/objects";
 import { loadKuikConfig, loadRoutingResources } from "@kubeimg/policy/routing/yaml";
+import { loadTagObjects } from "@kubeimg/policy/tags/yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFluxObjects } from "../examples/image-updater/objects.js";
 import { readYaml } from "../examples/playground/src/compute/input.js";
@@ -29,6 +30,8 @@ const yamlImporters: Record<string, string> = {
   "packages/policy/src/deferred/yaml-node.ts":
     "`#yaml` in Node: the same functions, loading yaml on their first call",
   "packages/policy/src/objects/yaml-documents.ts": "the bounded reader itself",
+  "packages/policy/src/tags/yaml/load.ts":
+    "parses to place fields by line, then the bounded reader's step (loadTagObjects row)",
   "packages/policy/src/pull-credentials/yaml-fallback.ts":
     "parses with Kubernetes' rules, then the bounded reader's step (decode*File rows)",
   "packages/cli/src/output/write.ts": "writes YAML, reads none",
@@ -139,6 +142,9 @@ describe("readers of YAML text", () => {
     it("loadRoutingResources, loadKuikConfig (@kubeimg/policy/routing/yaml)", () => {
       expectTyped(() => loadRoutingResources(text), "YAML_TOO_LARGE");
       expectTyped(() => loadKuikConfig(text), "YAML_TOO_LARGE");
+    });
+    it("loadTagObjects (@kubeimg/policy/tags/yaml)", () => {
+      expectTyped(() => loadTagObjects(text), "YAML_TOO_LARGE");
     });
     it("decodePulledRecordFile, decodeIntentFile (@kubeimg/policy/pull-credentials)", () => {
       // Not `{` first: the kubelet's decoder reads it as YAML.

@@ -30,6 +30,7 @@ const entryCalls = {
     "1.26.1",
   "@kubeimg/policy/tags/kargo": (m) =>
     m.defaultKargoSubscription({ repoURL: "nginx" }).imageSelectionStrategy === "SemVer",
+  "@kubeimg/policy/tags/yaml": (m) => Array.isArray(m.loadTagObjects("")),
   "@kubeimg/policy/tags/dialects": (m) =>
     m.dialectObjectKind({ apiVersion: "kargo.akuity.io/v1alpha1", kind: "Warehouse" }) ===
     "kargo-warehouse",

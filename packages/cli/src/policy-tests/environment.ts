@@ -17,25 +17,14 @@ import {
 import type { ImagePolicy } from "@kubeimg/policy/tags";
 import { loadConfigFile, loadRoutingFiles } from "../commands/route/load.js";
 import { loadNodeConfig } from "../commands/route/node-config.js";
+import type { LoadedArgo, LoadedKargo } from "../commands/tags/dialect-load.js";
 import {
-  type FoundDialectObject,
-  findDialectObjects,
-  type LoadedArgo,
-  type LoadedKargo,
-  readArgoApplicationObject,
-  readArgoUpdaterObject,
-  readKargoWarehouseObject,
-} from "../commands/tags/dialect-load.js";
-import {
-  type FluxImageObjects,
   type ImageRepositoryInfo,
-  parseFluxImagePolicy,
-  readFluxImageObjects,
+  readTagObjectFiles,
+  repositoryInfo,
 } from "../commands/tags/load.js";
 import type { CliIo } from "../io/io.js";
 import type { TestFile } from "./test-file.js";
-
-type Json = Record<string, unknown>;
 
 /** The loaded policy a `select` case names. */
 export type LoadedPolicy =
@@ -56,19 +45,12 @@ export interface LoadedRouting {
 
 const POLICY_KINDS = ["ImagePolicy", "ImageUpdater", "Application", "Warehouse"] as const;
 
-function metaOf(value: unknown): { name: unknown; namespace: unknown } {
-  const m = ((value as Json | undefined)?.metadata ?? {}) as Json;
-  return { name: m.name, namespace: m.namespace ?? "default" };
-}
-
 /** Per test file: the paths it names, resolved, and each kind of object, read once. */
 export class TestEnvironment {
   readonly #test: TestFile;
   readonly #io: CliIo;
   readonly #dir: string;
   readonly #note: (line: string) => void;
-  #flux: Promise<FluxImageObjects> | undefined;
-  readonly #dialect = new Map<string, Promise<FoundDialectObject[]>>();
   readonly #policies = new Map<string, Promise<LoadedPolicy>>();
   #routing: Promise<LoadedRouting> | undefined;
   #node: Promise<NodeRuntimeConfig> | undefined;
@@ -134,71 +116,53 @@ export class TestEnvironment {
         `must be KIND/NAMESPACE/NAME with KIND one of ${POLICY_KINDS.join(", ")} (found ${JSON.stringify(ref)})`,
       );
     }
-    const matches = (value: unknown) => {
-      const m = metaOf(value);
-      return m.name === name && m.namespace === namespace;
-    };
     if (this.#test.resources.length === 0) {
       throw new PolicyRefError(`${ref}: the test file names no resources`);
     }
-    if (kind === "ImagePolicy") {
-      this.#flux ??= readFluxImageObjects(this.#resources(), this.#io, this.#loadOptions());
-      const flux = await this.#flux;
-      const found = flux.policies.find((p) => matches(p.value));
-      if (found === undefined)
-        throw this.#missing(
-          ref,
-          flux.policies.map((p) => p.value),
-        );
-      const policy = parseFluxImagePolicy(found, this.#loadOptions());
-      const want = policy.spec.imageRepositoryRef;
-      const repository =
-        flux.repositories.find(
-          (r) =>
-            r.name === want.name && (r.namespace ?? "default") === (want.namespace ?? namespace),
-        ) ?? flux.repositories.find((r) => r.name === want.name);
-      return { dialect: "flux", policy, repository };
-    }
-    const objectKind =
-      kind === "ImageUpdater"
-        ? "argocd-image-updater"
-        : kind === "Application"
-          ? "argocd-application"
-          : "kargo-warehouse";
-    let objects = this.#dialect.get(objectKind);
-    if (objects === undefined) {
-      objects = findDialectObjects(this.#resources(), this.#io, objectKind);
-      this.#dialect.set(objectKind, objects);
-    }
-    const all = await objects;
-    const found = all.find((o) => matches(o.value));
-    if (found === undefined)
-      throw this.#missing(
-        ref,
-        all.map((o) => o.value),
-      );
-    const options = { unknownFields: "strict" as const, note: this.#note };
-    if (kind === "Warehouse") {
-      return { dialect: "kargo", loaded: readKargoWarehouseObject(found, subscription, options) };
-    }
-    return {
-      dialect: "argocd",
-      loaded:
-        kind === "ImageUpdater"
-          ? readArgoUpdaterObject(found, alias, options)
-          : readArgoApplicationObject(found, options),
-    };
-  }
-
-  #missing(ref: string, values: readonly unknown[]): PolicyRefError {
-    const kind = ref.split("/")[0];
-    const have = values.map((v) => {
-      const m = metaOf(v);
-      return `${kind}/${String(m.namespace)}/${String(m.name)}`;
-    });
-    return new PolicyRefError(
-      `${JSON.stringify(ref)} is not in the resources (${have.length === 0 ? `no ${kind} found` : `found: ${have.join(", ")}`})`,
+    const named = (o: { kind: unknown; name?: string; namespace?: string }) =>
+      o.kind === kind && o.name === name && (o.namespace ?? "default") === namespace;
+    // Only the object named is read (with the alias or subscription the case gives).
+    const { objects, skipped } = await readTagObjectFiles(
+      this.#resources(),
+      this.#io,
+      this.#loadOptions(),
+      {
+        select: (o) => named(o) || (kind === "ImagePolicy" && o.kind === "ImageRepository"),
+        ...(alias === undefined ? {} : { alias }),
+        ...(subscription === undefined ? {} : { subscription }),
+      },
     );
+    const found = objects.find(named);
+    if (found === undefined) {
+      const have = skipped
+        .filter((o) => o.kind === kind)
+        .map((o) => `${kind}/${o.namespace ?? "default"}/${String(o.name)}`);
+      throw new PolicyRefError(
+        `${JSON.stringify(ref)} is not in the resources (${have.length === 0 ? `no ${kind} found` : `found: ${have.join(", ")}`})`,
+      );
+    }
+    switch (found.kind) {
+      case "ImagePolicy": {
+        const policy = found.object;
+        const want = policy.spec.imageRepositoryRef;
+        const repositories = objects.flatMap((o) =>
+          o.kind === "ImageRepository" ? [repositoryInfo(o.object)] : [],
+        );
+        const repository =
+          repositories.find(
+            (r) =>
+              r.name === want.name && (r.namespace ?? "default") === (want.namespace ?? namespace),
+          ) ?? repositories.find((r) => r.name === want.name);
+        return { dialect: "flux", policy, repository };
+      }
+      case "Warehouse":
+        return { dialect: "kargo", loaded: found.object };
+      case "ImageUpdater":
+      case "Application":
+        return { dialect: "argocd", loaded: found.object };
+      default:
+        throw new PolicyRefError(`${JSON.stringify(ref)}: not a policy`);
+    }
   }
 
   /** Returns the kuik routing of the resources (none needed: pull cases may have no CR). */

@@ -7,8 +7,8 @@
  * expand to belongs to one place, so a fix to the bound reaches every reader.
  *
  * For tool authors: these are the building blocks of the loaders, not a
- * decision API; prefer the loaders of `@kubeimg/policy/routing` and
- * `@kubeimg/policy/tags` where one fits.
+ * decision API; prefer the loaders of `@kubeimg/policy/routing/yaml` and
+ * `@kubeimg/policy/tags/yaml` where one fits.
  *
  * @packageDocumentation
  */

@@ -293,3 +293,15 @@ export function describeYamlProblem(problem: YamlReadProblem): string {
       return `document ${problem.document}: more than ${problem.limit} nodes once its aliases are expanded`;
   }
 }
+
+/**
+ * Returns `document N, line L, column C` (1-based line and column), or
+ * `document N` without a position: where the loaders say a problem is.
+ *
+ * @internal
+ */
+export function syntaxWhere(document: number, position: YamlPosition | undefined): string {
+  return position === undefined
+    ? `document ${document}`
+    : `document ${document}, line ${position.line}, column ${position.col}`;
+}

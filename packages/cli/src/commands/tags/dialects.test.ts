@@ -154,6 +154,22 @@ describe("kubeimg tags --dialect argocd", () => {
     );
   });
 
+  it("reports the library's error: document, line and column of the field, and its code", async () => {
+    const r = await run([
+      "tags",
+      "--dialect",
+      "argocd",
+      "-f",
+      "typo.yaml",
+      "--tags-file",
+      "tags.txt",
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(
+      /^kubeimg tags: typo\.yaml: document 0, line 14, column \d+: ImageUpdater\[0\]\.spec\.applicationRefs\[0\]\.images\[1\]\.commonUpdateSettings\.updateStrategi: unknown field \(did you mean "updateStrategy"\?\) \(got "latest"\) \[UNKNOWN_FIELD\]\n$/,
+    );
+  });
+
   it("follows --validate: warn reports the unknown field and goes on, ignore says nothing", async () => {
     const warn = await run([
       "tags",

@@ -1,11 +1,10 @@
 import type { UnknownFieldPolicy } from "@kubeimg/policy/routing";
+import type { ImagePolicy, ImageRepository } from "@kubeimg/policy/tags";
 import {
-  FLUX_IMAGE_API_VERSIONS,
-  type ImagePolicy,
-  type ImageRepository,
-  parseImagePolicy,
-  parseImageRepository,
-} from "@kubeimg/policy/tags";
+  type LoadTagObjectsOptions,
+  loadTagObjects,
+  type TagObject,
+} from "@kubeimg/policy/tags/yaml";
 import { CliError } from "../../errors/cli-error.js";
 import { readInputFile, readInputFiles } from "../../files/read-file.js";
 import { yamlDocuments } from "../../files/yaml-documents.js";
@@ -23,12 +22,20 @@ export interface ImageRepositoryInfo {
   readonly insecure: boolean;
 }
 
-/** How {@link loadImagePolicy} reads and what it reports. */
-export interface LoadImagePolicyOptions {
+/** How {@link readTagObjectFiles} reads and what it reports (`--validate`, `--verbose`). */
+export interface TagFilesOptions {
   readonly unknownFields: UnknownFieldPolicy;
   readonly note: (line: string) => void;
-  readonly verbose: boolean;
+  readonly verbose?: boolean;
 }
+
+/** A document {@link readTagObjectFiles} did not read: of another kind, or not selected. */
+export type SkippedObject = Parameters<NonNullable<LoadTagObjectsOptions["onSkipped"]>>[0] & {
+  readonly file: string;
+};
+
+/** A tag object of the files, with the file it came from. */
+export type FileTagObject = TagObject & { readonly file: string };
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === "object" && !Array.isArray(value)
@@ -36,17 +43,52 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
-function isFluxImageObject(value: unknown, kind: string): boolean {
-  const r = asRecord(value);
-  return r?.kind === kind && (FLUX_IMAGE_API_VERSIONS as readonly unknown[]).includes(r.apiVersion);
-}
-
+/** Prefixes a library error's message with the file it came from, keeping its code. */
 function inFile(name: string, error: unknown): unknown {
   if (error instanceof Error) error.message = `${name}: ${error.message}`;
   return error;
 }
 
-function repositoryInfo(repository: ImageRepository): ImageRepositoryInfo {
+/**
+ * Returns the tag objects of the files `names` (`-` is standard input, a
+ * directory its YAML files) that `read` selects, read by `loadTagObjects`
+ * (`@kubeimg/policy/tags/yaml`), in file order, and what was skipped.
+ * Errors are the library's, prefixed with the file name; unknown fields
+ * under `--validate=warn` are noted.
+ *
+ * @example
+ * ```ts
+ * const { objects } = await readTagObjectFiles(["flux/"], io, options, { select: (o) => o.kind === "ImagePolicy" });
+ * ```
+ */
+export async function readTagObjectFiles(
+  names: readonly string[],
+  io: CliIo,
+  options: TagFilesOptions,
+  read: Pick<LoadTagObjectsOptions, "select" | "alias" | "subscription"> = {},
+): Promise<{ objects: FileTagObject[]; skipped: SkippedObject[] }> {
+  const objects: FileTagObject[] = [];
+  const skipped: SkippedObject[] = [];
+  for (const file of await readInputFiles(names, io)) {
+    try {
+      for (const object of loadTagObjects(file.text, {
+        ...read,
+        unknownFields: options.unknownFields,
+        otherKinds: "ignore",
+        onSkipped: (place) => skipped.push({ ...place, file: file.name }),
+        onWarning: (w) => options.note(`warning: ${file.name}: ${w.message}, ignored`),
+      })) {
+        objects.push({ ...object, file: file.name });
+      }
+    } catch (error) {
+      throw inFile(file.name, error);
+    }
+  }
+  return { objects, skipped };
+}
+
+/** The fields of a parsed `ImageRepository` the command uses. */
+export function repositoryInfo(repository: ImageRepository): ImageRepositoryInfo {
   return {
     name: repository.metadata.name,
     namespace: repository.metadata.namespace,
@@ -54,74 +96,6 @@ function repositoryInfo(repository: ImageRepository): ImageRepositoryInfo {
     exclusionList: repository.spec.exclusionList,
     insecure: repository.spec.insecure,
   };
-}
-
-/** The Flux image objects of some files: policies as found (parsed on demand), repositories parsed. */
-export interface FluxImageObjects {
-  readonly policies: readonly { readonly file: string; readonly value: unknown }[];
-  readonly repositories: readonly ImageRepositoryInfo[];
-  /** How many objects of other kinds were skipped. */
-  readonly skipped: number;
-}
-
-function parseOptionsFor(options: LoadImagePolicyOptions, file: string) {
-  return {
-    unknownFields: options.unknownFields,
-    onWarning: (issue: { message: string }) => options.note(`warning: ${file}: ${issue.message}`),
-  };
-}
-
-/**
- * Returns every Flux `ImagePolicy` (unparsed, with its file) and every
- * `ImageRepository` (parsed) of the files; objects of other kinds are
- * skipped (counted with `--verbose`).
- */
-export async function readFluxImageObjects(
-  names: readonly string[],
-  io: CliIo,
-  options: LoadImagePolicyOptions,
-): Promise<FluxImageObjects> {
-  const policies: { file: string; value: unknown }[] = [];
-  const repositories: ImageRepositoryInfo[] = [];
-  let skipped = 0;
-  for (const file of await readInputFiles(names, io)) {
-    let skippedHere = 0;
-    for (const value of yamlDocuments(file, { version: "1.1" })) {
-      if (isFluxImageObject(value, "ImagePolicy")) {
-        policies.push({ file: file.name, value });
-      } else if (isFluxImageObject(value, "ImageRepository")) {
-        try {
-          repositories.push(
-            repositoryInfo(parseImageRepository(value, parseOptionsFor(options, file.name))),
-          );
-        } catch (error) {
-          throw inFile(file.name, error);
-        }
-      } else {
-        skippedHere++;
-      }
-    }
-    if (options.verbose && skippedHere > 0) {
-      options.note(`${file.name}: skipped ${skippedHere} object(s) of other kinds`);
-    }
-    skipped += skippedHere;
-  }
-  return { policies, repositories, skipped };
-}
-
-/**
- * Returns a found `ImagePolicy` validated with Flux's CRD rules and
- * defaults and converted to v1; errors name its file.
- */
-export function parseFluxImagePolicy(
-  found: { readonly file: string; readonly value: unknown },
-  options: LoadImagePolicyOptions,
-): ImagePolicy {
-  try {
-    return parseImagePolicy(found.value, parseOptionsFor(options, found.file));
-  } catch (error) {
-    throw inFile(found.file, error);
-  }
 }
 
 /**
@@ -136,27 +110,42 @@ export async function loadImagePolicy(
   names: readonly string[],
   wanted: string | undefined,
   io: CliIo,
-  options: LoadImagePolicyOptions,
+  options: TagFilesOptions,
 ): Promise<{ policy: ImagePolicy; repositories: ImageRepositoryInfo[] }> {
-  const { policies, repositories, skipped } = await readFluxImageObjects(names, io, options);
-  const nameOf = (v: unknown) => asRecord(asRecord(v)?.metadata)?.name;
-  const candidates =
-    wanted === undefined ? policies : policies.filter((p) => nameOf(p.value) === wanted);
-  if (candidates.length === 0) {
+  const { objects, skipped } = await readTagObjectFiles(names, io, options, {
+    // Only the policy asked for is read: another one in the same files cannot fail the run.
+    select: (o) =>
+      o.kind === "ImageRepository" ||
+      (o.kind === "ImagePolicy" && (wanted === undefined || o.name === wanted)),
+  });
+  const otherKinds = skipped.filter((o) => o.kind !== "ImagePolicy");
+  const others = otherKinds.length;
+  if (options.verbose === true) {
+    for (const file of new Set(otherKinds.map((o) => o.file))) {
+      const here = otherKinds.filter((o) => o.file === file).length;
+      options.note(`${file}: skipped ${here} object(s) of other kinds`);
+    }
+  }
+  const policies: ImagePolicy[] = [];
+  const repositories: ImageRepositoryInfo[] = [];
+  for (const o of objects) {
+    if (o.kind === "ImagePolicy") policies.push(o.object);
+    else if (o.kind === "ImageRepository") repositories.push(repositoryInfo(o.object));
+  }
+  if (policies.length === 0) {
     throw new CliError(
       "MISSING_OBJECT",
-      `${names.join(", ")}: no image.toolkit.fluxcd.io ImagePolicy${wanted === undefined ? "" : ` named "${wanted}"`} found${skipped > 0 ? ` (${skipped} object(s) of other kinds skipped)` : ""}`,
+      `${names.join(", ")}: no image.toolkit.fluxcd.io ImagePolicy${wanted === undefined ? "" : ` named "${wanted}"`} found${others > 0 ? ` (${others} object(s) of other kinds skipped)` : ""}`,
       names.join(","),
     );
   }
-  if (candidates.length > 1) {
+  if (policies.length > 1) {
     throw new CliError(
       "USAGE",
-      `${names.join(", ")}: ${candidates.length} ImagePolicies found (${candidates.map((p) => nameOf(p.value)).join(", ")}); choose one with --name`,
+      `${names.join(", ")}: ${policies.length} ImagePolicies found (${policies.map((p) => p.metadata.name).join(", ")}); choose one with --name`,
     );
   }
-  const [chosen] = candidates as [{ file: string; value: unknown }];
-  return { policy: parseFluxImagePolicy(chosen, options), repositories: [...repositories] };
+  return { policy: policies[0] as ImagePolicy, repositories };
 }
 
 /**

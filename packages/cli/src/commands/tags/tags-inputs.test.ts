@@ -84,7 +84,9 @@ describe("kubeimg tags and Flux versions", () => {
     expect(strict.err).toContain("[UNKNOWN_FIELD]");
     const warned = await tags(["-f", "typo.yaml", "--tags-file", "tags.txt", "--validate=warn"]);
     expect(warned.code).toBe(0);
-    expect(warned.err).toContain('warning: typo.yaml: unknown field "spec.filterTag"');
+    expect(warned.err).toContain(
+      'warning: typo.yaml: document 0: unknown field "spec.filterTag" (did you mean "filterTags"?), ignored',
+    );
   });
 });
 

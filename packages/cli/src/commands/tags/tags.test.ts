@@ -193,7 +193,7 @@ describe("kubeimg tags (built program)", () => {
     {
       name: "invalid YAML",
       args: ["-f", "bad-yaml.yaml", "--tags-file", "semver.tags"],
-      line: /bad-yaml\.yaml:\d+:\d+: invalid YAML: .+ \[INVALID_YAML\]$/,
+      line: /bad-yaml\.yaml: document 0, line \d+, column \d+: invalid YAML: .+ \[INVALID_YAML\]$/,
     },
     {
       name: "no ImagePolicy",

@@ -2,10 +2,13 @@
  * kuik's operator configuration read from its YAML file: one document, an
  * empty file meaning the defaults, with a bound on what aliases expand to.
  */
-import { describeYamlProblem, readYamlDocuments } from "../../objects/yaml-documents.js";
+import {
+  describeYamlProblem,
+  readYamlDocuments,
+  syntaxWhere,
+} from "../../objects/yaml-documents.js";
 import { type KuikConfig, type KuikConfigOptions, parseKuikConfig } from "../config-schema.js";
 import { RoutingError } from "../errors.js";
-import { syntaxWhere } from "./resources.js";
 
 /** Options of {@link loadKuikConfig}. */
 export interface LoadKuikConfigOptions extends KuikConfigOptions {

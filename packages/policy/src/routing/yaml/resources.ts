@@ -3,7 +3,11 @@
  * documents per file, `kind: List` expanded, YAML 1.1 scalars as kubectl
  * reads them, and a bound on what aliases expand to.
  */
-import { describeYamlProblem, readYamlDocuments } from "../../objects/yaml-documents.js";
+import {
+  describeYamlProblem,
+  readYamlDocuments,
+  syntaxWhere,
+} from "../../objects/yaml-documents.js";
 import { RoutingError } from "../errors.js";
 import {
   asRecord,
@@ -129,14 +133,4 @@ export function loadRoutingResources(
     }
   });
   return out;
-}
-
-/** `document N, line L, column C` (1-based line and column), or `document N` without a position. */
-export function syntaxWhere(
-  document: number,
-  position: { readonly line: number; readonly col: number } | undefined,
-): string {
-  return position === undefined
-    ? `document ${document}`
-    : `document ${document}, line ${position.line}, column ${position.col}`;
 }
