@@ -54,12 +54,8 @@ function inFile(name: string, error: unknown): unknown {
  * directory its YAML files) that `read` selects, read by `loadTagObjects`
  * (`@kubeimg/policy/tags/yaml`), in file order, and what was skipped.
  * Errors are the library's, prefixed with the file name; unknown fields
- * under `--validate=warn` are noted.
- *
- * @example
- * ```ts
- * const { objects } = await readTagObjectFiles(["flux/"], io, options, { select: (o) => o.kind === "ImagePolicy" });
- * ```
+ * under `--validate=warn` are noted. For example, the policies of a
+ * directory: `readTagObjectFiles(["flux/"], io, options, { select: (o) => o.kind === "ImagePolicy" })`.
  */
 export async function readTagObjectFiles(
   names: readonly string[],
