@@ -20,9 +20,9 @@
  *
  * A run fails on an unexpected error, on a result comment the code does
  * not give (`defaultPullPolicy("nginx"); // "Always"` is checked), and when
- * a block that logs to stdout prints nothing. A block whose comments say a
- * call `throws` may end in that error: a `KubeimgError`-shaped one (an
- * `Error` with a string `code`).
+ * a block that logs to stdout prints nothing. An `@example` block whose
+ * comments say a call `throws` may end in that error: a `KubeimgError`-shaped
+ * one (an `Error` with a string `code`); a README block may not.
  */
 import { spawnSync } from "node:child_process";
 import {
@@ -170,7 +170,7 @@ export function checkExamples(dir: string, tsc: string): string[] {
     const offline = readme.filter((e) => planExample(e).where === "offline");
     const docs = checked.slice(readme.length).filter(runnableDocExample);
     failures.push(...runExamples(dir, offline));
-    failures.push(...runExamples(dir, docs, { runDir: "run-doc", statedResults: false }));
+    failures.push(...runExamples(dir, docs, { runDir: "run-doc", readmeRules: false }));
     const online = readme.filter((e) => planExample(e).where === "integration").length;
     console.log(
       `examples: ${offline.length + docs.length} of ${checked.length} compiled blocks run offline; ${online} README blocks need a server (tests/readme-examples.integration.test.ts runs them)`,
@@ -247,17 +247,84 @@ export function planExample(example: Example): ExamplePlan {
 export const runnableDocExample = (e: Example) => e.run && !/^\s*declare\s/m.test(e.code);
 
 /**
- * A literal at the start of a result comment (`ref.string; // "docker.io/…"`):
+ * A primitive at the start of a result comment (`ref.string; // "docker.io/…"`):
  * a JSON string, a number, a boolean, `null` or `undefined`, followed by the
  * end of the comment or by punctuation that begins its explanation.
  */
-const resultComment =
-  /^\/\/\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null|undefined)(?=$|[\s,:;.)])/;
+const statedPrimitive =
+  /^("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null|undefined)(?=$|[\s,:;.)])/;
+
+/** Whether `node` is made of literals only (strings, numbers, booleans, arrays, plain objects). */
+function isLiteral(node: ts.Node): boolean {
+  if (ts.isParenthesizedExpression(node)) return isLiteral(node.expression);
+  if (ts.isArrayLiteralExpression(node)) return node.elements.every(isLiteral);
+  if (ts.isObjectLiteralExpression(node)) {
+    return node.properties.every(
+      (p) =>
+        ts.isPropertyAssignment(p) &&
+        (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) &&
+        isLiteral(p.initializer),
+    );
+  }
+  if (ts.isPrefixUnaryExpression(node)) return ts.isNumericLiteral(node.operand);
+  return (
+    ts.isStringLiteral(node) ||
+    ts.isNoSubstitutionTemplateLiteral(node) ||
+    ts.isNumericLiteral(node) ||
+    node.kind === ts.SyntaxKind.TrueKeyword ||
+    node.kind === ts.SyntaxKind.FalseKeyword ||
+    node.kind === ts.SyntaxKind.NullKeyword ||
+    (ts.isIdentifier(node) && node.text === "undefined")
+  );
+}
+
+/**
+ * The literal a result comment starts with, as source text: a primitive, or
+ * an array or object literal (`// { mustPull: true, reason: "…" }`, its
+ * brackets balanced and nothing but literals inside). Undefined when the
+ * comment states none (`// credentials in the kubelet's order`).
+ */
+export function statedLiteral(comment: string): string | undefined {
+  const text = comment.replace(/^\/\/\s*/, "");
+  const primitive = statedPrimitive.exec(text);
+  if (primitive) return primitive[1];
+  if (text[0] !== "[" && text[0] !== "{") return undefined;
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (quote !== undefined) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === "[" || c === "{") depth++;
+    else if (c === "]" || c === "}") {
+      depth--;
+      if (depth === 0) {
+        const literal = text.slice(0, i + 1);
+        const source = `(${literal});`;
+        const parsed = ts.createSourceFile("stated.ts", source, ts.ScriptTarget.ES2022);
+        const statement = parsed.statements[0];
+        const syntax = ts.transpileModule(source, { reportDiagnostics: true }).diagnostics ?? [];
+        const ok =
+          syntax.length === 0 &&
+          parsed.statements.length === 1 &&
+          statement !== undefined &&
+          ts.isExpressionStatement(statement) &&
+          isLiteral(statement.expression);
+        return ok ? literal : undefined;
+      }
+    }
+  }
+  return undefined;
+}
 
 /**
  * The block with each expression statement whose comment states a literal
  * result (`defaultPullPolicy("nginx"); // "Always": …`) wrapped in a check
  * that it is that value: a README's stated answers are part of the example.
+ * A stated array must match element for element; a stated object names the
+ * properties it vouches for (others may exist, as in `toMatchObject`).
  */
 export function checkStatedResults(example: Example): string {
   const { code } = example;
@@ -268,9 +335,9 @@ export function checkStatedResults(example: Example): string {
       const comment = ts.getTrailingCommentRanges(code, node.end)?.[0];
       const stated =
         comment && comment.kind === ts.SyntaxKind.SingleLineCommentTrivia
-          ? resultComment.exec(code.slice(comment.pos, comment.end))
-          : null;
-      if (stated?.[1] !== undefined) {
+          ? statedLiteral(code.slice(comment.pos, comment.end))
+          : undefined;
+      if (stated !== undefined) {
         const expression = node.expression;
         const line = file.getLineAndCharacterOfPosition(expression.getStart(file)).line;
         const [path, first] = example.where.split(":");
@@ -278,7 +345,7 @@ export function checkStatedResults(example: Example): string {
         edits.push({
           start: expression.getStart(file),
           end: expression.end,
-          text: `__kubeimgStated(${expression.getText(file)}, ${stated[1]}, ${at})`,
+          text: `__kubeimgStated(${expression.getText(file)}, (${stated}), ${at})`,
         });
         return;
       }
@@ -301,15 +368,25 @@ function prelude(names: readonly string[]): string {
   const values = names.map(
     (n) => `globalThis[${JSON.stringify(n)}] = await (async () => (${assumedValues[n]?.value}))();`,
   );
-  return `const online = JSON.parse(process.env.KUBEIMG_EXAMPLES_ONLINE ?? "{}");
+  return `import { readFileSync } from "node:fs";
+import { inspect } from "node:util";
+const online = JSON.parse(process.env.KUBEIMG_EXAMPLES_ONLINE ?? "{}");
 globalThis.__kubeimgStated = (actual, stated, at) => {
-  if (!Object.is(actual, stated)) {
-    throw new Error(\`\${at}: the comment says \${JSON.stringify(stated)}, the code gives \${JSON.stringify(actual)}\`);
+  const matches = (a, s) => {
+    if (Array.isArray(s)) return Array.isArray(a) && a.length === s.length && s.every((x, i) => matches(a[i], x));
+    if (s !== null && typeof s === "object") {
+      return a !== null && typeof a === "object" && Object.keys(s).every((k) => matches(a[k], s[k]));
+    }
+    return Object.is(a, s);
+  };
+  if (!matches(actual, stated)) {
+    const show = (v) => inspect(v, { depth: 4, breakLength: Infinity });
+    throw new Error(\`\${at}: the comment says \${show(stated)}, the code gives \${show(actual)}\`);
   }
   return actual;
 };
 ${values.join("\n")}
-void online;
+void online, readFileSync;
 `;
 }
 
@@ -336,8 +413,12 @@ export interface RunOptions {
   readonly online?: OnlineValues;
   /** Subdirectory of `dir` for the run's files (default `run`). */
   readonly runDir?: string;
-  /** Whether result comments are checked (default true; the README blocks'). */
-  readonly statedResults?: boolean;
+  /**
+   * The README rules (default true): a result comment is checked, and a
+   * block must end without an error. Off, as for `@example` blocks, a
+   * block whose comments say a call `throws` may end in a coded error.
+   */
+  readonly readmeRules?: boolean;
 }
 
 /**
@@ -359,19 +440,20 @@ export function runExamples(
     // The test runner a test example imports, from the workspace.
     symlinkSync(realpathSync(join(repoRoot, "node_modules", "vitest")), vitest, "dir");
   }
+  const readmeRules = options.readmeRules ?? true;
   const failures: string[] = [];
   examples.forEach((example, i) => {
     const test = isTestFile(example);
     const file = join(runDir, `example${i}${test ? ".test" : ""}.mjs`);
     writeFileSync(join(runDir, `example${i}.assumed.mjs`), prelude(declaredNames(example.code)));
     const js = ts.transpileModule(
-      `${options.statedResults === false ? example.code : checkStatedResults(example)}\nexport {};\n`,
+      `${readmeRules ? checkStatedResults(example) : example.code}\nexport {};\n`,
       {
         compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
       },
     ).outputText;
     writeFileSync(file, `import "./example${i}.assumed.mjs";\n${js}`);
-    const mayThrow = /\bthrows\b/.test(example.code) ? "1" : "0";
+    const mayThrow = !readmeRules && /\bthrows\b/.test(example.code) ? "1" : "0";
     const args = test
       ? [join(vitest, "vitest.mjs"), "run", "--root", runDir, "--reporter", "verbose", file]
       : [join(runDir, "runner.mjs"), file, mayThrow];
@@ -384,6 +466,7 @@ export function runExamples(
         PATH: process.env.PATH ?? "",
         HOME: dir,
         NODE_OPTIONS: "",
+        NO_COLOR: "1",
         KUBEIMG_EXAMPLES_ONLINE: JSON.stringify(options.online ?? {}),
       },
     });
