@@ -160,13 +160,12 @@ export function checkExamples(dir: string, tsc: string): string[] {
     encoding: "utf8",
     timeout: 300_000,
   });
+  const runsNowhere = readme.flatMap((e) => {
+    const plan = planExample(e);
+    return plan.where === "nowhere" ? [`README example ${e.where} runs nowhere: ${plan.why}`] : [];
+  });
   if (result.status === 0) {
-    const failures = readme.flatMap((e) => {
-      const plan = planExample(e);
-      return plan.where === "nowhere"
-        ? [`README example ${e.where} runs nowhere: ${plan.why}`]
-        : [];
-    });
+    const failures = [...runsNowhere];
     const offline = readme.filter((e) => planExample(e).where === "offline");
     const docs = checked.slice(readme.length).filter(runnableDocExample);
     failures.push(...runExamples(dir, offline));
@@ -190,11 +189,17 @@ export function checkExamples(dir: string, tsc: string): string[] {
     failures.set(example.where, list);
   }
   if (failures.size === 0) {
-    return [`examples: tsc exit ${result.status}\n${result.stdout}${result.stderr}`.trim()];
+    return [
+      ...runsNowhere,
+      `examples: tsc exit ${result.status}\n${result.stdout}${result.stderr}`.trim(),
+    ];
   }
-  return [...failures.entries()].map(
-    ([where, errors]) => `example ${where}\n  ${errors.join("\n  ")}`,
-  );
+  return [
+    ...runsNowhere,
+    ...[...failures.entries()].map(
+      ([where, errors]) => `example ${where}\n  ${errors.join("\n  ")}`,
+    ),
+  ];
 }
 
 /** The names a block assumes: those of its `declare const …` statements, in order. */

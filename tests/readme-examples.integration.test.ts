@@ -54,9 +54,10 @@ afterAll(async () => {
 });
 
 describe("README examples that need a registry or redis-server", () => {
-  it("finds them (the registry and redis READMEs have some)", () => {
+  it("finds some (the registry and redis READMEs have them)", () => {
     const files = new Set(online.map((e) => e.where.split(":")[0]));
-    expect([...files].sort()).toEqual(["packages/redis/README.md", "packages/registry/README.md"]);
+    expect(files).toContain("packages/registry/README.md");
+    expect(files).toContain("packages/redis/README.md");
   });
 
   it.each(online.map((e, i) => ({ where: e.where, example: e, i })))(
