@@ -287,10 +287,16 @@ function isLiteral(node: ts.Node): boolean {
  * The literal a result comment starts with, as source text: a primitive, or
  * an array or object literal (`// { mustPull: true, reason: "…" }`, its
  * brackets balanced and nothing but literals inside). Undefined when the
- * comment states none (`// credentials in the kubelet's order`).
+ * comment states none (`// credentials in the kubelet's order`) or
+ * abbreviates it with `…`.
  */
 export function statedLiteral(comment: string): string | undefined {
-  const text = comment.replace(/^\/\/\s*/, "");
+  const literal = leadingLiteral(comment.replace(/^\/\/\s*/, ""));
+  // An ellipsis abbreviates (`"sha256:aaaa…"`): prose, not a value to compare.
+  return literal?.includes("…") ? undefined : literal;
+}
+
+function leadingLiteral(text: string): string | undefined {
   const primitive = statedPrimitive.exec(text);
   if (primitive) return primitive[1];
   if (text[0] !== "[" && text[0] !== "{") return undefined;

@@ -83,6 +83,7 @@ describe("statedLiteral", () => {
     { comment: '// ["a", "b"]: in order', want: '["a", "b"]' },
     { comment: '// { mustPull: true, reason: "x" }', want: '{ mustPull: true, reason: "x" }' },
     { comment: "// [ 'linux/amd64', … ]", want: undefined },
+    { comment: '// "sha256:aaaa…"', want: undefined },
     { comment: "// { mustPull, reason }", want: undefined },
     { comment: "// credentials in the kubelet's order", want: undefined },
     { comment: "// RE2: linear time", want: undefined },
