@@ -453,7 +453,19 @@ export function runExamples(
   }
   const readmeRules = options.readmeRules ?? true;
   const failures: string[] = [];
+  const given: Record<ExampleNeed, unknown> = {
+    registry: options.online?.registry,
+    redis: options.online?.redisUrl,
+  };
   examples.forEach((example, i) => {
+    const plan = planExample(example);
+    const missing = plan.where === "integration" ? plan.needs.filter((n) => !given[n]) : [];
+    if (missing.length > 0) {
+      failures.push(
+        `example ${example.where} needs a ${missing.join(" and a ")}: it runs in tests/readme-examples.integration.test.ts`,
+      );
+      return;
+    }
     const test = isTestFile(example);
     const file = join(runDir, `example${i}${test ? ".test" : ""}.mjs`);
     writeFileSync(join(runDir, `example${i}.assumed.mjs`), prelude(declaredNames(example.code)));

@@ -115,6 +115,11 @@ describe("runExamples fails a broken block", () => {
       want: /does not run \(exit 1\)/,
     },
     {
+      what: "a block that needs a server it is not given",
+      code: "declare const registry: string;\nconsole.log(registry);",
+      want: /needs a registry: it runs in tests\/readme-examples\.integration\.test\.ts/,
+    },
+    {
       what: "a block that logs to stdout and prints nothing",
       code: "if (Math.random() > 2) console.log('never');",
       want: /logs to stdout but printed nothing/,
