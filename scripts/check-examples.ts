@@ -451,6 +451,20 @@ export function runExamples(
     // The test runner a test example imports, from the workspace.
     symlinkSync(realpathSync(join(repoRoot, "node_modules", "vitest")), vitest, "dir");
   }
+  // Vitest resolves through Vite, which reads its conditions from a config,
+  // not from Node's options.
+  const conditions = (options.nodeOptions ?? []).flatMap((o) =>
+    o.startsWith("--conditions=") ? [o.slice("--conditions=".length)] : [],
+  );
+  if (conditions.length > 0) {
+    const all = JSON.stringify([...conditions, "import", "module", "node", "default"]);
+    writeFileSync(
+      join(runDir, "vitest.config.mjs"),
+      `const conditions = ${all};
+export default { resolve: { conditions }, ssr: { resolve: { conditions, externalConditions: ${JSON.stringify(conditions)} } } };
+`,
+    );
+  }
   const readmeRules = options.readmeRules ?? true;
   const failures: string[] = [];
   const given: Record<ExampleNeed, unknown> = {

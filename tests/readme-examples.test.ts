@@ -92,6 +92,22 @@ describe("statedLiteral", () => {
   });
 });
 
+describe("README blocks that need no server", () => {
+  // The same blocks `pnpm check:packages` runs on the packed tarballs, here
+  // on the sources, for a quicker answer.
+  const offline = readme.filter((e) => planExample(e).where === "offline");
+  const dir = mkdtempSync(join(tmpdir(), "kubeimg-readme-offline-"));
+  const nodeOptions = linkWorkspacePackages(dir);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each(offline.map((e, i) => ({ where: e.where, example: e, i })))(
+    "$where runs from the sources",
+    ({ example, i }) => {
+      expect(runExamples(dir, [example], { nodeOptions, runDir: `run${i}` })).toEqual([]);
+    },
+  );
+});
+
 describe("runExamples fails a broken block", () => {
   const dir = mkdtempSync(join(tmpdir(), "kubeimg-readme-examples-"));
   const nodeOptions = linkWorkspacePackages(dir);
