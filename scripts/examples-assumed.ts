@@ -1,0 +1,76 @@
+/**
+ * What the README examples assume, keyed by the name a block declares
+ * (`declare const registry: string;`). Before a block runs, the examples
+ * runner (scripts/check-examples.ts) defines each name it declares on
+ * `globalThis`, so the block reads the value as pasted: transpiling erases
+ * the `declare`.
+ *
+ * `value` is a JavaScript expression, evaluated in the block's scratch
+ * project (it may `await import(...)` the installed packages). A value that
+ * `needs` a real server reads it from `online` (`online.registry`, the
+ * registry's host; `online.redisUrl`); such blocks run in the integration
+ * project (tests/readme-examples.integration.test.ts), the others offline
+ * in `pnpm check:packages`. A README block declaring a name missing here
+ * fails the check: give the name a value here, or build it in the block.
+ */
+import { join } from "node:path";
+import { repoRoot } from "./conformance/runner.js";
+
+/** The text of these files of the repository, as `---`-separated YAML documents. */
+const yamlFiles = (files: readonly string[]) =>
+  `[${files.map((f) => JSON.stringify(join(repoRoot, f))).join(", ")}].map((f) => readFileSync(f, "utf8")).join("\\n---\\n")`;
+
+/** What a README block may assume from the machine it runs on. */
+export type ExampleNeed = "registry" | "redis";
+
+export interface AssumedValue {
+  /** A JavaScript expression; may use `await` and, with `needs`, `online`. */
+  readonly value: string;
+  /** The real server the value points at: the block runs in the integration project. */
+  readonly needs?: ExampleNeed;
+}
+
+/** What the integration project hands the runner, one entry per {@link ExampleNeed}. */
+export interface OnlineValues {
+  /** The registry's host (`127.0.0.1:PORT`), plain HTTP. */
+  readonly registry?: string;
+  /** `redis://127.0.0.1:PORT`. */
+  readonly redisUrl?: string;
+}
+
+export const assumedValues: Readonly<Record<string, AssumedValue>> = {
+  // packages/policy/README.md: kuik CRs, as in its first block
+  mirrorsYaml: {
+    value: JSON.stringify(
+      'apiVersion: kuik.enix.io/v1alpha1\nkind: ClusterImageSetMirror\nmetadata: { name: all }\nspec:\n  filter: { include: [{ image: ".*" }] }\n  mirrors: [{ registry: harbor.example.com, path: /mirror }]\n',
+    ),
+  },
+  // packages/policy/README.md, tag objects from YAML
+  text: {
+    value: `${JSON.stringify(
+      "apiVersion: image.toolkit.fluxcd.io/v1\nkind: ImagePolicy\nmetadata: { name: app, namespace: flux-system }\nspec:\n  imageRepositoryRef: { name: app }\n  policy: { semver: { range: 1.x } }\n---\n",
+    )} + ${yamlFiles([
+      "examples/policy-tests/argocd/image-updater.yaml",
+      "examples/policy-tests/kargo/warehouse.yaml",
+    ])}`,
+  },
+  // packages/cli/README.md: a directory of `kubeimg test` files that need no registry
+  policyTests: { value: JSON.stringify(join(repoRoot, "examples/policy-tests/tests")) },
+  // packages/registry/README.md
+  registry: { needs: "registry", value: "online.registry" },
+  pullSecrets: { value: "[]" },
+  nodeKeyring: {
+    value: '(await import("@kubeimg/core/keyring")).createDockerKeyring([])',
+  },
+  signal: { value: "new AbortController().signal" },
+  // packages/redis/README.md
+  redisUrl: { needs: "redis", value: "online.redisUrl" },
+  registryChecker: {
+    value:
+      '(await import("@kubeimg/registry/adapters")).createAvailabilityChecker({ client: (await import("@kubeimg/registry/client")).createRegistryClient() })',
+  },
+  timers: {
+    value:
+      "({ now: () => performance.now(), setTimeout: (run, ms) => setTimeout(run, ms), clearTimeout: (handle) => clearTimeout(handle) })",
+  },
+};
