@@ -1,13 +1,12 @@
 /**
  * The examples check, run by the consumer check on the packed tarballs:
  * every fenced `ts` block of the READMEs (root, packages, examples) and
- * every `@example` of the packages' sources that imports what it uses is
- * type-checked as pasted, under strict TypeScript, against the installed
- * tarballs. A block states what it assumes with `declare const …`.
- *
- * `@example` blocks with no import are fragments of their function's
- * documentation (the function's own module is implied); they are counted
- * but not compiled.
+ * every `@example` of the packages' sources is type-checked as pasted,
+ * under strict TypeScript, against the installed tarballs. A block imports
+ * what it uses from the entries a user imports and states what it assumes
+ * with `declare const …`; an `@example` that imports nothing fails (only
+ * public functions take examples: a module-private helper's behaviour
+ * belongs in its unit tests).
  *
  * A compiled block then runs, one process each, with every name it
  * declares defined from scripts/examples-assumed.ts: offline here when
@@ -122,12 +121,14 @@ export const importsSomething = (e: Example) => /^\s*import\s/m.test(e.code);
  */
 export function checkExamples(dir: string, tsc: string): string[] {
   const { readme, docComments } = extractExamples();
-  const checked = [...readme, ...docComments.filter(importsSomething)];
-  console.log(
-    `examples: ${readme.length} README blocks, ${docComments.length} @example blocks (${
-      checked.length - readme.length
-    } with imports compiled)`,
-  );
+  const checked = [...readme, ...docComments];
+  console.log(`examples: ${readme.length} README blocks, ${docComments.length} @example blocks`);
+  const fragments = docComments
+    .filter((e) => !importsSomething(e))
+    .map(
+      (e) =>
+        `example ${e.where} imports nothing: an example compiles as pasted, so import what it uses from the entry a user imports`,
+    );
   const exDir = join(dir, "examples");
   mkdirSync(exDir, { recursive: true });
   const names = checked.map((e, i) => {
@@ -165,7 +166,7 @@ export function checkExamples(dir: string, tsc: string): string[] {
     return plan.where === "nowhere" ? [`README example ${e.where} runs nowhere: ${plan.why}`] : [];
   });
   if (result.status === 0) {
-    const failures = [...runsNowhere];
+    const failures = [...fragments, ...runsNowhere];
     const offline = readme.filter((e) => planExample(e).where === "offline");
     const docs = checked.slice(readme.length).filter(runnableDocExample);
     failures.push(...runExamples(dir, offline));
@@ -190,11 +191,13 @@ export function checkExamples(dir: string, tsc: string): string[] {
   }
   if (failures.size === 0) {
     return [
+      ...fragments,
       ...runsNowhere,
       `examples: tsc exit ${result.status}\n${result.stdout}${result.stderr}`.trim(),
     ];
   }
   return [
+    ...fragments,
     ...runsNowhere,
     ...[...failures.entries()].map(
       ([where, errors]) => `example ${where}\n  ${errors.join("\n  ")}`,
@@ -502,6 +505,8 @@ export default { resolve: { conditions }, ssr: { resolve: { conditions, external
       env: {
         PATH: process.env.PATH ?? "",
         HOME: dir,
+        // A block's temporary files go with the scratch project.
+        TMPDIR: runDir,
         NODE_OPTIONS: "",
         NO_COLOR: "1",
         KUBEIMG_EXAMPLES_ONLINE: JSON.stringify(options.online ?? {}),

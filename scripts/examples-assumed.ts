@@ -16,10 +16,6 @@
 import { join } from "node:path";
 import { repoRoot } from "./conformance/runner.js";
 
-/** The text of these files of the repository, as `---`-separated YAML documents. */
-const yamlFiles = (files: readonly string[]) =>
-  `[${files.map((f) => JSON.stringify(join(repoRoot, f))).join(", ")}].map((f) => readFileSync(f, "utf8")).join("\\n---\\n")`;
-
 /** What a README block may assume from the machine it runs on. */
 export type ExampleNeed = "registry" | "redis";
 
@@ -44,15 +40,6 @@ export const assumedValues: Readonly<Record<string, AssumedValue>> = {
     value: JSON.stringify(
       'apiVersion: kuik.enix.io/v1alpha1\nkind: ClusterImageSetMirror\nmetadata: { name: all }\nspec:\n  filter: { include: [{ image: ".*" }] }\n  mirrors: [{ registry: harbor.example.com, path: /mirror }]\n',
     ),
-  },
-  // packages/policy/README.md, tag objects from YAML
-  text: {
-    value: `${JSON.stringify(
-      "apiVersion: image.toolkit.fluxcd.io/v1\nkind: ImagePolicy\nmetadata: { name: app, namespace: flux-system }\nspec:\n  imageRepositoryRef: { name: app }\n  policy: { semver: { range: 1.x } }\n---\n",
-    )} + ${yamlFiles([
-      "examples/policy-tests/argocd/image-updater.yaml",
-      "examples/policy-tests/kargo/warehouse.yaml",
-    ])}`,
   },
   // packages/cli/README.md: a directory of `kubeimg test` files that need no registry
   policyTests: { value: JSON.stringify(join(repoRoot, "examples/policy-tests/tests")) },

@@ -13,13 +13,15 @@ import {
   declaredNames,
   type Example,
   extractExamples,
+  importsSomething,
   linkWorkspacePackages,
   planExample,
   runExamples,
   statedLiteral,
 } from "../scripts/check-examples.js";
+import { assumedValues } from "../scripts/examples-assumed.js";
 
-const { readme } = extractExamples();
+const { readme, docComments } = extractExamples();
 
 describe("README blocks", () => {
   it("are there to check", () => {
@@ -32,6 +34,20 @@ describe("README blocks", () => {
       expect(planExample(example)).not.toMatchObject({ where: "nowhere" });
     },
   );
+});
+
+describe("@example blocks", () => {
+  it("each imports what it uses (an example compiles as pasted)", () => {
+    expect(docComments.length).toBeGreaterThan(100);
+    expect(docComments.filter((e) => !importsSomething(e)).map((e) => e.where)).toEqual([]);
+  });
+});
+
+describe("the assumed values", () => {
+  it("each is declared by a README block (none is left over)", () => {
+    const declared = new Set(readme.flatMap((e) => declaredNames(e.code)));
+    expect(Object.keys(assumedValues).filter((name) => !declared.has(name))).toEqual([]);
+  });
 });
 
 const block = (code: string, run = true): Example => ({ where: "README.md:1", code, run });
