@@ -211,7 +211,7 @@ export async function checkConsumer(tarballs: readonly string[]): Promise<string
     }
 
     // The READMEs' and doc comments' examples compile as pasted.
-    failures.push(...checkExamples(dir, tsc));
+    failures.push(...(await checkExamples(dir, tsc)));
 
     // Browser bundles of the pure subpaths, within their budgets.
     for (const [entry, budget] of Object.entries(browserBudgets)) {

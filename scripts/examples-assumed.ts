@@ -1,16 +1,17 @@
 /**
  * What the README examples assume, keyed by the name a block declares
  * (`declare const registry: string;`). Before a block runs, the examples
- * runner (scripts/check-examples.ts) defines each name it declares on
+ * runner (scripts/run-examples.ts) defines each name it declares on
  * `globalThis`, so the block reads the value as pasted: transpiling erases
  * the `declare`.
  *
  * `value` is a JavaScript expression, evaluated in the block's scratch
  * project (it may `await import(...)` the installed packages). A value that
  * `needs` a real server reads it from `online` (`online.registry`, the
- * registry's host; `online.redisUrl`); such blocks run in the integration
- * project (tests/readme-examples.integration.test.ts), the others offline
- * in `pnpm check:packages`. A README block declaring a name missing here
+ * registry's host; `online.redisUrl`); `pnpm check:packages` runs such
+ * blocks against a real registry and redis-server it starts (and the
+ * integration project once more on the sources), the others offline. A
+ * README block declaring a name missing here
  * fails the check: give the name a value here, or build it in the block.
  */
 import { join } from "node:path";
@@ -22,11 +23,11 @@ export type ExampleNeed = "registry" | "redis";
 export interface AssumedValue {
   /** A JavaScript expression; may use `await` and, with `needs`, `online`. */
   readonly value: string;
-  /** The real server the value points at: the block runs in the integration project. */
+  /** The real server the value points at: the block runs against one. */
   readonly needs?: ExampleNeed;
 }
 
-/** What the integration project hands the runner, one entry per {@link ExampleNeed}. */
+/** The servers' addresses handed to the runner, one entry per {@link ExampleNeed}. */
 export interface OnlineValues {
   /** The registry's host (`127.0.0.1:PORT`), plain HTTP. */
   readonly registry?: string;

@@ -1,55 +1,39 @@
 /**
- * The README blocks that need a server run here, as pasted, against a real
- * registry and redis-server: those declaring a name whose value in
- * scripts/examples-assumed.ts `needs` one (`registry`, `redisUrl`). The
- * others run offline in `pnpm check:packages`, which also compiles all of
- * them under strict TypeScript against the packed tarballs. Both use the
- * runner of scripts/check-examples.ts; here the packages are the
- * workspace's sources, linked into a scratch project, so nothing is built.
+ * The README blocks that need a server, run as pasted against a real
+ * registry and redis-server on the workspace's sources (linked into a
+ * scratch project, nothing built): those declaring a name whose value in
+ * scripts/examples-assumed.ts `needs` one (`registry`, `redisUrl`).
+ * `pnpm check:packages` compiles and runs every README block against the
+ * packed tarballs with the same runner and servers.
  * Fails, never skips, when the registry or redis-server is missing.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  buildImage,
-  buildMultiPlatformImage,
-  pushImage,
-  pushMultiPlatformImage,
-  type RunningRedis,
-  type RunningRegistry,
-  startRedisServer,
-  startRegistry,
-} from "@kubeimg/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { extractExamples } from "../scripts/check-examples.js";
 import {
-  extractExamples,
+  type ExampleServers,
   linkWorkspacePackages,
   planExample,
   runExamples,
-} from "../scripts/check-examples.js";
+  startExampleServers,
+} from "../scripts/run-examples.js";
 
-const online = extractExamples().readme.filter((e) => planExample(e).where === "integration");
+const online = extractExamples().readme.filter((e) => planExample(e).where === "online");
 
 let dir: string;
 let nodeOptions: string[];
-let registry: RunningRegistry;
-let redis: RunningRedis;
+let servers: ExampleServers | undefined;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "kubeimg-readme-examples-"));
   nodeOptions = linkWorkspacePackages(dir);
-  registry = await startRegistry({ dir, storageRoot: join(dir, "data"), name: "readme-examples" });
-  redis = await startRedisServer();
-  // What the registry README's blocks read: an image, and a multi-platform tag.
-  const nginx = buildImage({ os: "linux", architecture: "amd64" }, "oci");
-  await pushImage(registry.url, "library/nginx", nginx, ["1.25"]);
-  await pushMultiPlatformImage(registry.url, "team/app", buildMultiPlatformImage(), ["1.0"]);
+  servers = await startExampleServers(join(dir, "servers"));
 }, 120_000);
 
 afterAll(async () => {
-  await redis?.stop();
-  await registry?.stop();
+  await servers?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -65,7 +49,7 @@ describe("README examples that need a registry or redis-server", () => {
     ({ example, i }) => {
       const failures = runExamples(dir, [example], {
         nodeOptions,
-        online: { registry: registry.host, redisUrl: redis.url },
+        online: servers?.online,
         runDir: `run${i}`,
       });
       expect(failures).toEqual([]);

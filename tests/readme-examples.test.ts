@@ -1,7 +1,7 @@
 /**
- * Every README block runs somewhere: offline in `pnpm check:packages`, or
- * in the integration project (tests/readme-examples.integration.test.ts)
- * when what it assumes needs a server. And the runner of
+ * Every README block runs in `pnpm check:packages` against the tarballs:
+ * offline, or against a real registry and redis-server when what it
+ * assumes needs one. And the runner of
  * scripts/check-examples.ts fails a block that is broken: an unexpected
  * error, a result comment the code does not give, a log that prints nothing.
  */
@@ -9,17 +9,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { type Example, extractExamples, importsSomething } from "../scripts/check-examples.js";
+import { assumedValues } from "../scripts/examples-assumed.js";
 import {
   declaredNames,
-  type Example,
-  extractExamples,
-  importsSomething,
   linkWorkspacePackages,
   planExample,
   runExamples,
   statedLiteral,
-} from "../scripts/check-examples.js";
-import { assumedValues } from "../scripts/examples-assumed.js";
+} from "../scripts/run-examples.js";
 
 const { readme, docComments } = extractExamples();
 
@@ -29,7 +27,7 @@ describe("README blocks", () => {
   });
 
   it.each(readme.map((e) => ({ where: e.where, example: e })))(
-    "$where runs offline or in the integration project",
+    "$where runs offline or against a server",
     ({ example }) => {
       expect(planExample(example)).not.toMatchObject({ where: "nowhere" });
     },
@@ -58,11 +56,11 @@ describe("planExample", () => {
     { code: "declare const signal: AbortSignal;", want: { where: "offline" } },
     {
       code: "declare const registry: string;",
-      want: { where: "integration", needs: ["registry"] },
+      want: { where: "online", needs: ["registry"] },
     },
     {
       code: "declare const redisUrl: string;\ndeclare const registry: string;",
-      want: { where: "integration", needs: ["redis", "registry"] },
+      want: { where: "online", needs: ["redis", "registry"] },
     },
     { code: "declare const cluster: string;", want: { where: "nowhere" } },
   ])("$code", ({ code, want }) => {

@@ -63,13 +63,7 @@ function requireString(value: unknown, name: string): asserts value is string {
  *
  * @example
  * ```ts
- * import {
- *   createVerificationPolicy,
- *   hashCredential,
- *   MemoryPullRecordStore,
- *   PullManager,
- * } from "@kubeimg/policy/pull-credentials";
- *
+ * import { createVerificationPolicy, hashCredential, MemoryPullRecordStore, PullManager } from "@kubeimg/policy/pull-credentials";
  * const manager = await PullManager.open({
  *   store: new MemoryPullRecordStore(),
  *   policy: createVerificationPolicy({ policy: "NeverVerifyPreloadedImages" }),
