@@ -30,6 +30,7 @@ import {
 } from "../../semver/index.js";
 import { PreparedTagList, preparedData, readTags } from "../common/prepared.js";
 import { tryParseVersion, updaterSemver } from "../common/semver.js";
+import { flatString } from "../common/single-pass.js";
 import {
   byTagDescending,
   compareInstants,
@@ -255,7 +256,7 @@ export function selectArgoTag(
       platformsWanted: (platforms: readonly string[]) =>
         platforms.some((p) => platformWanted(p, wanted)),
       constraints,
-      constraintTag: constraint,
+      constraintTag: flatString(constraint),
     };
     // A prepared list was checked when it was prepared: the pass reads its arrays only.
     const prepared = PreparedTagList.isPrepared(tags) ? preparedData(tags) : undefined;
@@ -276,7 +277,8 @@ export function selectArgoTag(
       );
     }
   }
-  const list = readTags(tags, { metadata: usesMetadata });
+  // Only newest-build reads every entry's metadata; digest reads one tag's (see readTags).
+  const list = readTags(tags, { metadata: strategy === "newest-build" });
   const names = list.names;
   const trace = new Trace(options.explain === true, names);
 

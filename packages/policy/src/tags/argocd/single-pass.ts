@@ -2,10 +2,12 @@
  * Argo CD's pick in one pass, for a selection without an explain trace
  * (every strategy), over either form of a tag list:
  *
- * - **raw entries**: each is checked as it is read (the same error for the
- *   same first bad entry as `readTags`), with its **own** metadata and the
- *   native string order; what that cannot be sure of is checked on the pick
- *   (see `common/single-pass.ts`), and the plain path decides otherwise;
+ * - **raw entries**: each is checked as it is read, as `readTags` checks it
+ *   (in full where the strategy reads every entry's metadata, else its
+ *   shape, and in full the one entry whose metadata is read), with its
+ *   **own** metadata and the native string order; what that cannot be sure
+ *   of is checked on the pick (see `common/single-pass.ts`), and the plain
+ *   path decides otherwise;
  * - **a prepared list** (`prepareTagList`): checked when it was prepared, so
  *   the pass is a loop over its arrays; each entry reads its name's last
  *   occurrence and names compare in Go's byte order when any needs it, so
@@ -24,8 +26,9 @@
  *   time as `argoCreated` does), ties by the tag; a raw pick must be its
  *   name's last occurrence.
  * - `digest`: the constraint tag, read at its last occurrence (a raw list
- *   finds it while checking every entry), if it passes the filters and the
- *   platforms.
+ *   finds it while checking every entry's shape, and checks that entry in
+ *   full once it passes the filters, as the plain path reads it), if it
+ *   passes the filters and the platforms.
  *
  * It answers undefined (the plain path decides) when nothing is picked.
  */
@@ -34,7 +37,7 @@ import { type Constraints, compareVersions, type Version } from "../../semver/in
 import type { PreparedData } from "../common/prepared.js";
 import { admitsPrerelease, hasPrerelease, tryParseVersion } from "../common/semver.js";
 import { anyHighChars, nameAt, nameRepeatsAfter } from "../common/single-pass.js";
-import { checkEntry, type InstantSlot, ZERO_INSTANT } from "../common/tag-list.js";
+import { checkEntry, checkShape, type InstantSlot, ZERO_INSTANT } from "../common/tag-list.js";
 import type { TagInfo } from "../common/types.js";
 
 /** What the pass needs of the configuration, read once by the caller. */
@@ -89,7 +92,7 @@ function semver(
   let bestName = "";
   let bestVersion: Version | undefined;
   for (let i = 0; i < n; i++) {
-    const name = nameAt(raw, names, i, slot);
+    const name = nameAt(raw, names, i, slot, false);
     if (keeps !== undefined && !keeps(name)) continue;
     if (skipPrerelease && hasPrerelease(name)) continue;
     const v = tryParseVersion(name);
@@ -120,7 +123,7 @@ function alphabetical(
   let best = -1;
   let bestName = "";
   for (let i = 0; i < n; i++) {
-    const name = nameAt(raw, names, i, slot);
+    const name = nameAt(raw, names, i, slot, false);
     if (best >= 0 && (go ? strings.Compare(name, bestName) <= 0 : !(name > bestName))) continue;
     if (keeps !== undefined && !keeps(name)) continue;
     best = i;
@@ -209,19 +212,23 @@ function digest(
     platform = prepared.platform[at];
   } else {
     const raw = source as readonly TagInfo[];
-    const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
     at = -1;
     for (let i = 0; i < raw.length; i++) {
       const tag = raw[i] as TagInfo;
-      checkEntry(tag, i, slot);
+      checkShape(tag, i);
       if (tag.name === wanted) at = i;
     }
     if (at < 0) return undefined;
+    if (rules.keeps !== undefined && !rules.keeps(wanted)) return undefined;
+    // The one entry whose metadata is read, checked in full where the plain path reads it.
     const tag = raw[at] as TagInfo;
+    checkEntry(tag, at, { ms: 0, subMsNanos: 0 });
     platforms = tag.platforms;
     platform = tag.platform;
   }
-  if (rules.keeps !== undefined && !rules.keeps(wanted)) return undefined;
+  if (prepared !== undefined && rules.keeps !== undefined && !rules.keeps(wanted)) {
+    return undefined;
+  }
   if (platforms !== undefined && !rules.platformsWanted(platforms)) return undefined;
   if (platforms === undefined && platform !== undefined && !rules.platformsWanted([platform])) {
     return undefined;

@@ -1,22 +1,24 @@
 /**
  * A tag list checked once and held in the form selections read.
  *
- * Every `TagInfo` is user input, so every entry is validated (unknown keys,
- * the digest's 64 hex digits, the time's RFC 3339 shape). That check costs
- * more per tag than a whole selection by name does, and a controller
- * re-evaluates the same cached metadata every interval, and a comparison runs
- * several dialects over one list: checking there once per call is the cost of
- * the check many times over. {@link prepareTagList} checks where the metadata
- * enters, once, and keeps what every selection reads (names, instants as
+ * Every `TagInfo` is user input. A selection over a raw array checks what
+ * it reads on every call (`readTags`: every entry's shape, and in full the
+ * entries whose metadata it reads), and a newest-build selection reads every
+ * time; a controller re-evaluates the same cached metadata every interval,
+ * and a comparison runs several dialects over one list. {@link prepareTagList}
+ * checks every entry in full where the metadata enters, once (it cannot know
+ * which selections will read what), and keeps what every selection reads (names, instants as
  * numbers, the last occurrence of each name, and whether the list's names
  * need Go's byte order) so that a selection over the prepared list is a loop
  * over arrays, whatever the list holds (repeated or non-ASCII names need no
  * hand-over to the plain path).
  */
 import { TagDialectError } from "./errors.js";
-import { checkedNames, highChars } from "./single-pass.js";
+import { checkedLastIndex, checkedNames, highChars } from "./single-pass.js";
 import {
   checkEntry,
+  createdInstant,
+  type Instant,
   type InstantSlot,
   type TagList,
   type TagMetadata,
@@ -57,13 +59,18 @@ let build: (data: PreparedData) => PreparedTagList;
  * entry point that takes `readonly TagInfo[]` also takes one and answers
  * exactly the same; it then skips the per-entry checks.
  *
- * Cost model: preparing costs one validation pass over the entries (what
- * every selection over a raw array pays each call) plus one map of names;
- * a selection over the prepared list then reads arrays only: lexical and
- * newest-build are one pass comparing names or numbers, semver reads each
- * name once. Prepare when a list is selected from more than once (an
- * interval, a comparison of dialects); for a single selection the raw array
- * is as fast. The list copies what it keeps: changing the entries afterwards
+ * Cost model: preparing costs one full check of every entry (unknown
+ * fields, each time and digest read) plus one map of names; a selection
+ * over the prepared list then reads arrays only: lexical and newest-build
+ * are one pass comparing names or numbers, semver reads each name once,
+ * digest looks its tag up. A selection over a raw array checks every
+ * entry's shape and reads in full only what it needs (every entry for
+ * newest-build), so by name it costs about what the prepared list does.
+ * Prepare when a list is selected from more than once (an interval, a
+ * comparison of dialects), above all for newest-build; for a single
+ * selection the raw array is as fast. A prepared list is as strict as the
+ * strictest selection: it refuses a malformed field that a selection over
+ * the raw array would not have read. The list copies what it keeps: changing the entries afterwards
  * does not change it.
  */
 export class PreparedTagList {
@@ -122,9 +129,10 @@ export function preparedData(list: PreparedTagList): PreparedData {
 }
 
 /**
- * Validates `tags` once (every entry, exactly as a selection over the raw
- * array does: the same `TagDialectError` with the same field path and value
- * for the first bad entry) and returns them as a {@link PreparedTagList}.
+ * Validates every entry of `tags` in full, once (unknown fields, the time,
+ * the digest, the platforms: the `TagDialectError` with the field path and
+ * value of the first bad entry, what a newest-build selection over the raw
+ * array throws) and returns them as a {@link PreparedTagList}.
  * A prepared list passed in is returned as it is.
  *
  * @example
@@ -198,11 +206,22 @@ export function prepareTagList(tags: readonly TagInfo[] | PreparedTagList): Prep
 }
 
 /**
- * Validates `tags` (every entry's shape; a prepared list was validated when
- * it was prepared) and returns their names; with `metadata`, also the
- * metadata of each name after the last-occurrence rule. Throws a
- * {@link TagDialectError} naming the first entry and field that is
- * malformed.
+ * Reads `tags` as a selection does and returns their names, with the
+ * metadata of a name after the last-occurrence rule. What is checked of a
+ * raw array (a prepared list was checked in full when it was prepared):
+ *
+ * - with `metadata` (a strategy that reads every entry's metadata:
+ *   newest-build, a Kargo `platform`), every entry in full, up front;
+ * - without, every entry's shape (`checkShape`: an object, a string name,
+ *   fields of their types) up front, and the entry whose metadata is asked
+ *   for (the last one of that name) in full when it is first asked for: a
+ *   pick's digest, the one tag the digest strategies follow.
+ *
+ * So a malformed entry throws whenever a selection reads it, and only
+ * content no selection reads (another tag's digest in a digest selection,
+ * any time in a selection by name) passes unchecked. Throws a
+ * {@link TagDialectError} naming the entry and field that is malformed (the
+ * first in list order among those checked up front).
  */
 export function readTags(
   tags: readonly TagInfo[] | PreparedTagList,
@@ -210,17 +229,7 @@ export function readTags(
 ): TagList {
   if (!PreparedTagList.isPrepared(tags)) {
     if (!Array.isArray(tags)) throw new TagDialectError("tags", tags, "must be an array of tags");
-    if (!options.metadata) {
-      return {
-        names: checkedNames(tags),
-        metadata: () => ({
-          created: ZERO_INSTANT,
-          digest: undefined,
-          platforms: undefined,
-          platform: undefined,
-        }),
-      };
-    }
+    if (!options.metadata) return lazyMetadata(tags);
   }
   const d = preparedData(prepareTagList(tags));
   const cache = new Map<string, TagMetadata>();
@@ -236,6 +245,32 @@ export function readTags(
           digest: d.digests[i],
           platforms: platforms === undefined ? undefined : [...platforms],
           platform: d.platform[i],
+        };
+        cache.set(name, meta);
+      }
+      return meta;
+    },
+  };
+}
+
+/** Names checked for their shape; a name's metadata checked in full when first read. */
+function lazyMetadata(tags: readonly TagInfo[]): TagList {
+  const names = checkedNames(tags);
+  const cache = new Map<string, TagMetadata>();
+  return {
+    names,
+    metadata(name) {
+      let meta = cache.get(name);
+      if (meta === undefined) {
+        const i = checkedLastIndex(tags, name);
+        // Only listed names are asked for; an unlisted one has no metadata.
+        const tag: TagInfo = i < 0 ? { name } : (tags[i] as TagInfo);
+        const platforms = tag.platforms;
+        meta = {
+          created: createdInstant(tag.created) as Instant,
+          digest: tag.digest,
+          platforms: platforms === undefined ? undefined : [...platforms],
+          platform: tag.platform,
         };
         cache.set(name, meta);
       }

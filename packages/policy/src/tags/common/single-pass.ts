@@ -34,19 +34,18 @@
  * passes read that entry's metadata), so the same loops answer for every
  * list.
  */
-import { checkEntry, type InstantSlot } from "./tag-list.js";
+import { checkEntry, checkShape, type InstantSlot } from "./tag-list.js";
 import type { TagInfo } from "./types.js";
 
 /**
- * Checks every entry as `readTags` does (the same error for the same
- * first bad entry) and returns their names, for a pass that reads names only.
+ * Checks every entry's shape (`checkShape`) as `readTags` does without
+ * metadata and returns their names, for a pass that reads names only.
  */
 export function checkedNames(tags: readonly TagInfo[]): string[] {
-  const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
   const names: string[] = new Array(tags.length);
   for (let i = 0; i < tags.length; i++) {
     const tag = tags[i] as TagInfo;
-    checkEntry(tag, i, slot);
+    checkShape(tag, i);
     names[i] = tag.name;
   }
   return names;
@@ -54,18 +53,42 @@ export function checkedNames(tags: readonly TagInfo[]): string[] {
 
 /**
  * The name of entry `i`: from a prepared list's names, or from the raw entry
- * after checking all of it (its creation time, if any, left in `slot`).
+ * after checking its shape, or all of it with `full` (a pass that reads
+ * every entry's metadata; its creation time, if any, is left in `slot`).
  */
 export function nameAt(
   raw: readonly TagInfo[],
   names: readonly string[] | undefined,
   i: number,
   slot: InstantSlot,
+  full: boolean,
 ): string {
   if (names !== undefined) return names[i] as string;
   const tag = raw[i] as TagInfo;
-  checkEntry(tag, i, slot);
+  if (full) checkEntry(tag, i, slot);
+  else checkShape(tag, i);
   return tag.name;
+}
+
+/**
+ * The index of the last entry named `name` (-1 when none), checked in full:
+ * the entry whose metadata a selection reads for that name.
+ */
+export function checkedLastIndex(tags: readonly TagInfo[], name: string): number {
+  let i = tags.length - 1;
+  while (i >= 0 && (tags[i] as TagInfo).name !== name) i--;
+  if (i >= 0) checkEntry(tags[i] as TagInfo, i, { ms: 0, subMsNanos: 0 });
+  return i;
+}
+
+/**
+ * `text` as a flat string, for a pass that compares every name with it. A
+ * constraint cut from a longer text is a slice of it, and V8 compares a
+ * slice with another string several times slower than a flat one (as a
+ * property key it is made flat once).
+ */
+export function flatString(text: string): string {
+  return Object.keys({ [text]: 0 })[0] as string;
 }
 
 /** A character from U+D800 up: where JavaScript's string order may differ from Go's byte order. */

@@ -6,7 +6,23 @@
  * (not) picked?" the same way whichever updater they run.
  */
 
-/** One tag of a repository, with what the registry says about it. */
+/**
+ * One tag of a repository, with what the registry says about it.
+ *
+ * What a selection refuses (a `TagDialectError` naming `tags[i].field` and
+ * the value): on every call, an entry that is not an object with a string
+ * `name`, or a field of the wrong type; and, in every entry whose metadata
+ * the selection reads, an unknown field or malformed content (a time that
+ * does not parse, a digest that is not 64 lower-case hex digits, an empty
+ * `platforms` or one with a non-string). Newest-build and a Kargo
+ * `platform` read every entry's metadata; the digest strategies read the
+ * last entry of the tag they follow; Kargo's others read the last entry of
+ * the pick's name (its digest is reported); Argo CD's semver and
+ * alphabetical read names only. Content no selection reads cannot
+ * change its answer and is not read: a digest selection over 100,000 tags
+ * does not check 99,999 digests. `prepareTagList` checks every entry in
+ * full.
+ */
 export interface TagInfo {
   /** The tag, exactly as the registry lists it. Any string. */
   readonly name: string;

@@ -58,9 +58,17 @@ describe("Argo CD Image Updater dialect", () => {
     ).toThrow(
       expect.objectContaining({ code: "INVALID_INPUT", path: "config.settings.image.allowTag" }),
     );
+    // newest-build reads every entry's time; every strategy reads every entry's shape.
+    const newest = { imageName: "app", settings: { image: { updateStrategy: "newest-build" } } };
+    expect(() => selectArgoTag(newest, [{ name: "1", created: "yesterday" }])).toThrow(
+      expect.objectContaining({ path: "tags[0].created", value: "yesterday" }),
+    );
     expect(() =>
-      selectArgoTag({ imageName: "app" }, [{ name: "1", created: "yesterday" }]),
+      selectArgoTag({ imageName: "app" }, [{ name: "1", created: new Date(0) as never }]),
     ).toThrow(TagDialectError);
+    expect(() => selectArgoTag({ imageName: "app" }, [{ name: 1 as never }])).toThrow(
+      expect.objectContaining({ path: "tags[0].name" }),
+    );
   });
 });
 

@@ -59,11 +59,11 @@ describe("a prepared tag list", () => {
       { name: "2.0.0", digest: "sha256:x" },
       { name: "3.0.0", created: "yesterday" },
     ] as TagInfo[];
-    const expected = attempt(() => selectKargoTag({ repoURL: "ghcr.io/acme/app" }, bad));
+    // NewestBuild reads every entry in full, as preparing does.
+    const sub = { repoURL: "ghcr.io/acme/app", imageSelectionStrategy: "NewestBuild" as const };
+    const expected = attempt(() => selectKargoTag(sub, bad));
     expect(expected).toMatchObject({ code: "INVALID_INPUT", path: "tags[1].digest" });
-    expect(
-      attempt(() => selectKargoTag({ repoURL: "ghcr.io/acme/app" }, prepareTagList(bad))),
-    ).toEqual(expected);
+    expect(attempt(() => selectKargoTag(sub, prepareTagList(bad)))).toEqual(expected);
     expect(() => prepareTagList({ name: "x" } as unknown as TagInfo[])).toThrow(
       expect.objectContaining({ path: "tags" }),
     );

@@ -276,14 +276,16 @@ describe("Kargo's single pass", () => {
   });
 
   it("throws for the same first bad entry whatever the subscription", () => {
+    // A shape every selection reads (a time that is neither text nor a number).
     const bad = [
       { name: "1.0.0" },
-      { name: "2.0.0", created: "yesterday" },
+      { name: "2.0.0", created: new Date(0) },
       { name: "3.0.0", digest: "sha256:x" },
-    ] as TagInfo[];
+    ] as unknown as TagInfo[];
     for (const sub of [
       { repoURL: "ghcr.io/acme/app" },
       { repoURL: "ghcr.io/acme/app", imageSelectionStrategy: "Lexical" },
+      { repoURL: "ghcr.io/acme/app", imageSelectionStrategy: "NewestBuild" },
       { repoURL: "ghcr.io/acme/app", discoveryLimit: 0 },
       { repoURL: "" },
     ]) {

@@ -24,6 +24,7 @@ import { compileRegexp, type GoRegexp, RegexpError } from "@kubeimg/core/regexp"
 import { compareVersions, parseConstraints, type Version } from "../../semver/index.js";
 import { PreparedTagList, preparedData, readTags } from "../common/prepared.js";
 import { tryParseStrictVersion, tryParseVersion, updaterSemver } from "../common/semver.js";
+import { checkedLastIndex, flatString } from "../common/single-pass.js";
 import { byTagDescending, compareInstants, splitPlatform } from "../common/tag-list.js";
 import { Trace } from "../common/trace.js";
 import type {
@@ -71,7 +72,8 @@ export function selectKargoTag(
 ): DialectSelection {
   const sub = defaultKargoSubscription(subscription);
   const strategy = sub.imageSelectionStrategy;
-  const usesMetadata = strategy === "NewestBuild" || strategy === "Digest" || sub.platform !== "";
+  // Every entry's metadata is read by these; the others read the pick's (see readTags).
+  const readsEveryEntry = strategy === "NewestBuild" || sub.platform !== "";
   const notes: string[] = [];
   // The tags are checked before the subscription is (a bad entry throws
   // whatever the subscription), also when the pick is found in one pass.
@@ -148,7 +150,7 @@ export function selectKargoTag(
       constraints: constraint,
       strictSemvers: sub.strictSemvers,
       discoveryLimit: sub.discoveryLimit,
-      constraintTag: sub.constraint,
+      constraintTag: flatString(sub.constraint),
       platformMatches,
     });
     if (top !== undefined) {
@@ -157,14 +159,14 @@ export function selectKargoTag(
       return {
         dialect: "kargo",
         tag: discovered[0],
-        // Raw with metadata: the pick's name occurs once (Digest: its index is
-        // the last occurrence), so its own entry is its last.
+        // Raw, every entry checked: the pick's name occurs once, so its own
+        // entry is its last; else the last entry of its name, checked now.
         digest:
           prepared !== undefined
             ? prepared.digests[prepared.last[first] as number]
-            : usesMetadata
+            : readsEveryEntry
               ? (raw[first] as TagInfo).digest
-              : lastDigest(raw, discovered[0] as string),
+              : (raw[checkedLastIndex(raw, discovered[0] as string)] as TagInfo).digest,
         discovered,
         outcome: undefined,
         tags: [],
@@ -172,7 +174,7 @@ export function selectKargoTag(
       };
     }
   }
-  const list = readTags(tags, { metadata: usesMetadata });
+  const list = readTags(tags, { metadata: readsEveryEntry });
   const names = list.names;
   const trace = new Trace(options.explain === true, names);
   const versions: (Version | undefined)[] = strategy === "SemVer" ? new Array(names.length) : [];
@@ -311,23 +313,12 @@ export function selectKargoTag(
   return {
     dialect: "kargo",
     tag: pick,
-    // A raw list read without metadata holds no digests: the last entry named so has it.
-    digest:
-      usesMetadata || PreparedTagList.isPrepared(tags)
-        ? list.metadata(pick).digest
-        : lastDigest(tags as readonly TagInfo[], pick),
+    digest: list.metadata(pick).digest,
     discovered,
     outcome: undefined,
     tags: tagsOut,
     notes,
   };
-}
-
-/** The digest of the last entry named `name` (the last-occurrence rule). */
-function lastDigest(tags: readonly TagInfo[], name: string): string | undefined {
-  for (let i = tags.length - 1; i >= 0; i--)
-    if ((tags[i] as TagInfo).name === name) return (tags[i] as TagInfo).digest;
-  return undefined;
 }
 
 function compileAll(

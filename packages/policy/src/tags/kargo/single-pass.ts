@@ -2,8 +2,9 @@
  * Kargo's discovered tags in one pass, for a selection without an explain
  * trace (every strategy), over either form of a tag list:
  *
- * - **raw entries**: each is checked as it is read (the same error for the
- *   same first bad entry as `readTags`), with its **own** metadata and the
+ * - **raw entries**: each is checked as it is read, as `readTags` checks it
+ *   (in full with a platform or for NewestBuild, else its shape; the caller
+ *   checks the pick's last entry in full), with its **own** metadata and the
  *   native string order; what that cannot be sure of is checked on the kept
  *   tags (see `common/single-pass.ts`), and the plain path decides otherwise;
  * - **a prepared list** (`prepareTagList`):
@@ -34,7 +35,7 @@ import {
   tryParseVersion,
 } from "../common/semver.js";
 import { anyHighChars, keptNamesRepeat, nameAt } from "../common/single-pass.js";
-import { checkEntry, type InstantSlot, ZERO_INSTANT } from "../common/tag-list.js";
+import { checkEntry, checkShape, type InstantSlot, ZERO_INSTANT } from "../common/tag-list.js";
 import type { TagInfo } from "../common/types.js";
 
 /** What the pass needs of the subscription, read once by the caller. */
@@ -115,10 +116,13 @@ function digest(
   if (prepared !== undefined) {
     at = prepared.lastByName.get(wanted) ?? -1;
   } else {
+    // With a platform every entry's is read; else only the pick's (its caller checks it).
     const slot: InstantSlot = { ms: 0, subMsNanos: 0 };
+    const full = platformOk !== undefined;
     for (let i = 0; i < raw.length; i++) {
       const tag = raw[i] as TagInfo;
-      checkEntry(tag, i, slot);
+      if (full) checkEntry(tag, i, slot);
+      else checkShape(tag, i);
       if (tag.name === wanted) at = i;
     }
   }
@@ -146,7 +150,7 @@ function semver(
     return order > 0 || (order === 0 && strings.Compare(name, topNames[k] as string) > 0);
   };
   for (let i = 0; i < n; i++) {
-    const name = nameAt(raw, names, i, slot);
+    const name = nameAt(raw, names, i, slot, platformOk !== undefined);
     if (keeps !== undefined && !keeps(name)) continue;
     if (skipPrerelease && hasPrerelease(name)) continue;
     const v = tryParseVersion(name);
@@ -195,7 +199,7 @@ function lexical(
   let full = false;
   let floor = "";
   for (let i = 0; i < n; i++) {
-    const name = nameAt(raw, names, i, slot);
+    const name = nameAt(raw, names, i, slot, platformOk !== undefined);
     if (full && (go ? strings.Compare(name, floor) <= 0 : !(name > floor))) continue;
     if (keeps !== undefined && !keeps(name)) continue;
     if (platformOk !== undefined && !platformOk(i)) continue;
