@@ -66,3 +66,18 @@ describe("describeError on a plain-HTTP registry reached over TLS", () => {
     );
   });
 });
+
+describe("describeError on an answer a release choice would change", () => {
+  it("names --upstream besides the library option (a v1 registries.conf)", async () => {
+    const { loadRegistriesConf } = await import("@kubeimg/policy/node-mirrors");
+    let error: unknown;
+    try {
+      loadRegistriesConf({ conf: '[registries.search]\nregistries = ["docker.io"]\n' });
+    } catch (e) {
+      error = e;
+    }
+    expect(describeError(error)).toMatch(
+      /reads v1 files\) \(with kubeimg: --upstream containers-image=5\.36\) \[INVALID_REGISTRIES\]$/,
+    );
+  });
+});

@@ -26,7 +26,7 @@ export function describeError(error: unknown): string {
       ? " (allow it with --allow-private-hosts, or --insecure-registry HOST for plain HTTP)"
       : code === "NETWORK_ERROR"
         ? plainHttpFlag(message)
-        : "";
+        : upstreamFlag(message);
   const safe = sanitizeText(oneLine) + hint;
   if (isKubeimgError(error) && error.code !== "USAGE")
     return `${safe} [${sanitizeText(error.code)}]`;
@@ -38,4 +38,19 @@ function plainHttpFlag(message: string): string {
   const host = /registries\[("[^"]*")\]\.insecure: true/.exec(message)?.[1];
   if (host === undefined) return "";
   return ` (with kubeimg: --insecure-registry ${JSON.parse(host) as string})`;
+}
+
+/** The library's release options and the `--upstream` names that set them. */
+const upstreamNames: Readonly<Record<string, string>> = {
+  containersImage: "containers-image",
+  containerd: "containerd",
+  platforms: "platforms",
+  kubelet: "kubelet",
+};
+
+/** The `--upstream` flag that sets a release option the library's message names. */
+function upstreamFlag(message: string): string {
+  const m = /the option (\w+): "([^"]+)"/.exec(message);
+  const name = m === null ? undefined : upstreamNames[m[1] as string];
+  return name === undefined ? "" : ` (with kubeimg: --upstream ${name}=${m?.[2]})`;
 }
