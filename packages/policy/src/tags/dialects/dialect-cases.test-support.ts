@@ -16,7 +16,11 @@
  */
 import fc from "fast-check";
 import type { ArgoConfig, ArgoUpdateSettings } from "../argocd/config.js";
-import type { TagInfo } from "../common/types.js";
+import { selectArgoTag } from "../argocd/select.js";
+import { isTagDialectError } from "../common/errors.js";
+import type { PreparedTagList } from "../common/prepared.js";
+import type { DialectSelection, TagInfo } from "../common/types.js";
+import { selectKargoTag } from "../kargo/select.js";
 import type { KargoImageSubscription } from "../kargo/subscription.js";
 
 /** One random case, in the vector shape. */
@@ -535,3 +539,24 @@ export const kargoCase: fc.Arbitrary<DialectCase> = namesAndTags.chain(([names, 
     )
     .map((config) => ({ dialect: "kargo" as const, config, tags })),
 );
+
+/** The case's selection over `tags`, in its dialect. */
+export function selectCase(
+  c: DialectCase,
+  tags: readonly TagInfo[] | PreparedTagList,
+  explain: boolean,
+): DialectSelection {
+  return c.dialect === "kargo"
+    ? selectKargoTag(c.config, tags, { explain })
+    : selectArgoTag(c.config, tags, { explain });
+}
+
+/** The selection, or the error's identity (class name, code, path, value). */
+export function attemptSelection(run: () => DialectSelection): unknown {
+  try {
+    return { ok: run() };
+  } catch (error) {
+    if (!isTagDialectError(error)) throw error;
+    return { name: error.name, code: error.code, path: error.path, value: error.value };
+  }
+}

@@ -12,26 +12,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { selectArgoTag } from "../argocd/select.js";
-import { isTagDialectError } from "../common/errors.js";
 import type { DialectSelection, TagInfo } from "../common/types.js";
 import { selectKargoTag } from "../kargo/select.js";
-import { argoCase, type DialectCase, kargoCase } from "./dialect-cases.test-support.js";
-
-function select(c: DialectCase, tags: readonly TagInfo[], explain: boolean): DialectSelection {
-  return c.dialect === "kargo"
-    ? selectKargoTag(c.config, tags, { explain })
-    : selectArgoTag(c.config, tags, { explain });
-}
-
-/** The selection, or the error's identity. */
-function attempt(run: () => DialectSelection): unknown {
-  try {
-    return { ok: run() };
-  } catch (error) {
-    if (!isTagDialectError(error)) throw error;
-    return { code: error.code, path: error.path, value: error.value };
-  }
-}
+import { argoCase, attemptSelection, kargoCase, selectCase } from "./dialect-cases.test-support.js";
 
 /** Content of the right type but malformed, one field at a time. */
 const corruptions: readonly [string, unknown][] = [
@@ -102,11 +85,15 @@ describe("what a selection checks of a raw tag list", () => {
       );
     fc.assert(
       fc.property(cases, ([c, k, [field, value], explain]) => {
-        const valid = attempt(() => select(c, c.tags, explain)) as { ok?: DialectSelection };
+        const valid = attemptSelection(() => selectCase(c, c.tags, explain)) as {
+          ok?: DialectSelection;
+        };
         const bad = corrupt(c.tags, k, field, value);
-        const got = attempt(() => select(c, bad, explain));
+        const got = attemptSelection(() => selectCase(c, bad, explain));
         // The trace reads what the pick reads.
-        const other = attempt(() => select(c, bad, !explain)) as { ok?: DialectSelection };
+        const other = attemptSelection(() => selectCase(c, bad, !explain)) as {
+          ok?: DialectSelection;
+        };
         if ("ok" in (got as object)) {
           const { tag, digest, discovered, outcome } = (got as { ok: DialectSelection }).ok;
           expect(other.ok).toMatchObject({ tag, digest, discovered, outcome });

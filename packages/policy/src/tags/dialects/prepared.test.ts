@@ -7,47 +7,28 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { selectArgoTag } from "../argocd/select.js";
-import { isTagDialectError } from "../common/errors.js";
 import { PreparedTagList, prepareTagList } from "../common/prepared.js";
-import type { DialectSelection, TagInfo } from "../common/types.js";
+import type { TagInfo } from "../common/types.js";
 import { selectKargoTag } from "../kargo/select.js";
 import { compareTagSelections } from "./compare.js";
-import { argoCase, type DialectCase, kargoCase } from "./dialect-cases.test-support.js";
+import { argoCase, attemptSelection, kargoCase, selectCase } from "./dialect-cases.test-support.js";
 import { guardSelection } from "./guards.js";
-
-function select(
-  c: DialectCase,
-  tags: readonly TagInfo[] | PreparedTagList,
-  explain: boolean,
-): DialectSelection {
-  return c.dialect === "kargo"
-    ? selectKargoTag(c.config, tags, { explain })
-    : selectArgoTag(c.config, tags, { explain });
-}
-
-/** The selection, or the error's identity (class name, code, path, value). */
-function attempt(run: () => DialectSelection): unknown {
-  try {
-    return { ok: run() };
-  } catch (error) {
-    if (!isTagDialectError(error)) throw error;
-    return { name: error.name, code: error.code, path: error.path, value: error.value };
-  }
-}
 
 describe("a prepared tag list", () => {
   it("answers as the raw array in every dialect and strategy, with and without the trace", () => {
     fc.assert(
       fc.property(fc.oneof(argoCase, kargoCase), fc.boolean(), (c, explain) => {
-        const raw = attempt(() => select(c, c.tags, explain));
+        const raw = attemptSelection(() => selectCase(c, c.tags, explain));
         if (!(raw as { ok?: unknown }).ok) {
-          expect(attempt(() => select(c, prepareTagList(c.tags), explain))).toEqual(raw);
+          expect(attemptSelection(() => selectCase(c, prepareTagList(c.tags), explain))).toEqual(
+            raw,
+          );
           return;
         }
         const prepared = prepareTagList(c.tags);
-        expect(attempt(() => select(c, prepared, explain))).toEqual(raw);
+        expect(attemptSelection(() => selectCase(c, prepared, explain))).toEqual(raw);
         // Selecting twice from one prepared list answers the same (nothing is used up).
-        expect(attempt(() => select(c, prepared, explain))).toEqual(raw);
+        expect(attemptSelection(() => selectCase(c, prepared, explain))).toEqual(raw);
       }),
       { numRuns: 2000 },
     );
@@ -61,9 +42,9 @@ describe("a prepared tag list", () => {
     ] as TagInfo[];
     // NewestBuild reads every entry in full, as preparing does.
     const sub = { repoURL: "ghcr.io/acme/app", imageSelectionStrategy: "NewestBuild" as const };
-    const expected = attempt(() => selectKargoTag(sub, bad));
+    const expected = attemptSelection(() => selectKargoTag(sub, bad));
     expect(expected).toMatchObject({ code: "INVALID_INPUT", path: "tags[1].digest" });
-    expect(attempt(() => selectKargoTag(sub, prepareTagList(bad)))).toEqual(expected);
+    expect(attemptSelection(() => selectKargoTag(sub, prepareTagList(bad)))).toEqual(expected);
     expect(() => prepareTagList({ name: "x" } as unknown as TagInfo[])).toThrow(
       expect.objectContaining({ path: "tags" }),
     );
