@@ -41,22 +41,7 @@ export async function loadNodeConfig(
   containersImage?: ContainersImageRelease,
   containerd?: ContainerdRelease,
 ): Promise<NodeRuntimeConfig> {
-  const path = isAbsolute(name) ? name : join(io.cwd, name);
-  let isDir: boolean;
-  try {
-    isDir = (await stat(path)).isDirectory();
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === "ENOENT" || code === "ENOTDIR") {
-      throw new CliError(
-        "FILE_NOT_FOUND",
-        `--node-config ${name}: no such file or directory`,
-        name,
-        { cause: error },
-      );
-    }
-    throw fileError(name, error, "--node-config");
-  }
+  const { path, isDir } = await statFlagPath("--node-config", name, io);
   try {
     if (isDir) {
       const node = await readContainerdHostDirs(path);
@@ -170,19 +155,7 @@ export async function loadNodeRoot(
       String(uid),
     );
   }
-  const root = isAbsolute(name) ? name : join(io.cwd, name);
-  let isDir: boolean;
-  try {
-    isDir = (await stat(root)).isDirectory();
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === "ENOENT" || code === "ENOTDIR") {
-      throw new CliError("FILE_NOT_FOUND", `--node-root ${name}: no such file or directory`, name, {
-        cause: error,
-      });
-    }
-    throw fileError(name, error, "--node-root");
-  }
+  const { path: root, isDir } = await statFlagPath("--node-root", name, io);
   if (!isDir) {
     throw new CliError(
       "USAGE",
@@ -330,4 +303,24 @@ export function renderNodePlan(plan: PullPlan, c: Colors): string {
     for (const w of alt.warnings) out.push(`     ${c.yellow(`warning: ${t(w.message)}`)}`);
   });
   return out.join("\n");
+}
+
+/** The path a flag names (relative to the working directory), and whether it is a directory. */
+async function statFlagPath(
+  flag: string,
+  name: string,
+  io: CliIo,
+): Promise<{ path: string; isDir: boolean }> {
+  const path = isAbsolute(name) ? name : join(io.cwd, name);
+  try {
+    return { path, isDir: (await stat(path)).isDirectory() };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new CliError("FILE_NOT_FOUND", `${flag} ${name}: no such file or directory`, name, {
+        cause: error,
+      });
+    }
+    throw fileError(name, error, flag);
+  }
 }
