@@ -24,6 +24,7 @@ import {
   repositoryInfo,
 } from "../commands/tags/load.js";
 import type { CliIo } from "../io/io.js";
+import type { TestUpstream } from "./case-support.js";
 import type { TestFile } from "./test-file.js";
 
 /** The loaded policy a `select` case names. */
@@ -51,12 +52,20 @@ export class TestEnvironment {
   readonly #io: CliIo;
   readonly #dir: string;
   readonly #note: (line: string) => void;
+  readonly #upstream: TestUpstream;
   readonly #policies = new Map<string, Promise<LoadedPolicy>>();
   #routing: Promise<LoadedRouting> | undefined;
   #node: Promise<NodeRuntimeConfig> | undefined;
 
-  constructor(test: TestFile, absolutePath: string, io: CliIo, note: (line: string) => void) {
+  constructor(
+    test: TestFile,
+    absolutePath: string,
+    io: CliIo,
+    note: (line: string) => void,
+    upstream: TestUpstream,
+  ) {
     this.#test = test;
+    this.#upstream = upstream;
     this.#io = io;
     this.#dir = resolve(absolutePath, "..");
     this.#note = note;
@@ -206,13 +215,18 @@ export class TestEnvironment {
     return { resources, config, routing };
   }
 
-  /** Returns the node's runtime configuration (`nodeConfig`). */
+  /** Returns the node's runtime configuration (`nodeConfig`), read as the file's releases read it. */
   node(): Promise<NodeRuntimeConfig> {
     const name = this.#test.nodeConfig;
     if (name === undefined) {
       return Promise.reject(new PolicyRefError("a pull case needs nodeConfig in the test file"));
     }
-    this.#node ??= loadNodeConfig(this.path(name), this.#io);
+    this.#node ??= loadNodeConfig(
+      this.path(name),
+      this.#io,
+      this.#upstream["containers-image"],
+      this.#upstream.containerd,
+    );
     return this.#node;
   }
 }
