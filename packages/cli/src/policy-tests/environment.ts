@@ -4,6 +4,7 @@
  * `kubeimg route --node-config`, each piece only when a case needs it.
  */
 import { isAbsolute, join, relative, resolve } from "node:path";
+import { isKubeimgError } from "@kubeimg/core";
 import type { PlanPullInput } from "@kubeimg/policy/node-mirrors";
 
 type NodeRuntimeConfig = PlanPullInput["node"];
@@ -23,6 +24,7 @@ import {
   readTagObjectFiles,
   repositoryInfo,
 } from "../commands/tags/load.js";
+import { releaseOptionIn } from "../errors/describe.js";
 import type { CliIo } from "../io/io.js";
 import type { TestUpstream } from "./case-support.js";
 import type { TestFile } from "./test-file.js";
@@ -226,8 +228,36 @@ export class TestEnvironment {
       this.#io,
       this.#upstream["containers-image"],
       this.#upstream.containerd,
-    );
+    ).catch((error: unknown) => {
+      throw this.#nodeError(error);
+    });
     return this.#node;
+  }
+
+  /**
+   * A node configuration the release refuses, reported at the file's
+   * `nodeConfig` with the code kept. The setting that avoids it is this
+   * file's `upstream:`; `--upstream` only where the file names no release
+   * (the file's wins).
+   */
+  #nodeError(error: unknown): unknown {
+    if (!isKubeimgError(error)) return error;
+    const test = this.#test;
+    const option = releaseOptionIn(error.message);
+    let message = error.message;
+    if (option !== undefined) {
+      const flag =
+        test.upstream[option.name] === undefined
+          ? ` (or --upstream ${option.name}=${option.release})`
+          : "";
+      message = message.replace(
+        option.phrase,
+        `upstream: { ${option.name}: "${option.release}" } in the test file${flag}`,
+      );
+    }
+    return Object.assign(error, {
+      message: `${test.name}:${test.lineOf(["nodeConfig"])}: nodeConfig: ${message}`,
+    });
   }
 }
 

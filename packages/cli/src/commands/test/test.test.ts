@@ -370,6 +370,18 @@ describe("kubeimg test --upstream", () => {
     expect((await kubeimg(["test", file], { cwd: dir })).code).toBe(0);
     const r = await kubeimg(["test", file, "--upstream", "containers-image=5.40"], { cwd: dir });
     expect(r.code).toBe(0);
+    const own = testFile('upstream:\n  containers-image: "5.40"\n');
+    const refused = await kubeimg(["test", own, "--upstream", "containers-image=5.36"], {
+      cwd: dir,
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(
+      "tests/v1.kubeimg-test.yaml:3: nodeConfig: loading registries configuration",
+    );
+    expect(refused.err).toContain(
+      '(containers/image 5.40; upstream: { containers-image: "5.36" } in the test file reads v1 files) [INVALID_REGISTRIES]',
+    );
+    expect(refused.err).not.toContain("--upstream");
   });
 
   it("names the release in a failing case's trace", async () => {
