@@ -5,6 +5,7 @@ export { nodeIo } from "./io/node-io.js";
 export type {
   ListTags,
   PolicyTestReport,
+  PolicyTestUpstream,
   RunPolicyTestsOptions,
 } from "./policy-tests/index.js";
 export { runPolicyTests } from "./policy-tests/index.js";

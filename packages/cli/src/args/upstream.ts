@@ -60,6 +60,11 @@ export function upstreamOption(names: readonly UpstreamName[]): OptionSpec {
   };
 }
 
+/** The releases `name` accepts, oldest first. */
+export function upstreamReleases(name: UpstreamName): readonly string[] {
+  return accepted[name].values;
+}
+
 /**
  * Reads every `--upstream` of a command that reads `names`: the release per
  * name, the default where none was given. Throws a `USAGE` error naming the
@@ -71,10 +76,19 @@ export function upstreamChoice(
   command: string,
   names: readonly UpstreamName[],
 ): UpstreamChoice {
+  return upstreamPairs(stringOptions(values, "upstream"), command, names);
+}
+
+/** {@link upstreamChoice} over `NAME=VERSION` pairs given otherwise than on the command line. */
+export function upstreamPairs(
+  pairs: readonly string[],
+  command: string,
+  names: readonly UpstreamName[],
+): UpstreamChoice {
   const chosen: Record<string, string> = {};
   for (const n of upstreamNames) chosen[n] = accepted[n].fallback;
   const seen = new Set<string>();
-  for (const pair of stringOptions(values, "upstream")) {
+  for (const pair of pairs) {
     const eq = pair.indexOf("=");
     const name = eq < 0 ? "" : pair.slice(0, eq);
     const version = eq < 0 ? "" : pair.slice(eq + 1);

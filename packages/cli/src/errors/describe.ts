@@ -48,9 +48,22 @@ const upstreamNames: Readonly<Record<string, string>> = {
   kubelet: "kubelet",
 };
 
-/** The `--upstream` flag that sets a release option the library's message names. */
-function upstreamFlag(message: string): string {
+/**
+ * The release option a library message names (`the option containersImage:
+ * "5.36"`): the phrase, its `--upstream` name and the release.
+ */
+export function releaseOptionIn(
+  message: string,
+): { readonly phrase: string; readonly name: string; readonly release: string } | undefined {
   const m = /the option (\w+): "([^"]+)"/.exec(message);
   const name = m === null ? undefined : upstreamNames[m[1] as string];
-  return name === undefined ? "" : ` (with kubeimg: --upstream ${name}=${m?.[2]})`;
+  return m === null || name === undefined
+    ? undefined
+    : { phrase: m[0], name, release: m[2] as string };
+}
+
+/** The `--upstream` flag that sets a release option the library's message names. */
+function upstreamFlag(message: string): string {
+  const found = releaseOptionIn(message);
+  return found === undefined ? "" : ` (with kubeimg: --upstream ${found.name}=${found.release})`;
 }

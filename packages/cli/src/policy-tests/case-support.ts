@@ -3,6 +3,7 @@
  * the context a case runs in, and the comparison of expected with actual.
  */
 import type { TagInfo } from "@kubeimg/policy/tags/dialects";
+import type { UpstreamChoice } from "../args/upstream.js";
 import { colorsFor } from "../output/color.js";
 import { PolicyRefError, type TestEnvironment } from "./environment.js";
 import { failAt, type TestCase, type TestFile } from "./test-file.js";
@@ -26,6 +27,8 @@ export interface CaseAnswer {
   readonly recorded: Json;
   /** One row per expected field that differs. */
   readonly mismatches: readonly Mismatch[];
+  /** The upstream releases the answer depends on, by `--upstream` name (none for a route case). */
+  readonly upstream: Readonly<Record<string, string>>;
   /** The decision's trace, built on demand. */
   readonly explain: () => Promise<readonly string[]> | readonly string[];
 }
@@ -43,7 +46,15 @@ export interface CaseContext {
   readonly env: TestEnvironment;
   readonly offline: boolean;
   readonly listTags: ListTags | undefined;
+  /** The releases the file's cases reproduce: its `upstream:`, else `--upstream`, else the newest. */
+  readonly upstream: TestUpstream;
 }
+
+/** The releases a test file's cases reproduce. */
+export type TestUpstream = Pick<
+  UpstreamChoice,
+  "containerd" | "containers-image" | "kubelet" | "semver"
+>;
 
 export const plain = colorsFor(
   { stdout: { write() {} }, stderr: { write() {} }, env: {}, cwd: "/", fetch: globalThis.fetch },

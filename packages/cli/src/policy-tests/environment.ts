@@ -4,6 +4,7 @@
  * `kubeimg route --node-config`, each piece only when a case needs it.
  */
 import { isAbsolute, join, relative, resolve } from "node:path";
+import { isKubeimgError } from "@kubeimg/core";
 import type { PlanPullInput } from "@kubeimg/policy/node-mirrors";
 
 type NodeRuntimeConfig = PlanPullInput["node"];
@@ -23,7 +24,9 @@ import {
   readTagObjectFiles,
   repositoryInfo,
 } from "../commands/tags/load.js";
+import { releaseOptionIn } from "../errors/describe.js";
 import type { CliIo } from "../io/io.js";
+import type { TestUpstream } from "./case-support.js";
 import type { TestFile } from "./test-file.js";
 
 /** The loaded policy a `select` case names. */
@@ -51,12 +54,20 @@ export class TestEnvironment {
   readonly #io: CliIo;
   readonly #dir: string;
   readonly #note: (line: string) => void;
+  readonly #upstream: TestUpstream;
   readonly #policies = new Map<string, Promise<LoadedPolicy>>();
   #routing: Promise<LoadedRouting> | undefined;
   #node: Promise<NodeRuntimeConfig> | undefined;
 
-  constructor(test: TestFile, absolutePath: string, io: CliIo, note: (line: string) => void) {
+  constructor(
+    test: TestFile,
+    absolutePath: string,
+    io: CliIo,
+    note: (line: string) => void,
+    upstream: TestUpstream,
+  ) {
     this.#test = test;
+    this.#upstream = upstream;
     this.#io = io;
     this.#dir = resolve(absolutePath, "..");
     this.#note = note;
@@ -206,14 +217,47 @@ export class TestEnvironment {
     return { resources, config, routing };
   }
 
-  /** Returns the node's runtime configuration (`nodeConfig`). */
+  /** Returns the node's runtime configuration (`nodeConfig`), read as the file's releases read it. */
   node(): Promise<NodeRuntimeConfig> {
     const name = this.#test.nodeConfig;
     if (name === undefined) {
       return Promise.reject(new PolicyRefError("a pull case needs nodeConfig in the test file"));
     }
-    this.#node ??= loadNodeConfig(this.path(name), this.#io);
+    this.#node ??= loadNodeConfig(
+      this.path(name),
+      this.#io,
+      this.#upstream["containers-image"],
+      this.#upstream.containerd,
+    ).catch((error: unknown) => {
+      throw this.#nodeError(error);
+    });
     return this.#node;
+  }
+
+  /**
+   * A node configuration the release refuses, reported at the file's
+   * `nodeConfig` with the code kept. The setting that avoids it is this
+   * file's `upstream:`; `--upstream` only where the file names no release
+   * (the file's wins).
+   */
+  #nodeError(error: unknown): unknown {
+    if (!isKubeimgError(error)) return error;
+    const test = this.#test;
+    const option = releaseOptionIn(error.message);
+    let message = error.message;
+    if (option !== undefined) {
+      const flag =
+        test.upstream[option.name] === undefined
+          ? ` (or --upstream ${option.name}=${option.release})`
+          : "";
+      message = message.replace(
+        option.phrase,
+        `upstream: { ${option.name}: "${option.release}" } in the test file${flag}`,
+      );
+    }
+    return Object.assign(error, {
+      message: `${test.name}:${test.lineOf(["nodeConfig"])}: nodeConfig: ${message}`,
+    });
   }
 }
 

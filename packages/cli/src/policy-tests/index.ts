@@ -3,6 +3,7 @@ export {
   type PolicyTestCaseResult,
   type PolicyTestReport,
   type PolicyTestStatus,
+  type PolicyTestUpstream,
   type RunPolicyTestsOptions,
   runPolicyTests,
 } from "./run.js";

@@ -29,6 +29,7 @@ const failing: PolicyTestCaseResult = {
   expected: { tag: hostile },
   actual: { tag: "1.0.0" },
   mismatches: [{ field: "tag", expected: hostile, actual: "1.0.0" }],
+  upstream: { semver: "v3.5.0" },
   explain: [`1.0.0 (selected): ${hostile}`],
 };
 const passing: PolicyTestCaseResult = {

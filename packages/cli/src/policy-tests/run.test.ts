@@ -455,3 +455,160 @@ describe("runPolicyTests, case by case", () => {
     });
   });
 });
+
+describe("runPolicyTests, upstream releases", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "kubeimg-policy-tests-upstream-"));
+    cpSync(examples, join(dir, "repo"), { recursive: true });
+    // The v1 syntax: containers/image 5.36 converts it, 5.40 refuses it.
+    writeFileSync(
+      join(dir, "repo/node/registries-v1.conf"),
+      '[registries.search]\nregistries = ["docker.io"]\n\n[registries.insecure]\nregistries = ["registry.internal:5000"]\n',
+    );
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const write = (name: string, head: string, cases: string) =>
+    writeFileSync(
+      join(dir, "repo/tests", name),
+      `apiVersion: kubeimg.dev/v1alpha1\nkind: PolicyTest\n${head}cases:\n${cases}`,
+    );
+  const run = (name: string, options = {}) =>
+    runPolicyTests([join(dir, "repo/tests", name)], { cwd: dir, ...options });
+  const V1_PULL =
+    "  - name: v1\n    pull: { image: registry.internal:5000/app:1 }\n    expect: { endpoints: [registry.internal:5000] }\n";
+
+  it("reads a v1 registries.conf as containers/image 5.36 does, and refuses it as 5.40 (the default) does", async () => {
+    write("v1.kubeimg-test.yaml", "nodeConfig: ../node/registries-v1.conf\n", V1_PULL);
+    await expect(run("v1.kubeimg-test.yaml")).rejects.toMatchObject({
+      code: "INVALID_REGISTRIES",
+      message: expect.stringMatching(
+        /^repo\/tests\/v1\.kubeimg-test\.yaml:3: nodeConfig: .*registries\.conf must be in v2 format but is in v1 \(containers\/image 5\.40; upstream: \{ containers-image: "5\.36" \} in the test file \(or --upstream containers-image=5\.36\) reads v1 files\)/,
+      ),
+    });
+    await expect(
+      run("v1.kubeimg-test.yaml", { upstream: { "containers-image": "5.40" } }),
+    ).rejects.toMatchObject({ code: "INVALID_REGISTRIES" });
+    const [c] = (await run("v1.kubeimg-test.yaml", { upstream: { "containers-image": "5.36" } }))
+      .cases;
+    expect(c).toMatchObject({
+      status: "passed",
+      actual: { endpoints: ["registry.internal:5000"] },
+      upstream: { "containers-image": "5.36" },
+    });
+  });
+
+  it("a file's upstream: wins over the caller's for that file; the caller's applies to files naming none", async () => {
+    write(
+      "v1-file.kubeimg-test.yaml",
+      'nodeConfig: ../node/registries-v1.conf\nupstream:\n  containers-image: "5.36"\n',
+      V1_PULL,
+    );
+    const own = await run("v1-file.kubeimg-test.yaml");
+    expect(own.cases[0]).toMatchObject({
+      status: "passed",
+      upstream: { "containers-image": "5.36" },
+    });
+    const over = await run("v1-file.kubeimg-test.yaml", {
+      upstream: { "containers-image": "5.40" },
+    });
+    expect(over.cases[0]?.status).toBe("passed");
+    write(
+      "v1-new.kubeimg-test.yaml",
+      'nodeConfig: ../node/registries-v1.conf\nupstream:\n  containers-image: "5.40"\n',
+      V1_PULL,
+    );
+    // The flag cannot help here: the message names the file's setting only.
+    const refused = await run("v1-new.kubeimg-test.yaml", {
+      upstream: { "containers-image": "5.36" },
+    }).catch((error: Error) => error);
+    expect(refused).toMatchObject({ code: "INVALID_REGISTRIES" });
+    expect((refused as Error).message).toContain(
+      'upstream: { containers-image: "5.36" } in the test file reads v1 files',
+    );
+    expect((refused as Error).message).not.toContain("--upstream");
+  });
+
+  it("a failing pull case's trace names the release it reproduced", async () => {
+    write(
+      "v1-fail.kubeimg-test.yaml",
+      'nodeConfig: ../node/registries-v1.conf\nupstream:\n  containers-image: "5.36"\n',
+      "  - name: v1\n    pull: { image: registry.internal:5000/app:1 }\n    expect: { endpoints: [] }\n",
+    );
+    const [c] = (await run("v1-fail.kubeimg-test.yaml")).cases;
+    expect(c?.status).toBe("failed");
+    expect(c?.explain.map((l) => l.trim())).toContain(
+      "containers/image 5.36: registries.conf read as that release does (--upstream containers-image=5.36|5.40)",
+    );
+    write(
+      "hosts-fail.kubeimg-test.yaml",
+      "nodeConfig: ../node/certs.d\n",
+      "  - name: p\n    pull: { image: nginx:1.25 }\n    expect: { endpoints: [] }\n",
+    );
+    const [h] = (await run("hosts-fail.kubeimg-test.yaml", { upstream: { containerd: "2.3" } }))
+      .cases;
+    expect(h?.upstream).toEqual({ containerd: "2.3" });
+    expect(h?.explain.map((l) => l.trim())).toContain(
+      "containerd 2.3: hosts.toml read as that release does (--upstream containerd=2.3|2.4)",
+    );
+  });
+
+  it("decides a pullCheck case as the chosen kubelet does, as kubeimg pull-check", async () => {
+    // 1.35 matches the allowlist against the raw image string, 1.36 and later against the normalized name.
+    write(
+      "kubelet.kubeimg-test.yaml",
+      "",
+      `  - name: allowlisted\n    pullCheck: { image: nginx:1.25, imageRef: "sha256:${"a".repeat(64)}", policy: NeverVerifyAllowlistedImages, allowlist: [docker.io/library/nginx] }\n    expect: { mustPull: false, reason: credentialPolicyAllowed }\n`,
+    );
+    const newest = (await run("kubelet.kubeimg-test.yaml")).cases[0];
+    expect(newest).toMatchObject({ status: "passed", upstream: { kubelet: "1.37" } });
+    const old = (await run("kubelet.kubeimg-test.yaml", { upstream: { kubelet: "1.35" } }))
+      .cases[0];
+    expect(old).toMatchObject({
+      status: "failed",
+      actual: { mustPull: true, reason: "mustAuthenticate" },
+      upstream: { kubelet: "1.35" },
+    });
+    expect(old?.explain[0]).toBe(
+      "kubelet 1.35: decided as that release does (--upstream kubelet=1.35|1.36|1.37)",
+    );
+  });
+
+  it("reads a Flux select case with the chosen Masterminds/semver; a route case depends on none", async () => {
+    write(
+      "semver.kubeimg-test.yaml",
+      "resources: [../flux/, ../kuik/mirrors.yaml]\n",
+      '  - name: s\n    select: { policy: ImagePolicy/flux-system/podinfo, tags: ["6.0.0"] }\n    expect: { tag: "7.0.0" }\n  - name: r\n    route: { namespace: default, image: nginx:1.25 }\n    expect: { image: nginx }\n',
+    );
+    const [s, r] = (await run("semver.kubeimg-test.yaml", { upstream: { semver: "v3.4.0" } }))
+      .cases;
+    expect(s?.upstream).toEqual({ semver: "v3.4.0" });
+    expect(s?.explain[0]).toBe(
+      "Masterminds/semver v3.4.0: read as that release does (--upstream semver=v3.4.0|v3.5.0)",
+    );
+    expect(r?.status).toBe("failed");
+    expect(r?.upstream).toEqual({});
+  });
+
+  it.each([
+    [
+      { "containers-image": "5.4" },
+      "--upstream containers-image=5.4: not a release kubeimg reproduces; use one of 5.36, 5.40",
+    ],
+    [
+      { platforms: "rc.4" },
+      "--upstream platforms: kubeimg test does not depend on it (it reads containerd, containers-image, kubelet, semver)",
+    ],
+    [
+      { nope: "1" },
+      '--upstream "nope": unknown upstream; kubeimg test reads containerd, containers-image, kubelet, semver',
+    ],
+  ])("refuses the release %j as --upstream does", async (upstream, message) => {
+    write("any.kubeimg-test.yaml", "", "  - name: n\n    route: { image: nginx }\n");
+    await expect(run("any.kubeimg-test.yaml", { upstream })).rejects.toMatchObject({
+      code: "USAGE",
+      message,
+    });
+  });
+});

@@ -6,12 +6,14 @@
 import { readdir, stat, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
 import { compileRegexp } from "@kubeimg/core/regexp";
+import { upstreamPairs } from "../args/upstream.js";
 import { CliError } from "../errors/cli-error.js";
 import { readInputFile } from "../files/read-file.js";
 import type { CliIo } from "../io/io.js";
+import type { TestUpstream } from "./case-support.js";
 import { TestEnvironment } from "./environment.js";
 import { evaluateCase, type ListTags, type Mismatch } from "./evaluate.js";
-import type { CaseKind } from "./spec.js";
+import { type CaseKind, POLICY_TEST_UPSTREAMS } from "./spec.js";
 import { readTestFile, type TestFile } from "./test-file.js";
 
 /** How {@link runPolicyTests} runs. */
@@ -28,6 +30,26 @@ export interface RunPolicyTestsOptions {
   readonly listTags?: ListTags;
   /** Receives warnings (fields the CRDs do not know are errors; routing objects kuik ignores). */
   readonly onWarning?: (line: string) => void;
+  /**
+   * The upstream releases to reproduce, as `--upstream NAME=VERSION` (default:
+   * the newest of each). A test file's own `upstream:` wins for that file.
+   */
+  readonly upstream?: PolicyTestUpstream;
+}
+
+/**
+ * The upstream releases a policy test reproduces, by `--upstream` name: each
+ * one of the releases that command accepts (an unknown one is refused).
+ */
+export interface PolicyTestUpstream {
+  /** A pull case's containerd hosts root: 2.3 or 2.4. */
+  readonly containerd?: string;
+  /** A pull case's registries.conf: 5.36 or 5.40. */
+  readonly "containers-image"?: string;
+  /** A pullCheck case's kubelet: 1.35, 1.36 or 1.37. */
+  readonly kubelet?: string;
+  /** A Flux select case's Masterminds/semver: v3.4.0 or v3.5.0. */
+  readonly semver?: string;
 }
 
 /** How one case ended. `new`: it has no `expect` yet; `updated`: `update` wrote it.
@@ -58,6 +80,8 @@ export interface PolicyTestCaseResult {
     readonly expected: unknown;
     readonly actual: unknown;
   }[];
+  /** The upstream releases the answer reproduced, by `--upstream` name (empty when it depends on none). */
+  readonly upstream: Readonly<Record<string, string>>;
   /** The decision's trace (why this tag, why this order); empty for a passing case. */
   readonly explain: readonly string[];
 }
@@ -147,6 +171,7 @@ export async function runPolicyTests(
   const io = quietIo(cwd);
   const note = options.onWarning ?? (() => {});
   const filter = options.run === undefined ? undefined : compileRunPattern(options.run);
+  const defaults = testUpstream(options.upstream ?? {});
   const files = await findTestFiles(paths.length === 0 ? ["."] : paths, cwd);
   const cases: PolicyTestCaseResult[] = [];
   const shown: string[] = [];
@@ -156,12 +181,15 @@ export async function runPolicyTests(
     shown.push(name);
     const file = await readInputFile(absolute, io);
     const test = readTestFile({ name, text: file.text });
-    const env = new TestEnvironment(test, absolute, io, note);
+    // A test file models one cluster: the releases it names win over the caller's.
+    const upstream = { ...defaults, ...test.upstream } as TestUpstream;
+    const env = new TestEnvironment(test, absolute, io, note, upstream);
     const context = {
       test,
       env,
       offline: options.offline === true,
       listTags: options.listTags,
+      upstream,
     };
     const recorded: { index: number; value: Record<string, unknown> }[] = [];
     for (const tc of test.cases) {
@@ -191,6 +219,7 @@ export async function runPolicyTests(
         expected: tc.expect ?? null,
         actual: answer.actual,
         mismatches: answer.mismatches as Mismatch[],
+        upstream: answer.upstream,
         explain: status === "passed" || status === "updated" ? [] : [...(await answer.explain())],
       });
     }
@@ -206,6 +235,15 @@ export async function runPolicyTests(
     updated: count("updated"),
     skipped,
   };
+}
+
+/** The caller's releases, checked as `--upstream` checks them, the newest for each name not given. */
+function testUpstream(given: PolicyTestUpstream): TestUpstream {
+  const pairs = Object.entries(given).flatMap(([name, version]) =>
+    version === undefined ? [] : [`${name}=${String(version)}`],
+  );
+  const chosen = upstreamPairs(pairs, "test", POLICY_TEST_UPSTREAMS);
+  return Object.fromEntries(POLICY_TEST_UPSTREAMS.map((n) => [n, chosen[n]])) as TestUpstream;
 }
 
 function compileRunPattern(pattern: string): (name: string) => boolean {

@@ -3,6 +3,7 @@
  * one table of fields: the validator walks it, and the published JSON
  * Schema is generated from it, so the two cannot drift apart.
  */
+import { type UpstreamName, upstreamReleases } from "../args/upstream.js";
 
 /** One field of the format. */
 export type FieldSpec =
@@ -121,7 +122,7 @@ const pullCheckCase: ObjectSpec = {
     allowlist: strings("preloadedImagesVerificationAllowlist"),
     allowlistMatching: {
       type: "string",
-      doc: "v1.35 (default: the raw image string) or v1.36 (the normalized name)",
+      doc: "v1.35 (the raw image string) or v1.36 (the normalized name); default: as the kubelet release (upstream.kubelet) matches",
       enum: ["v1.35", "v1.36"],
     },
   },
@@ -198,6 +199,39 @@ function buildCaseSpec(kind: CaseKind): ObjectSpec {
   };
 }
 
+/**
+ * The upstreams whose release changes a case's answer, as the matching
+ * command reads them: containerd and containers/image for a pull case's node
+ * configuration (`kubeimg route --node-config`), the kubelet for a pullCheck
+ * case (`kubeimg pull-check`), Masterminds/semver for a Flux select case
+ * (`kubeimg tags`). Route cases probe no registry, so no platforms release
+ * applies.
+ */
+export const POLICY_TEST_UPSTREAMS = Object.freeze([
+  "containerd",
+  "containers-image",
+  "kubelet",
+  "semver",
+] as const satisfies readonly UpstreamName[]);
+
+const UPSTREAM_DOCS: Record<(typeof POLICY_TEST_UPSTREAMS)[number], string> = {
+  containerd: "the containerd release reading a hosts root (pull cases)",
+  "containers-image": "the containers/image release reading a registries.conf (pull cases)",
+  kubelet: "the kubelet release deciding pullCheck cases",
+  semver: "the Masterminds/semver release of Flux's image-reflector-controller (Flux select cases)",
+};
+
+const upstreamSpec: ObjectSpec = {
+  type: "object",
+  doc: "The upstream releases this file's cluster runs, as --upstream NAME=VERSION; a name given here wins over the flag for this file (default: the flag's, else the newest).",
+  fields: Object.fromEntries(
+    POLICY_TEST_UPSTREAMS.map((name) => [
+      name,
+      { type: "string", doc: UPSTREAM_DOCS[name], enum: upstreamReleases(name) },
+    ]),
+  ),
+};
+
 /** Every field a case may have, whatever its kind (for "did you mean"). */
 export const ANY_CASE_FIELDS: readonly string[] = ["name", ...CASE_KINDS, "expect"];
 
@@ -221,6 +255,7 @@ export const TEST_FILE_SPEC: ObjectSpec = {
     nodeConfig: str(
       "a containerd hosts root (certs.d) or a registries.conf (drop-ins from FILE.d), relative to this file",
     ),
+    upstream: upstreamSpec,
     cases: {
       type: "array",
       doc: "The cases, run in order; each has a name and exactly one of select, route, pull, pullCheck.",

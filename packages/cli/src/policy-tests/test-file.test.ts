@@ -48,6 +48,13 @@ function validFiles(): { name: string; text: string }[] {
     { name: "no expect", text: SELECT.replace(/ {4}expect:\n.*\n$/s, "") },
     { name: "empty cases", text: `${HEAD}cases: []\n` },
     { name: "the CLI README's example", text: readmeExample() },
+    {
+      name: "upstream releases",
+      text: SELECT.replace(
+        "cases:",
+        'upstream:\n  containerd: "2.3"\n  containers-image: "5.36"\n  kubelet: "1.35"\n  semver: v3.4.0\ncases:',
+      ),
+    },
   ];
 }
 
@@ -120,6 +127,34 @@ const INVALID: readonly { name: string; text: string; code: string; says: string
     text: SELECT.replace('      tag: "1.0.0"', "      none: false"),
     code: "INVALID_POLICY_TEST",
     says: ["cases[0].expect.none: must be true (found false)"],
+  },
+  {
+    name: "a misspelled upstream name",
+    text: SELECT.replace("cases:", 'upstream:\n  containers-imag: "5.36"\ncases:'),
+    code: "UNKNOWN_FIELD",
+    says: [
+      "t.yaml:4: upstream.containers-imag: unknown field; did you mean containers-image? (known: containerd, containers-image, kubelet, semver)",
+    ],
+  },
+  {
+    name: "an upstream no case reads",
+    text: SELECT.replace("cases:", "upstream:\n  platforms: rc.4\ncases:"),
+    code: "UNKNOWN_FIELD",
+    says: [":4: upstream.platforms: unknown field"],
+  },
+  {
+    name: "a release kubeimg does not reproduce",
+    text: SELECT.replace("cases:", 'upstream:\n  containers-image: "5.4"\ncases:'),
+    code: "INVALID_POLICY_TEST",
+    says: [
+      't.yaml:4: upstream.containers-image: must be one of 5.36, 5.40 (found "5.4"); did you mean 5.40?',
+    ],
+  },
+  {
+    name: "a release YAML reads as a number",
+    text: SELECT.replace("cases:", "upstream:\n  containers-image: 5.40\ncases:"),
+    code: "INVALID_POLICY_TEST",
+    says: [":4: upstream.containers-image: must be a string (found 5.4); quote it"],
   },
   {
     name: "no cases",

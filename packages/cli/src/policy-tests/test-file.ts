@@ -39,6 +39,8 @@ export interface TestFile {
   readonly resources: readonly string[];
   readonly kuikConfig: string | undefined;
   readonly nodeConfig: string | undefined;
+  /** The releases the file's `upstream:` names (each wins over `--upstream` for this file). */
+  readonly upstream: Readonly<Record<string, string>>;
   readonly cases: readonly TestCase[];
   /** The parsed document, kept for `--update`. */
   readonly document: Document;
@@ -85,6 +87,10 @@ class Checker {
       this.fail(path, `must be ${what} (found ${describeValue(value)})`);
     switch (spec.type) {
       case "string":
+        // YAML reads `5.40` as the number 5.4: say how to keep it a string.
+        if (typeof value === "number") {
+          this.fail(path, `must be a string (found ${describeValue(value)}); quote it`);
+        }
         if (typeof value !== "string") wrong("a string");
         if (spec.enum && !spec.enum.includes(value as string)) {
           const hint = closestName(value as string, spec.enum);
@@ -225,6 +231,7 @@ export function readTestFile(file: InputFile): TestFile {
     resources: (value.resources as string[] | undefined) ?? [],
     kuikConfig: value.kuikConfig as string | undefined,
     nodeConfig: value.nodeConfig as string | undefined,
+    upstream: (value.upstream as Record<string, string> | undefined) ?? {},
     cases,
     document,
     lineOf,

@@ -290,3 +290,150 @@ describe("kubeimg test answers as the other commands do", () => {
     expect(report.cases[1].actual).toEqual({ mustPull: byHand.mustPull, reason: byHand.reason });
   });
 });
+
+describe("kubeimg test --upstream", () => {
+  let dir: string;
+  const conf = () => join(dir, "node/registries-v1.conf");
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "kubeimg-test-upstream-"));
+    cpSync(join(repo, "examples/policy-tests"), dir, { recursive: true });
+    // The v1 syntax: containers/image 5.36 converts it, 5.40 refuses it.
+    writeFileSync(
+      conf(),
+      '[registries.search]\nregistries = ["docker.io"]\n\n[registries.insecure]\nregistries = ["registry.internal:5000"]\n',
+    );
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const testFile = (head: string) => {
+    writeFileSync(
+      join(dir, "tests/v1.kubeimg-test.yaml"),
+      `apiVersion: kubeimg.dev/v1alpha1\nkind: PolicyTest\nnodeConfig: ../node/registries-v1.conf\n${head}cases:\n  - name: v1\n    pull: { image: registry.internal:5000/app:1 }\n    expect: { endpoints: [registry.internal:5000] }\n`,
+    );
+    return "tests/v1.kubeimg-test.yaml";
+  };
+
+  it("answers a pull case as kubeimg route --node-config --upstream does, for each containers-image release", async () => {
+    const file = testFile("");
+    const newest = await kubeimg(["test", file], { cwd: dir });
+    expect(newest.code).toBe(2);
+    expect(newest.err).toContain("registries.conf must be in v2 format but is in v1");
+    const byHand = await kubeimg(
+      [
+        "route",
+        "-f",
+        join(dir, "kuik/mirrors.yaml"),
+        "-n",
+        "default",
+        "--image",
+        "registry.internal:5000/app:1",
+        "--node-config",
+        conf(),
+        "--upstream",
+        "containers-image=5.36",
+        "-o",
+        "json",
+      ],
+      { cwd: dir },
+    );
+    expect(byHand.code).toBe(0);
+    expect(
+      (await kubeimg(["test", file, "--upstream", "containers-image=5.36"], { cwd: dir })).code,
+    ).toBe(0);
+    // The same pull, through kuik's mirrors as the command's: a new case, its answer recorded.
+    writeFileSync(
+      join(dir, "tests/v1-route.kubeimg-test.yaml"),
+      "apiVersion: kubeimg.dev/v1alpha1\nkind: PolicyTest\nresources: [../kuik/mirrors.yaml]\nnodeConfig: ../node/registries-v1.conf\ncases:\n  - name: v1\n    pull: { image: registry.internal:5000/app:1 }\n",
+    );
+    const r = await kubeimg(
+      [
+        "test",
+        "tests/v1-route.kubeimg-test.yaml",
+        "--upstream",
+        "containers-image=5.36",
+        "-o",
+        "json",
+      ],
+      { cwd: dir },
+    );
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.out);
+    expect(report.cases[0].upstream).toEqual({ "containers-image": "5.36" });
+    expect(report.cases[0].actual.endpoints).toEqual(
+      JSON.parse(byHand.out).node.alternatives[0].endpoints.map(
+        (e: { endpoint: string }) => e.endpoint,
+      ),
+    );
+  });
+
+  it("the file's upstream: wins over the flag for that file", async () => {
+    const file = testFile('upstream:\n  containers-image: "5.36"\n');
+    expect((await kubeimg(["test", file], { cwd: dir })).code).toBe(0);
+    const r = await kubeimg(["test", file, "--upstream", "containers-image=5.40"], { cwd: dir });
+    expect(r.code).toBe(0);
+    const own = testFile('upstream:\n  containers-image: "5.40"\n');
+    const refused = await kubeimg(["test", own, "--upstream", "containers-image=5.36"], {
+      cwd: dir,
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(
+      "tests/v1.kubeimg-test.yaml:3: nodeConfig: loading registries configuration",
+    );
+    expect(refused.err).toContain(
+      '(containers/image 5.40; upstream: { containers-image: "5.36" } in the test file reads v1 files) [INVALID_REGISTRIES]',
+    );
+    expect(refused.err).not.toContain("--upstream");
+  });
+
+  it("names the release in a failing case's trace", async () => {
+    writeFileSync(
+      join(dir, "tests/k.kubeimg-test.yaml"),
+      `apiVersion: kubeimg.dev/v1alpha1\nkind: PolicyTest\ncases:\n  - name: k\n    pullCheck: { image: nginx:1.25, imageRef: "sha256:${"a".repeat(64)}", policy: NeverVerifyAllowlistedImages, allowlist: [docker.io/library/nginx] }\n    expect: { mustPull: false }\n`,
+    );
+    const r = await kubeimg(["test", "tests/k.kubeimg-test.yaml", "--upstream", "kubelet=1.35"], {
+      cwd: dir,
+    });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(
+      "kubelet 1.35: decided as that release does (--upstream kubelet=1.35|1.36|1.37)",
+    );
+  });
+
+  it.each([
+    [
+      ["--upstream", "containers-image=5.4"],
+      "kubeimg test: --upstream containers-image=5.4: not a release kubeimg reproduces; use one of 5.36, 5.40",
+    ],
+    [
+      ["--upstream", "platforms=rc.4"],
+      "kubeimg test: --upstream platforms: kubeimg test does not depend on it (it reads containerd, containers-image, kubelet, semver)",
+    ],
+    [["--upstream", "kubelet"], 'kubeimg test: --upstream "kubelet": expected NAME=VERSION'],
+  ])("exits 2 for %j, as the other commands do", async (flag, says) => {
+    const r = await kubeimg(["test", testFile(""), ...flag], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.out).toBe("");
+    expect(r.err).toContain(says);
+  });
+
+  it("exits 2 for a bad upstream: in a test file, naming the file, line, field and value", async () => {
+    const r = await kubeimg(["test", testFile('upstream:\n  kubelet: "1.34"\n')], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(
+      'kubeimg test: tests/v1.kubeimg-test.yaml:5: upstream.kubelet: must be one of 1.35, 1.36, 1.37 (found "1.34"); did you mean 1.35?',
+    );
+    const typo = await kubeimg(["test", testFile('upstream:\n  containerdd: "2.3"\n')], {
+      cwd: dir,
+    });
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain(
+      "tests/v1.kubeimg-test.yaml:5: upstream.containerdd: unknown field; did you mean containerd?",
+    );
+  });
+
+  it("lists --upstream and the names it reads in --help", async () => {
+    const r = await kubeimg(["test", "--help"]);
+    expect(r.out).toContain("--upstream NAME=VERSION");
+    expect(r.out).toContain("containers-image=5.36|5.40 (default 5.40)");
+    expect(r.out).not.toContain("platforms=");
+  });
+});

@@ -1,7 +1,9 @@
+import { upstreamChoice, upstreamOption } from "../../args/upstream.js";
 import { EXIT_CODES } from "../../errors/exit-codes.js";
 import { writeResult } from "../../output/write.js";
 import { renderGithubAnnotations, renderHuman, renderJunit } from "../../policy-tests/report.js";
 import { runPolicyTests } from "../../policy-tests/run.js";
+import { POLICY_TEST_UPSTREAMS } from "../../policy-tests/spec.js";
 import { REGISTRY_OPTIONS } from "../../registry/registry-options.js";
 import { type Command, stringOption } from "../command.js";
 import { tagsFromRegistry } from "../tags/dialect-run.js";
@@ -11,7 +13,8 @@ import { listFromRegistry } from "../tags/tags.js";
 export const testCommand: Command = {
   name: "test",
   summary: "run policy test files: which tag a policy picks, where a pod pulls from, offline",
-  usage: "kubeimg test [PATH...] [--run REGEX] [--update] [--offline] [-o junit|json|yaml]",
+  usage:
+    "kubeimg test [PATH...] [--run REGEX] [--update] [--offline] [--upstream NAME=VERSION]... [-o junit|json|yaml]",
   description: [
     "Finds policy test files (*.kubeimg-test.yaml and kubeimg-test.yaml, searched",
     "recursively in each PATH; default .) and runs every case offline with the same",
@@ -29,6 +32,13 @@ export const testCommand: Command = {
     "it never changes a case that fails. A case with registry: true lists tags live",
     "(the registry options below apply); --offline refuses it.",
     "",
+    "--upstream NAME=VERSION (repeatable) names the release each case reproduces, as the",
+    "matching command takes it: containerd and containers-image for a pull case's",
+    "nodeConfig, kubelet for a pullCheck case, semver for a Flux select case. A test",
+    "file's upstream: map wins over the flag for that file (it models one cluster); the",
+    "flag sets the release of files that name none. A failing case's trace, and its",
+    "upstream field in -o json, name the release it reproduced.",
+    "",
     "Exit 0 when every case passes, 1 when one fails (or has no expect), 2 when a test",
     "file, or a file it names, is invalid (one line names the file, line, field and value).",
   ].join("\n"),
@@ -36,6 +46,7 @@ export const testCommand: Command = {
     run: { type: "string", value: "REGEX", help: "run only the cases whose name matches (RE2)" },
     update: { type: "boolean", help: "write the answers of cases without expect into their files" },
     offline: { type: "boolean", help: "refuse cases that list tags from a registry" },
+    upstream: upstreamOption(POLICY_TEST_UPSTREAMS),
     ...REGISTRY_OPTIONS,
   },
   positionals: true,
@@ -47,15 +58,21 @@ export const testCommand: Command = {
       "kubeimg test policy-tests/ --run podinfo -o junit",
     ],
     ["record the answers of new cases", "kubeimg test policy-tests/ --update"],
+    [
+      "the cases as a CRI-O node with containers/image 5.36 answers them",
+      "kubeimg test policy-tests/ --upstream containers-image=5.36",
+    ],
   ],
   async run(context) {
     const { io, values, format, colors, extraFormat } = context;
     const run = stringOption(values, "run");
+    const chosen = upstreamChoice(values, "test", POLICY_TEST_UPSTREAMS);
     const report = await runPolicyTests(context.positionals, {
       cwd: io.cwd,
       update: values.update === true,
       offline: values.offline === true,
       ...(run === undefined ? {} : { run }),
+      upstream: Object.fromEntries(POLICY_TEST_UPSTREAMS.map((n) => [n, chosen[n]])),
       onWarning: context.note,
       listTags: async (request) =>
         request.dialect === "flux"

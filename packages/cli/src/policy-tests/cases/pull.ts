@@ -3,6 +3,7 @@ import { isAbsolute, join } from "node:path";
 import { safeParseNormalizedNamed } from "@kubeimg/core/reference";
 import {
   createVerificationPolicy,
+  kubeletReleases,
   MemoryPullRecordStore,
   PullManager,
   type PullRecordStore,
@@ -38,7 +39,7 @@ export async function evaluatePull(c: CaseContext, tc: TestCase): Promise<CaseAn
   const input = await routeInput(c, tc);
   const loaded = await at(c, tc, [], () => c.env.routing(false));
   const node = await at(c, tc, [], () => c.env.node());
-  const plan = nodePlan(loaded.routing, input, node, new Map());
+  const plan = nodePlan(loaded.routing, input, node, new Map(), c.upstream);
   const { winner, index } = await resolveWinner(c, tc, plan.route);
   // The image the Pod ends with, found among the planned alternatives.
   const final = canonical(finalContainerImage(plan.route, winner));
@@ -55,6 +56,10 @@ export async function evaluatePull(c: CaseContext, tc: TestCase): Promise<CaseAn
     actual,
     recorded: { image: actual.image, endpoints: actual.endpoints },
     mismatches: compareFields(tc.expect, actual),
+    upstream:
+      node.runtime === "containerd"
+        ? { containerd: c.upstream.containerd }
+        : { "containers-image": c.upstream["containers-image"] },
     explain: () =>
       renderNodePlan(plan, plain)
         .split("\n")
@@ -88,7 +93,10 @@ export async function evaluatePullCheck(c: CaseContext, tc: TestCase): Promise<C
     createVerificationPolicy({
       ...(input.policy === undefined ? {} : { policy: input.policy as string }),
       allowlist: (input.allowlist ?? []) as string[],
-      allowlistMatching: (input.allowlistMatching ?? "v1.35") as "v1.35" | "v1.36",
+      kubelet: c.upstream.kubelet,
+      ...(input.allowlistMatching === undefined
+        ? {}
+        : { allowlistMatching: input.allowlistMatching as "v1.35" | "v1.36" }),
     }),
   );
   let store: PullRecordStore;
@@ -115,7 +123,9 @@ export async function evaluatePullCheck(c: CaseContext, tc: TestCase): Promise<C
     actual,
     recorded: actual,
     mismatches: compareFields(tc.expect, actual),
+    upstream: { kubelet: c.upstream.kubelet },
     explain: () => [
+      `kubelet ${c.upstream.kubelet}: decided as that release does (--upstream kubelet=${kubeletReleases.join("|")})`,
       `policy ${policy.name}: ${decision.mustPull ? "must pull" : "uses the image on the node"}`,
       decision.reason === undefined ? "the image is not on the node" : REASON_TEXT[decision.reason],
     ],

@@ -166,6 +166,7 @@ export async function evaluateRoute(c: CaseContext, tc: TestCase): Promise<CaseA
     actual,
     recorded: actual,
     mismatches: compareFields(tc.expect, actual),
+    upstream: {},
     explain: () => [
       ...routeTrace(route),
       ...(winner ? [`first available: ${winner.image}`] : []),

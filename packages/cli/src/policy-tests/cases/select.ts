@@ -1,4 +1,6 @@
 /** `select` cases: the tag a Flux, Argo CD or Kargo policy picks, as `kubeimg tags` answers. */
+
+import { semverReleases } from "@kubeimg/policy/semver";
 import { excludeTags, explainTagSelection, safeSelectLatestTag } from "@kubeimg/policy/tags";
 import { selectArgoTag } from "@kubeimg/policy/tags/argocd";
 import { needsTagMetadata, type TagInfo } from "@kubeimg/policy/tags/dialects";
@@ -133,21 +135,26 @@ export async function evaluateSelect(c: CaseContext, tc: TestCase): Promise<Case
   let code: string | undefined;
   let nothing = false;
   let explain: () => readonly string[];
+  let upstream: Record<string, string> = {};
   if (loaded.dialect === "flux") {
+    // As `kubeimg tags`: the semver release is the only upstream choice, Flux's only.
+    const spec = { ...loaded.policy.spec, semver: c.upstream.semver };
+    upstream = { semver: c.upstream.semver };
     // As `kubeimg tags`: the ImageRepository's scan drops excluded tags first.
     const names = excludeTags(
       tags.map((t) => t.name),
       loaded.repository?.exclusionList,
     );
-    const r = safeSelectLatestTag(names, loaded.policy.spec);
+    const r = safeSelectLatestTag(names, spec);
     if (r.success) tag = r.tag;
     else {
       code = r.error.code;
       nothing = NOTHING_FOUND.has(code);
     }
     explain = () => {
-      const e = explainTagSelection(names, loaded.policy.spec);
+      const e = explainTagSelection(names, spec);
       return [
+        `Masterminds/semver ${c.upstream.semver}: read as that release does (--upstream semver=${semverReleases.join("|")})`,
         ...(e.error ? [`${e.error.code}: ${e.error.message}`] : []),
         ...e.tags.map((t) => `${t.tag} (${t.verdict}): ${t.reason}`),
       ];
@@ -197,5 +204,5 @@ export async function evaluateSelect(c: CaseContext, tc: TestCase): Promise<Case
       actual: tag !== undefined ? `tag ${tag}` : code,
     });
   }
-  return { actual, recorded, mismatches, explain };
+  return { actual, recorded, mismatches, upstream, explain };
 }
