@@ -20,11 +20,10 @@ import {
 } from "./toml/parse.js";
 import {
   DecodeError,
-  expectBool,
   expectString,
-  expectStringArray,
   expectTable,
   GoStruct,
+  type StructEntry,
   StructView,
 } from "./toml/struct-view.js";
 
@@ -73,14 +72,19 @@ export class Trace {
   }
 }
 
-function decodeCapabilities(value: TomlValue, key: string): HostCapability[] {
-  const names = expectStringArray(value, key);
+function decodeCapabilities(view: StructView, field: StructEntry): HostCapability[] {
+  const names = view.stringArray(field);
   if (names.length === 0) return [...ALL_CAPABILITIES];
   // containerd ORs the named bits, so the list comes out in bit order without repeats.
   const named = [false, false, false, false];
   for (const name of names) {
     const bit = ALL_CAPABILITIES.indexOf(name.toLowerCase() as HostCapability);
-    if (bit < 0) throw new DecodeError(`unknown capability ${name}`, key, value.at);
+    if (bit < 0)
+      throw new DecodeError(
+        `unknown capability ${name}`,
+        view.keyPath(field.key),
+        field.entry.value.at,
+      );
     named[bit] = true;
   }
   return ALL_CAPABILITIES.filter((_, bit) => named[bit]);
@@ -132,10 +136,7 @@ function parseHostConfig(
 ): HostConfig {
   const result = emptyHost();
   const overridePathField = view.field("override_path");
-  const overridePath =
-    overridePathField === undefined
-      ? false
-      : expectBool(overridePathField.entry.value, view.keyPath(overridePathField.key));
+  const overridePath = overridePathField === undefined ? false : view.bool(overridePathField);
   if (server !== "") {
     const full = server.startsWith("http") ? server : `https://${server}`;
     const u = parseGoUrl(full);
@@ -154,12 +155,9 @@ function parseHostConfig(
     result.path = path;
   }
   const skip = view.field("skip_verify");
-  if (skip !== undefined) result.skipVerify = expectBool(skip.entry.value, view.keyPath(skip.key));
+  if (skip !== undefined) result.skipVerify = view.bool(skip);
   const caps = view.field("capabilities");
-  result.capabilities =
-    caps === undefined
-      ? [...ALL_CAPABILITIES]
-      : decodeCapabilities(caps.entry.value, view.keyPath(caps.key));
+  result.capabilities = caps === undefined ? [...ALL_CAPABILITIES] : decodeCapabilities(view, caps);
   const ca = view.field("ca");
   if (ca !== undefined) {
     const key = view.keyPath(ca.key);
@@ -244,14 +242,11 @@ function parseHostConfig(
 function typeCheckHost(view: StructView): void {
   // go-toml decodes every key that matches a field, in file order: a later
   // spelling (`Capabilities`) does not hide an earlier one's type error.
-  for (const { key, entry } of view.all("capabilities"))
-    expectStringArray(entry.value, view.keyPath(key));
-  for (const name of ["skip_verify", "override_path"]) {
-    for (const { key, entry } of view.all(name)) expectBool(entry.value, view.keyPath(key));
-  }
-  for (const { key, entry } of view.all("header")) expectTable(entry.value, view.keyPath(key));
-  for (const { key, entry } of view.all("dial_timeout"))
-    expectString(entry.value, view.keyPath(key));
+  for (const field of view.all("capabilities")) view.stringArray(field);
+  for (const field of view.all("skip_verify")) view.bool(field);
+  for (const field of view.all("override_path")) view.bool(field);
+  for (const field of view.all("header")) view.table(field);
+  for (const field of view.all("dial_timeout")) view.string(field);
 }
 
 /**
@@ -328,7 +323,10 @@ function parseHostsFile(baseDir: string, text: string, trace: Trace, file: strin
   }
   const hostViews = new Map<string, StructView>();
   for (const [name, tables] of hostTables) {
-    hostViews.set(name, new StructView(tables, `host.${JSON.stringify(name)}`, HOST_FILE_CONFIG));
+    hostViews.set(
+      name,
+      new StructView(tables, () => `host.${JSON.stringify(name)}`, HOST_FILE_CONFIG),
+    );
   }
   for (const { key, entry } of top.all("server")) expectString(entry.value, key);
   for (const { key, entry } of top.all("host")) expectTable(entry.value, key);

@@ -379,7 +379,8 @@ function resolveWith(
 
   const endpoints = hosts.map((h, i): ContainerdEndpoint => {
     const skipVerify = h.skipVerify ?? options.defaultTLS?.insecureSkipVerify ?? false;
-    const header: Record<string, readonly string[]> = Object.fromEntries(h.header ?? []);
+    const header: Record<string, readonly string[]> = {};
+    if (h.header !== undefined) for (const [name, values] of h.header) setOwn(header, name, values);
     return {
       scheme: h.scheme,
       host: h.host,
@@ -396,4 +397,16 @@ function resolveWith(
     };
   });
   return { dir, hosts: endpoints, warnings: trace.warnings, explain: trace.explain };
+}
+
+/** Sets an own property, `__proto__` included (as `Object.fromEntries` does). */
+function setOwn(record: Record<string, readonly string[]>, key: string, value: readonly string[]) {
+  if (key === "__proto__")
+    Object.defineProperty(record, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else record[key] = value;
 }

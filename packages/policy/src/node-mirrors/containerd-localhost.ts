@@ -33,12 +33,14 @@ export interface GoUrlParts {
  * returns an error. An opaque URL (`http:x`) has an empty host and path.
  */
 export function parseGoUrl(raw: string): GoUrlParts | undefined {
-  const u = url.Parse(isAscii(raw) ? raw : utf8.toByteString(raw));
+  // ASCII text is its own UTF-8 byte string, and so are the parts Go finds
+  // in it unless an escape decodes to other bytes.
+  if (isAscii(raw) && !raw.includes("%")) return url.Parse(raw);
+  const u = url.Parse(utf8.toByteString(raw));
   if (u === undefined) return undefined;
   return { scheme: u.scheme, host: text(u.host), path: text(u.path) };
 }
 
-/** ASCII text is its own UTF-8 byte string (the usual server name needs no conversion). */
 function isAscii(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false;
   return true;

@@ -286,22 +286,22 @@ export abstract class TomlScanner {
   protected basicString(): string {
     this.pos++;
     let out = "";
+    let from = this.pos;
     for (;;) {
       if (this.eof()) this.fail("unterminated string");
       const code = this.src.charCodeAt(this.pos);
       if (code === 0x22) {
+        out += this.src.slice(from, this.pos);
         this.pos++;
-        return out;
+        return detached(out);
       }
       if (code === 0x5c) {
+        out += this.src.slice(from, this.pos);
         out += this.escape();
+        from = this.pos;
         continue;
       }
       if (isControl(code)) this.fail(`control character U+${hex4(code)} in a string`);
-      // Built a character at a time, not sliced from the file: a slice would
-      // keep the whole file's text alive as long as the value (a prefix, a
-      // location), and prefix matching on it is slower.
-      out += this.src[this.pos];
       this.pos++;
     }
   }
@@ -313,7 +313,7 @@ export abstract class TomlScanner {
       if (this.eof()) this.fail("unterminated string");
       const c = this.peek();
       if (c === "'") {
-        const out = this.src.slice(start, this.pos);
+        const out = detached(this.src.slice(start, this.pos));
         this.pos++;
         return out;
       }
@@ -379,6 +379,17 @@ export abstract class TomlScanner {
       this.pos++;
     }
   }
+}
+
+/**
+ * `text` in its own storage. A slice of the file would be V8's view into
+ * the whole file's text, keeping it alive as long as the value (a prefix, a
+ * location), and matching prefixes against such a view is slower. Joined to
+ * one more character, the text is copied when sliced again, and the copy
+ * holds only itself; short slices are always copies.
+ */
+function detached(text: string): string {
+  return text.length < 13 ? text : ` ${text}`.slice(1);
 }
 
 export function hex4(code: number): string {

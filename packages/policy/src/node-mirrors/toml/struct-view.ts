@@ -104,11 +104,17 @@ const none: readonly StructEntry[] = [];
 export class StructView {
   private readonly byField: (StructEntry[] | undefined)[];
   private readonly rest: StructEntry[] = [];
+  private pathText: string | (() => string);
+  /**
+   * `path` is the struct's key path for messages, or a function giving it
+   * when a message first needs it (most views never do).
+   */
   constructor(
     tables: TomlTable | readonly TomlTable[],
-    readonly path: string,
+    path: string | (() => string),
     private readonly struct: GoStruct,
   ) {
+    this.pathText = path;
     this.byField = new Array(struct.fields.length);
     for (const table of "kind" in tables ? [tables] : tables) {
       for (const [key, entry] of table.entries) {
@@ -133,6 +139,41 @@ export class StructView {
   /** Every key a Go field named `name` receives, in file order. */
   all(name: string): readonly StructEntry[] {
     return this.byField[this.struct.indexOf(name)] ?? none;
+  }
+
+  /** The struct's key path (`""` at the top level). */
+  get path(): string {
+    if (typeof this.pathText !== "string") this.pathText = this.pathText();
+    return this.pathText;
+  }
+
+  /** The string a field received; the key's path is spelled only for a mismatch. */
+  string({ key, entry }: StructEntry): string {
+    const value = entry.value;
+    return value.kind === "string" ? value.value : expectString(value, this.keyPath(key));
+  }
+
+  bool({ key, entry }: StructEntry): boolean {
+    const value = entry.value;
+    return value.kind === "boolean" ? value.value : expectBool(value, this.keyPath(key));
+  }
+
+  table({ key, entry }: StructEntry): TomlTable {
+    const value = entry.value;
+    return value.kind === "table" ? value : expectTable(value, this.keyPath(key));
+  }
+
+  stringArray({ key, entry }: StructEntry): string[] {
+    const value = entry.value;
+    if (value.kind === "array") {
+      const out: string[] = [];
+      for (const item of value.items) {
+        if (item.kind !== "string") return expectStringArray(value, this.keyPath(key));
+        out.push(item.value);
+      }
+      return out;
+    }
+    return expectStringArray(value, this.keyPath(key));
   }
 
   keyPath(key: string): string {
