@@ -21,7 +21,6 @@
 
 import { messageIsQuoted, withCallerStack, withoutStackFrames } from "../errors/kubeimg-error.js";
 import { Quote as goQuote } from "../internal/strconv.js";
-import { SplitN } from "../internal/strings.js";
 import { PathUnescape } from "../internal/url.js";
 import { isKnownArch, isKnownOS, normalizeArch, normalizeOS } from "./database.js";
 import { PlatformError, type PlatformSpecifierPart } from "./errors.js";
@@ -78,6 +77,13 @@ function isIn(c: number, which: number): boolean {
 function isComponent(piece: string): boolean {
   if (piece.length === 0) return false;
   for (let i = 0; i < piece.length; i++) if (!isIn(piece.charCodeAt(i), COMPONENT)) return false;
+  return true;
+}
+
+/** True when `piece` is an OS name without parentheses. */
+function isOSName(piece: string): boolean {
+  if (piece.length === 0) return false;
+  for (let i = 0; i < piece.length; i++) if (!isIn(piece.charCodeAt(i), NAME)) return false;
   return true;
 }
 
@@ -184,11 +190,18 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
       specifier,
     );
   }
-  const parts = SplitN(specifier, "/", 4);
+  // Go's SplitN(specifier, "/", 4), kept as the slash positions.
+  const n = specifier.length;
+  const slash1 = specifier.indexOf("/");
+  const slash2 = slash1 < 0 ? -1 : specifier.indexOf("/", slash1 + 1);
+  const slash3 = slash2 < 0 ? -1 : specifier.indexOf("/", slash2 + 1);
+  const count = slash1 < 0 ? 1 : slash2 < 0 ? 2 : slash3 < 0 ? 3 : 4;
 
-  const osPiece = parts[0] as string;
-  const m = scanOSPiece(osPiece);
-  if (m === undefined) {
+  const osPiece = slash1 < 0 ? specifier : specifier.slice(0, slash1);
+  // Most OS pieces are a bare name, which needs no groups.
+  const plain = isOSName(osPiece);
+  const m = plain ? undefined : scanOSPiece(osPiece);
+  if (!plain && m === undefined) {
     return refuse(
       "INVALID_OS_COMPONENT",
       `${goQuote(osPiece)} is an invalid OS component of ${goQuote(specifier)}: OSAndVersion specifier component must match ${quotedPattern("os")}${invalidArgument}`,
@@ -197,7 +210,7 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
       osPiece,
     );
   }
-  const rawVersion = m.version;
+  const rawVersion = m === undefined ? "" : m.version;
   const version = decodeOSOption(rawVersion);
   if (!version.ok) {
     return refuse(
@@ -209,7 +222,7 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
     );
   }
   let osFeatures: readonly string[] = NO_FEATURES;
-  const rawFeatures = m.features;
+  const rawFeatures = m === undefined ? "" : m.features;
   if (rawFeatures !== "") {
     const features: string[] = [];
     const raws = rawFeatures.slice(1).split("+");
@@ -240,8 +253,11 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
     osFeatures = features;
   }
 
-  for (let i = 1; i < parts.length; i++) {
-    const piece = parts[i] as string;
+  const architecture = count < 2 ? "" : specifier.slice(slash1 + 1, slash2 < 0 ? n : slash2);
+  const variant = count < 3 ? "" : specifier.slice(slash2 + 1, slash3 < 0 ? n : slash3);
+  const extra = count < 4 ? "" : specifier.slice(slash3 + 1);
+  for (let i = 1; i < count; i++) {
+    const piece = i === 1 ? architecture : i === 2 ? variant : extra;
     if (!isComponent(piece)) {
       return refuse(
         "INVALID_COMPONENT",
@@ -253,9 +269,9 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
     }
   }
 
-  const os = normalizeOS(m.name, undefined);
+  const os = normalizeOS(m === undefined ? osPiece : m.name, undefined);
   const osVersion = version.value;
-  switch (parts.length) {
+  switch (count) {
     case 1: {
       const host = options.host;
       if (isKnownOS(os)) {
@@ -264,11 +280,11 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
         const variant = host.architecture === "arm" && hostVariant !== "v7" ? hostVariant : "";
         return { os, architecture: host.architecture, variant, osVersion, osFeatures };
       }
-      const [architecture, normalizedVariant] = normalizeArch(osPiece, "");
-      const variant = architecture === "arm" && normalizedVariant === "v7" ? "" : normalizedVariant;
-      if (isKnownArch(architecture)) {
+      const [arch, normalizedVariant] = normalizeArch(osPiece, "");
+      const v = arch === "arm" && normalizedVariant === "v7" ? "" : normalizedVariant;
+      if (isKnownArch(arch)) {
         if (host === undefined) return hostRequired(specifier, "os");
-        return { os: host.os, architecture, variant, osVersion, osFeatures };
+        return { os: host.os, architecture: arch, variant: v, osVersion, osFeatures };
       }
       return refuse(
         "UNKNOWN_OS_OR_ARCH",
@@ -279,18 +295,14 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
       );
     }
     case 2: {
-      const [architecture, normalizedVariant] = normalizeArch(parts[1] as string, "");
-      const variant = architecture === "arm" && normalizedVariant === "v7" ? "" : normalizedVariant;
-      return { os, architecture, variant, osVersion, osFeatures };
+      const [arch, normalizedVariant] = normalizeArch(architecture, "");
+      const v = arch === "arm" && normalizedVariant === "v7" ? "" : normalizedVariant;
+      return { os, architecture: arch, variant: v, osVersion, osFeatures };
     }
     case 3: {
-      const [architecture, normalizedVariant] = normalizeArch(
-        parts[1] as string,
-        parts[2] as string,
-      );
-      const variant =
-        architecture === "arm64" && normalizedVariant === "" ? "v8" : normalizedVariant;
-      return { os, architecture, variant, osVersion, osFeatures };
+      const [arch, normalizedVariant] = normalizeArch(architecture, variant);
+      const v = arch === "arm64" && normalizedVariant === "" ? "v8" : normalizedVariant;
+      return { os, architecture: arch, variant: v, osVersion, osFeatures };
     }
     default:
       return refuse(
@@ -298,7 +310,7 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
         `${goQuote(specifier)}: cannot parse platform specifier${invalidArgument}`,
         specifier,
         "extra",
-        parts[3] as string,
+        extra,
       );
   }
 }
