@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { SplitHostPortLoose } from "./net.js";
-import { Parse, PathUnescape, parseAny } from "./url.js";
+import { Parse, ParsePlain, PathUnescape, parseAny } from "./url.js";
 
 describe("Parse (Go net/url.Parse)", () => {
   it.each([
@@ -78,7 +78,10 @@ describe("Parse: the plain scheme://host[:port]/path form", () => {
   it("agrees with the general parse on generated text", () => {
     fc.assert(
       fc.property(urls, (raw) => {
-        expect(Parse(raw)).toEqual(parseAny(raw));
+        const general = parseAny(raw);
+        expect(Parse(raw)).toEqual(general);
+        const plain = ParsePlain(raw);
+        if (plain !== undefined) expect(plain).toEqual(general);
       }),
       { numRuns: 20_000 },
     );
@@ -92,6 +95,12 @@ describe("Parse: the plain scheme://host[:port]/path form", () => {
     "http://h/p\u00e9/\u00ff;x=y",
   ])("%j", (raw) => {
     expect(Parse(raw)).toEqual(parseAny(raw));
+  });
+  it("answers the usual server names itself, and leaves the rest to the general parse", () => {
+    for (const raw of ["https://registry.example.com", "HTTP://a-b_c.io:5000/v2/x", "https://:1"])
+      expect(ParsePlain(raw)).toEqual(parseAny(raw));
+    for (const raw of ["https://a/%41", "https://u@a", "https://a/é", "https://a:1:2", "h2://a"])
+      expect(ParsePlain(raw)).toBeUndefined();
   });
 });
 

@@ -141,17 +141,18 @@ function getScheme(u: string): { scheme: string; rest: string } | undefined {
  * opaque (`http:x`: no host, no path) or relative (`a/b`).
  */
 export function Parse(raw: string): URL | undefined {
-  return parsePlainAbsolute(raw) ?? parseAny(raw);
+  return ParsePlain(raw) ?? parseAny(raw);
 }
 
 /**
- * The usual form, `scheme://host[:port][/path]` with a letters-only scheme,
- * a host of letters, digits, `.`, `-` and `_`, an optional numeric port
- * and a path without `%`, `?`, `#` or control bytes: Go's answer is the
- * text itself, split, so nothing is unescaped or copied. Anything else
- * (`undefined` here) takes the general parse.
+ * {@link Parse} for the usual form only, `scheme://host[:port][/path]` in
+ * ASCII with a letters-only scheme, a host of letters, digits, `.`, `-` and
+ * `_`, an optional numeric port and a path without `%`, `?`, `#` or control
+ * characters: Go's answer is the text itself, split, so nothing is
+ * unescaped, and the parts are ASCII text as well as bytes. `undefined` for
+ * anything else, which {@link Parse} then reads in full.
  */
-function parsePlainAbsolute(raw: string): URL | undefined {
+export function ParsePlain(raw: string): URL | undefined {
   const n = raw.length;
   let i = 0;
   let upper = false;
@@ -185,7 +186,7 @@ function parsePlainAbsolute(raw: string): URL | undefined {
   const hostEnd = i;
   for (; i < n; i++) {
     const c = raw.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f || c === 0x25 || c === 0x3f || c === 0x23) return undefined;
+    if (c < 0x20 || c >= 0x7f || c === 0x25 || c === 0x3f || c === 0x23) return undefined;
   }
   const scheme = raw.slice(0, schemeEnd);
   return {
