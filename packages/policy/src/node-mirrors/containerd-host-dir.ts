@@ -94,17 +94,21 @@ function makeAbsPath(p: string, base: string): string {
   return p.startsWith("/") ? p : goPath.Join(base, p);
 }
 
-function stringItems(items: readonly TomlValue[], key: string): string[] {
-  return items.map((item, i) => {
+/** The strings of an array; `keyOf` spells the array's key path for an error. */
+function stringItems(items: readonly TomlValue[], keyOf: () => string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as TomlValue;
     if (item.kind !== "string") {
       throw new DecodeError(
         `unable to cast ${describeValue(item)} to string`,
-        `${key}[${i}]`,
+        `${keyOf()}[${i}]`,
         item.at,
       );
     }
-    return item.value;
-  });
+    out.push(item.value);
+  }
+  return out;
 }
 
 function describeValue(value: TomlValue): string {
@@ -164,7 +168,7 @@ function parseHostConfig(
     const value = ca.entry.value;
     if (value.kind === "string") result.caCerts = [makeAbsPath(value.value, baseDir)];
     else if (value.kind === "array")
-      result.caCerts = stringItems(value.items, key).map((p) => makeAbsPath(p, baseDir));
+      result.caCerts = stringItems(value.items, () => key).map((p) => makeAbsPath(p, baseDir));
     else throw new DecodeError(`invalid type ${describeValue(value)} for "ca"`, key, value.at);
   }
   const client = view.field("client");
@@ -179,7 +183,9 @@ function parseHostConfig(
         if (item.kind === "string") {
           pairs.push([makeAbsPath(item.value, baseDir), ""]);
         } else if (item.kind === "array") {
-          const slice = stringItems(item.items, `${key}[${i}]`).map((p) => makeAbsPath(p, baseDir));
+          const slice = stringItems(item.items, () => `${key}[${i}]`).map((p) =>
+            makeAbsPath(p, baseDir),
+          );
           if (slice.length !== 2) {
             throw new DecodeError(
               `invalid pair [${slice.join(" ")}] for "client"`,
@@ -199,17 +205,17 @@ function parseHostConfig(
   }
   const header = view.field("header");
   if (header !== undefined) {
-    const key = view.keyPath(header.key);
-    const table = expectTable(header.entry.value, key);
+    const table = view.table(header);
     const out = new Map<string, string[]>();
     for (const [name, entry] of table.entries) {
       const value = entry.value;
+      const keyOf = () => `${view.keyPath(header.key)}.${name}`;
       if (value.kind === "string") out.set(name, [value.value]);
-      else if (value.kind === "array") out.set(name, stringItems(value.items, `${key}.${name}`));
+      else if (value.kind === "array") out.set(name, stringItems(value.items, keyOf));
       else
         throw new DecodeError(
           `invalid type ${describeValue(value)} for header ${JSON.stringify(name)}`,
-          `${key}.${name}`,
+          keyOf(),
           value.at,
         );
     }

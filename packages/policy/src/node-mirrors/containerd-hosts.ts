@@ -145,7 +145,7 @@ export function hostPaths(root: string, host: string): string[] {
 
 /** Go's `filepath.SplitList` on Unix. */
 function splitList(path: string): string[] {
-  return path === "" ? [] : path.split(":");
+  return path === "" ? [] : path.includes(":") ? path.split(":") : [path];
 }
 
 function findHostDir(

@@ -33,9 +33,8 @@ export interface GoUrlParts {
  * returns an error. An opaque URL (`http:x`) has an empty host and path.
  */
 export function parseGoUrl(raw: string): GoUrlParts | undefined {
-  // ASCII text is its own UTF-8 byte string, and so are the parts Go finds
-  // in it unless an escape decodes to other bytes.
-  if (isAscii(raw) && !raw.includes("%")) return url.Parse(raw);
+  const plain = url.ParsePlain(raw);
+  if (plain !== undefined) return plain;
   const u = url.Parse(utf8.toByteString(raw));
   if (u === undefined) return undefined;
   return { scheme: u.scheme, host: text(u.host), path: text(u.path) };

@@ -23,7 +23,13 @@ import {
 
 /** Turns the parser's expressions into tables, by one library's definition rules. */
 export interface TableBuilder {
-  header(keys: readonly KeyPart[], array: boolean, at: TomlPosition): void;
+  /** `names` are the `keys`' names, spelled out once for both sides. */
+  header(
+    keys: readonly KeyPart[],
+    names: readonly string[],
+    array: boolean,
+    at: TomlPosition,
+  ): void;
   keyValue(keys: readonly KeyPart[], value: RawValue): void;
   readonly root: TomlTable;
 }
@@ -87,7 +93,7 @@ export class TomlParser extends TomlScanner {
     }
     const names = keys.map((k) => k.name);
     this.headers.push({ keys: names, array, at });
-    this.builder.header(keys, array, at);
+    this.builder.header(keys, names, array, at);
     this.skipping = this.skipsTable?.(names) ?? false;
     this.endOfLine();
   }
