@@ -395,8 +395,14 @@ function loadCertFiles(files: NodeFiles, dir: string, trace: Trace): HostConfig[
   return [host];
 }
 
+/** `path.Join(dir, name)` for a clean `dir` and a name that is one plain segment. */
+export function joinName(dir: string, name: string): string {
+  return dir === "/" ? `/${name}` : dir === "." ? name : `${dir}/${name}`;
+}
+
+/** Reads the host directory `dir`, a clean path. */
 export function loadHostDir(files: NodeFiles, dir: string, trace: Trace): HostConfig[] {
-  const file = goPath.Join(dir, "hosts.toml");
+  const file = joinName(dir, "hosts.toml");
   const problem = files.problem(file);
   if (problem?.code === "TOML_ERROR") {
     trace.warn({

@@ -20,6 +20,7 @@ import {
   emptyHost,
   type HostCapability,
   type HostConfig,
+  joinName,
   loadHostDir,
   problemError,
   Trace,
@@ -138,8 +139,16 @@ export function hostDirectoryName(host: string): string {
 export function hostPaths(root: string, host: string): string[] {
   const out: string[] = [];
   const ch = hostDirectoryName(host);
-  if (ch !== host) out.push(goPath.Join(root, ch));
-  out.push(goPath.Join(root, host), goPath.Join(root, "_default"));
+  // A name without `/` (nor `.`, `..`, empty) joins a cleaned root as one
+  // more segment, which is what Join gives, without cleaning three times.
+  if (host === "" || host === "." || host === ".." || host.includes("/")) {
+    if (ch !== host) out.push(goPath.Join(root, ch));
+    out.push(goPath.Join(root, host), goPath.Join(root, "_default"));
+    return out;
+  }
+  const dir = goPath.Clean(root);
+  if (ch !== host) out.push(joinName(dir, ch));
+  out.push(joinName(dir, host), joinName(dir, "_default"));
   return out;
 }
 
