@@ -139,7 +139,7 @@ function parseHostConfig(
   file: string,
 ): HostConfig {
   const result = emptyHost();
-  const overridePathField = view.field("override_path");
+  const overridePathField = view.field(HOST_FIELD.override_path);
   const overridePath = overridePathField === undefined ? false : view.bool(overridePathField);
   if (server !== "") {
     const full = server.startsWith("http") ? server : `https://${server}`;
@@ -158,11 +158,11 @@ function parseHostConfig(
     }
     result.path = path;
   }
-  const skip = view.field("skip_verify");
+  const skip = view.field(HOST_FIELD.skip_verify);
   if (skip !== undefined) result.skipVerify = view.bool(skip);
-  const caps = view.field("capabilities");
+  const caps = view.field(HOST_FIELD.capabilities);
   result.capabilities = caps === undefined ? [...ALL_CAPABILITIES] : decodeCapabilities(view, caps);
-  const ca = view.field("ca");
+  const ca = view.field(HOST_FIELD.ca);
   if (ca !== undefined) {
     const key = view.keyPath(ca.key);
     const value = ca.entry.value;
@@ -171,7 +171,7 @@ function parseHostConfig(
       result.caCerts = stringItems(value.items, () => key).map((p) => makeAbsPath(p, baseDir));
     else throw new DecodeError(`invalid type ${describeValue(value)} for "ca"`, key, value.at);
   }
-  const client = view.field("client");
+  const client = view.field(HOST_FIELD.client);
   if (client !== undefined) {
     const key = view.keyPath(client.key);
     const value = client.entry.value;
@@ -203,7 +203,7 @@ function parseHostConfig(
       throw new DecodeError(`invalid type ${describeValue(value)} for "client"`, key, value.at);
     }
   }
-  const header = view.field("header");
+  const header = view.field(HOST_FIELD.header);
   if (header !== undefined) {
     const table = view.table(header);
     const out = new Map<string, string[]>();
@@ -221,7 +221,7 @@ function parseHostConfig(
     }
     result.header = out;
   }
-  const dial = view.field("dial_timeout");
+  const dial = view.field(HOST_FIELD.dial_timeout);
   if (dial !== undefined) {
     const key = view.keyPath(dial.key);
     const text = expectString(dial.entry.value, key);
@@ -248,11 +248,11 @@ function parseHostConfig(
 function typeCheckHost(view: StructView): void {
   // go-toml decodes every key that matches a field, in file order: a later
   // spelling (`Capabilities`) does not hide an earlier one's type error.
-  for (const field of view.all("capabilities")) view.stringArray(field);
-  for (const field of view.all("skip_verify")) view.bool(field);
-  for (const field of view.all("override_path")) view.bool(field);
-  for (const field of view.all("header")) view.table(field);
-  for (const field of view.all("dial_timeout")) view.string(field);
+  for (const field of view.all(HOST_FIELD.capabilities)) view.stringArray(field);
+  for (const field of view.all(HOST_FIELD.skip_verify)) view.bool(field);
+  for (const field of view.all(HOST_FIELD.override_path)) view.bool(field);
+  for (const field of view.all(HOST_FIELD.header)) view.table(field);
+  for (const field of view.all(HOST_FIELD.dial_timeout)) view.string(field);
 }
 
 /**
@@ -274,8 +274,25 @@ function sortedHostNames(
   return out;
 }
 
+/**
+ * The fields of containerd's `hostFileConfig` (one `[host."…"]` table, and
+ * the top level, which embeds it) and then of the whole file's struct, by
+ * their numbers in {@link HOST_FILE_CONFIG} and {@link HOSTS_FILE}.
+ */
+export const HOST_FIELD = {
+  capabilities: 0,
+  ca: 1,
+  client: 2,
+  skip_verify: 3,
+  header: 4,
+  override_path: 5,
+  dial_timeout: 6,
+  server: 7,
+  host: 8,
+} as const;
+
 /** containerd's `hostFileConfig`: one `[host."…"]` table (and the top level, which embeds it). */
-const HOST_FILE_CONFIG = /*#__PURE__*/ new GoStruct("go-toml", [
+export const HOST_FILE_CONFIG = /*#__PURE__*/ new GoStruct("go-toml", [
   "capabilities",
   "ca",
   "client",
@@ -286,7 +303,7 @@ const HOST_FILE_CONFIG = /*#__PURE__*/ new GoStruct("go-toml", [
 ]);
 
 /** The struct hosts.toml decodes into: `hostFileConfig` embedded, then `server` and the `host` map. */
-const HOSTS_FILE = /*#__PURE__*/ new GoStruct("go-toml", [
+export const HOSTS_FILE = /*#__PURE__*/ new GoStruct("go-toml", [
   ...HOST_FILE_CONFIG.fields,
   "server",
   "host",
@@ -300,7 +317,7 @@ const HOSTS_FILE = /*#__PURE__*/ new GoStruct("go-toml", [
 function skipsHostsTable(keys: readonly string[]): boolean {
   const first = HOSTS_FILE.fieldOf(keys[0] as string);
   if (first < 0) return true;
-  if (HOSTS_FILE.fields[first] !== "host" || keys.length < 3) return false;
+  if (first !== HOST_FIELD.host || keys.length < 3) return false;
   return HOST_FILE_CONFIG.fieldOf(keys[2] as string) < 0;
 }
 
@@ -318,7 +335,7 @@ function parseHostsFile(baseDir: string, text: string, trace: Trace, file: strin
   // go-toml decodes every spelling of `host` into the one map, and a name
   // given twice into the one struct, in file order.
   const hostTables = new Map<string, TomlTable[]>();
-  for (const { key, entry: field } of top.all("host")) {
+  for (const { key, entry: field } of top.all(HOST_FIELD.host)) {
     for (const [name, entry] of expectTable(field.value, key).entries) {
       if (entry.value.kind !== "table") expectTable(entry.value, `${key}.${JSON.stringify(name)}`);
       const table = entry.value as TomlTable;
@@ -334,9 +351,9 @@ function parseHostsFile(baseDir: string, text: string, trace: Trace, file: strin
       new StructView(tables, () => `host.${JSON.stringify(name)}`, HOST_FILE_CONFIG),
     );
   }
-  for (const { key, entry } of top.all("server")) expectString(entry.value, key);
-  for (const { key, entry } of top.all("host")) expectTable(entry.value, key);
-  const serverField = top.field("server");
+  for (const { key, entry } of top.all(HOST_FIELD.server)) expectString(entry.value, key);
+  for (const { key, entry } of top.all(HOST_FIELD.host)) expectTable(entry.value, key);
+  const serverField = top.field(HOST_FIELD.server);
   const server = serverField === undefined ? "" : expectString(serverField.entry.value, "server");
   // go-toml decodes every value into its Go type before containerd reads any host.
   for (const view of hostViews.values()) typeCheckHost(view);

@@ -1,7 +1,7 @@
 import { path as goPath } from "@kubeimg/core/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { joinName } from "./containerd-host-dir.js";
+import { HOST_FIELD, HOST_FILE_CONFIG, HOSTS_FILE, joinName } from "./containerd-host-dir.js";
 import { hostDirectoryName, hostPaths } from "./containerd-hosts.js";
 import { NodeFiles } from "./node-files.js";
 
@@ -78,5 +78,16 @@ describe("NodeFiles", () => {
     }
     expect(files.read("/etc//a/hosts.toml")).toEqual({ text: "x" });
     expect(files.stat("/f/x")).toBe("not-a-directory");
+  });
+});
+
+describe("hosts.toml struct fields", () => {
+  it("are numbered as the structs list them", () => {
+    for (const [name, i] of Object.entries(HOST_FIELD)) {
+      expect(HOSTS_FILE.fields[i]).toBe(name);
+      expect(HOSTS_FILE.indexOf(name)).toBe(i);
+      if (i < HOST_FILE_CONFIG.fields.length) expect(HOST_FILE_CONFIG.indexOf(name)).toBe(i);
+    }
+    expect(Object.keys(HOST_FIELD)).toEqual(HOSTS_FILE.fields);
   });
 });

@@ -130,15 +130,18 @@ export class StructView {
     }
   }
 
-  /** The entry a Go field named `name` receives (the last matching key, as decoding order makes it). */
-  field(name: string): StructEntry | undefined {
-    const list = this.byField[this.struct.indexOf(name)];
+  /**
+   * The entry a Go field receives (the last matching key, as decoding order
+   * makes it); the field by its name or its number in the struct.
+   */
+  field(name: string | number): StructEntry | undefined {
+    const list = this.byField[typeof name === "number" ? name : this.struct.indexOf(name)];
     return list === undefined ? undefined : list[list.length - 1];
   }
 
-  /** Every key a Go field named `name` receives, in file order. */
-  all(name: string): readonly StructEntry[] {
-    return this.byField[this.struct.indexOf(name)] ?? none;
+  /** Every key a Go field receives, in file order. */
+  all(name: string | number): readonly StructEntry[] {
+    return this.byField[typeof name === "number" ? name : this.struct.indexOf(name)] ?? none;
   }
 
   /** The struct's key path (`""` at the top level). */
