@@ -384,15 +384,11 @@ export abstract class TomlScanner {
 /**
  * `text` in its own storage. A slice of the file would be V8's view into
  * the whole file's text, keeping it alive as long as the value (a prefix, a
- * location), and reading through such a view is slower. Two slices joined
- * make a pair, which reading it as a number flattens into one new string;
- * short slices are always copies.
+ * location), and reading through such a view is slower; joining pieces of
+ * it builds one new string. Short slices are always copies.
  */
 function detached(text: string): string {
-  if (text.length < 13) return text;
-  const copy = text.slice(0, 1) + text.slice(1);
-  Number(copy);
-  return copy;
+  return text.length < 13 ? text : [text.slice(0, 1), text.slice(1)].join("");
 }
 
 export function hex4(code: number): string {
