@@ -158,12 +158,11 @@ export class TomlParser extends TomlScanner {
     }
     if (c === "[") return this.array(at);
     if (c === "{") return this.inlineTable(at);
-    const rest = this.src.slice(this.pos, this.pos + 64);
-    if (rest.startsWith("true") && this.terminatesAt(4)) {
+    if (this.src.startsWith("true", this.pos) && this.terminatesAt(4)) {
       this.pos += 4;
       return { kind: "boolean", value: true, at };
     }
-    if (rest.startsWith("false") && this.terminatesAt(5)) {
+    if (this.src.startsWith("false", this.pos) && this.terminatesAt(5)) {
       this.pos += 5;
       return { kind: "boolean", value: false, at };
     }
