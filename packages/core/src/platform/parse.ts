@@ -22,7 +22,13 @@
 import { messageIsQuoted, withCallerStack, withoutStackFrames } from "../errors/kubeimg-error.js";
 import { Quote as goQuote } from "../internal/strconv.js";
 import { PathUnescape } from "../internal/url.js";
-import { isKnownArch, isKnownOS, normalizeArch, normalizeOS } from "./database.js";
+import {
+  isKnownArch,
+  isKnownOS,
+  normalizeArch,
+  normalizeLowerArch,
+  normalizeOS,
+} from "./database.js";
 import { PlatformError, type PlatformSpecifierPart } from "./errors.js";
 import type { Platform, PlatformOptions } from "./platform.js";
 
@@ -73,18 +79,30 @@ function isIn(c: number, which: number): boolean {
   return c < 0x80 && ((characterClasses()[c] as number) & which) !== 0;
 }
 
-/** True when `piece` matches {@link COMPONENT_PATTERN}. */
-function isComponent(piece: string): boolean {
-  if (piece.length === 0) return false;
-  for (let i = 0; i < piece.length; i++) if (!isIn(piece.charCodeAt(i), COMPONENT)) return false;
-  return true;
+/** The case of a piece that passed its check: ASCII, so lower-cased by `toLowerCase` when it has capitals. */
+const INVALID = 0;
+const LOWER = 1;
+const MIXED = 2;
+
+/** Whether `piece` matches {@link COMPONENT_PATTERN} ({@link INVALID} when not), and its case. */
+function componentCase(piece: string): number {
+  return pieceCase(piece, COMPONENT);
 }
 
-/** True when `piece` is an OS name without parentheses. */
-function isOSName(piece: string): boolean {
-  if (piece.length === 0) return false;
-  for (let i = 0; i < piece.length; i++) if (!isIn(piece.charCodeAt(i), NAME)) return false;
-  return true;
+/** Whether every character of non-empty `piece` is in class `which` ({@link INVALID} when not), and its case. */
+function pieceCase(piece: string, which: number): number {
+  if (piece.length === 0) return INVALID;
+  let result = LOWER;
+  for (let i = 0; i < piece.length; i++) {
+    const c = piece.charCodeAt(i);
+    if (!isIn(c, which)) return INVALID;
+    if (c >= 0x41 && c <= 0x5a) result = MIXED;
+  }
+  return result;
+}
+
+function lowered(piece: string, pieceCase: number): string {
+  return pieceCase === MIXED ? piece.toLowerCase() : piece;
 }
 
 /** The groups of {@link OS_PATTERN}: the name, the raw version, and `+`-led raw features (`""` when none). */
@@ -199,7 +217,8 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
 
   const osPiece = slash1 < 0 ? specifier : specifier.slice(0, slash1);
   // Most OS pieces are a bare name, which needs no groups.
-  const plain = isOSName(osPiece);
+  const nameCase = pieceCase(osPiece, NAME);
+  const plain = nameCase !== INVALID;
   const m = plain ? undefined : scanOSPiece(osPiece);
   if (!plain && m === undefined) {
     return refuse(
@@ -256,9 +275,14 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
   const architecture = count < 2 ? "" : specifier.slice(slash1 + 1, slash2 < 0 ? n : slash2);
   const variant = count < 3 ? "" : specifier.slice(slash2 + 1, slash3 < 0 ? n : slash3);
   const extra = count < 4 ? "" : specifier.slice(slash3 + 1);
+  let archCase = LOWER;
+  let variantCase = LOWER;
   for (let i = 1; i < count; i++) {
     const piece = i === 1 ? architecture : i === 2 ? variant : extra;
-    if (!isComponent(piece)) {
+    const c = componentCase(piece);
+    if (i === 1) archCase = c;
+    else if (i === 2) variantCase = c;
+    if (c === INVALID) {
       return refuse(
         "INVALID_COMPONENT",
         `${goQuote(piece)} is an invalid component of ${goQuote(specifier)}: platform specifier component must match ${quotedPattern("component")}${invalidArgument}`,
@@ -269,7 +293,9 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
     }
   }
 
-  const os = normalizeOS(m === undefined ? osPiece : m.name, undefined);
+  // Every piece is ASCII by now: Go's ToLower is toLowerCase, and only where a capital is.
+  let os = m === undefined ? lowered(osPiece, nameCase) : normalizeOS(m.name, undefined);
+  if (os === "macos") os = "darwin";
   const osVersion = version.value;
   switch (count) {
     case 1: {
@@ -295,12 +321,15 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
       );
     }
     case 2: {
-      const [arch, normalizedVariant] = normalizeArch(architecture, "");
+      const [arch, normalizedVariant] = normalizeLowerArch(lowered(architecture, archCase), "");
       const v = arch === "arm" && normalizedVariant === "v7" ? "" : normalizedVariant;
       return { os, architecture: arch, variant: v, osVersion, osFeatures };
     }
     case 3: {
-      const [arch, normalizedVariant] = normalizeArch(architecture, variant);
+      const [arch, normalizedVariant] = normalizeLowerArch(
+        lowered(architecture, archCase),
+        lowered(variant, variantCase),
+      );
       const v = arch === "arm64" && normalizedVariant === "" ? "v8" : normalizedVariant;
       return { os, architecture: arch, variant: v, osVersion, osFeatures };
     }
