@@ -87,7 +87,10 @@ function decodeCapabilities(view: StructView, field: StructEntry): HostCapabilit
       );
     named[bit] = true;
   }
-  return ALL_CAPABILITIES.filter((_, bit) => named[bit]);
+  const out: HostCapability[] = [];
+  for (let bit = 0; bit < named.length; bit++)
+    if (named[bit]) out.push(ALL_CAPABILITIES[bit] as HostCapability);
+  return out;
 }
 
 function makeAbsPath(p: string, base: string): string {

@@ -390,7 +390,7 @@ function resolveWith(
     const skipVerify = h.skipVerify ?? options.defaultTLS?.insecureSkipVerify ?? false;
     const header: Record<string, readonly string[]> = {};
     if (h.header !== undefined) for (const [name, values] of h.header) setOwn(header, name, values);
-    return {
+    const endpoint: { -readonly [K in keyof ContainerdEndpoint]: ContainerdEndpoint[K] } = {
       scheme: h.scheme,
       host: h.host,
       path: h.path,
@@ -400,10 +400,10 @@ function resolveWith(
       httpFallback: own[i] ?? sharedSwitched,
       ca: h.caCerts ?? [],
       client: h.clientPairs ?? [],
-      ...(h.dialTimeoutNs !== undefined
-        ? { dialTimeout: goTime.DurationString(h.dialTimeoutNs) }
-        : {}),
     };
+    if (h.dialTimeoutNs !== undefined)
+      endpoint.dialTimeout = goTime.DurationString(h.dialTimeoutNs);
+    return endpoint;
   });
   return { dir, hosts: endpoints, warnings: trace.warnings, explain: trace.explain };
 }
