@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { SplitHostPortLoose } from "./net.js";
-import { Parse, PathUnescape } from "./url.js";
+import { Parse, ParsePlain, PathUnescape, parseAny } from "./url.js";
 
 describe("Parse (Go net/url.Parse)", () => {
   it.each([
@@ -56,6 +57,50 @@ describe("Parse: scheme, opaque and relative URLs", () => {
     { raw: "s:///h", want: { scheme: "s", opaque: "", host: "", path: "/h" } },
   ])("$raw", ({ raw, want }) => {
     expect(Parse(raw)).toEqual(want);
+  });
+});
+
+describe("Parse: the plain scheme://host[:port]/path form", () => {
+  // The usual form answers without the general parse; whatever it answers,
+  // the general parse (the one the Go vectors hold) answers the same.
+  const piece = fc.constantFrom(
+    ..."aZ09.-_~:/%?#@[]+ \t\u0000\u007f\u00e9".split(""),
+    "https://",
+    "HTTP://",
+    "h2://",
+    ":5000",
+    ":",
+    "/v2",
+    "%41",
+    "registry.example.com",
+  );
+  const urls = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(""));
+  it("agrees with the general parse on generated text", () => {
+    fc.assert(
+      fc.property(urls, (raw) => {
+        const general = parseAny(raw);
+        expect(Parse(raw)).toEqual(general);
+        const plain = ParsePlain(raw);
+        if (plain !== undefined) expect(plain).toEqual(general);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+  it.each([
+    "https://registry.example.com",
+    "HTTPS://Registry-1.example.com:5000/v2/x",
+    "http://a_b:/",
+    "https:///path",
+    "https://:5000",
+    "http://h/p\u00e9/\u00ff;x=y",
+  ])("%j", (raw) => {
+    expect(Parse(raw)).toEqual(parseAny(raw));
+  });
+  it("answers the usual server names itself, and leaves the rest to the general parse", () => {
+    for (const raw of ["https://registry.example.com", "HTTP://a-b_c.io:5000/v2/x", "https://:1"])
+      expect(ParsePlain(raw)).toEqual(parseAny(raw));
+    for (const raw of ["https://a/%41", "https://u@a", "https://a/é", "https://a:1:2", "h2://a"])
+      expect(ParsePlain(raw)).toBeUndefined();
   });
 });
 

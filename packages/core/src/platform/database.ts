@@ -91,8 +91,12 @@ export function normalizeOS(os: string, hostOS: string | undefined): string {
  * table in the module doc of {@link normalizePlatform}). Mirrors normalizeArch.
  */
 export function normalizeArch(architecture: string, variant: string): readonly [string, string] {
-  const arch = ToLower(architecture);
-  let v = ToLower(variant);
+  return normalizeLowerArch(ToLower(architecture), ToLower(variant));
+}
+
+/** {@link normalizeArch} for an architecture and variant already lower-cased. */
+export function normalizeLowerArch(arch: string, variant: string): readonly [string, string] {
+  let v = variant;
   switch (arch) {
     case "i386":
       return ["386", ""];

@@ -22,6 +22,11 @@ describe("parsePlatform", () => {
     { input: "linux", want: ["linux", "amd64", ""] },
     { input: "arm64", want: ["linux", "arm64", ""] },
     { input: "armhf", want: ["linux", "arm", ""] },
+    // Capitals in any piece, with and without the OS's parentheses.
+    { input: "MacOS/AArch64/V9.0", want: ["darwin", "arm64", "v9"] },
+    { input: "LINUX/ARM/V5", want: ["linux", "arm", "v5"] },
+    { input: "Windows(10.0)/AMD64", want: ["windows", "amd64", ""] },
+    { input: "MACOS(1)/Arm64", want: ["darwin", "arm64", ""] },
   ])("$input", ({ input, want }) => {
     const p = parsePlatform(input, { host });
     expect([p.os, p.architecture, p.variant]).toEqual(want);

@@ -21,9 +21,14 @@
 
 import { messageIsQuoted, withCallerStack, withoutStackFrames } from "../errors/kubeimg-error.js";
 import { Quote as goQuote } from "../internal/strconv.js";
-import { SplitN } from "../internal/strings.js";
 import { PathUnescape } from "../internal/url.js";
-import { isKnownArch, isKnownOS, normalizeArch, normalizeOS } from "./database.js";
+import {
+  isKnownArch,
+  isKnownOS,
+  normalizeArch,
+  normalizeLowerArch,
+  normalizeOS,
+} from "./database.js";
 import { PlatformError, type PlatformSpecifierPart } from "./errors.js";
 import type { Platform, PlatformOptions } from "./platform.js";
 
@@ -74,11 +79,30 @@ function isIn(c: number, which: number): boolean {
   return c < 0x80 && ((characterClasses()[c] as number) & which) !== 0;
 }
 
-/** True when `piece` matches {@link COMPONENT_PATTERN}. */
-function isComponent(piece: string): boolean {
-  if (piece.length === 0) return false;
-  for (let i = 0; i < piece.length; i++) if (!isIn(piece.charCodeAt(i), COMPONENT)) return false;
-  return true;
+/** The case of a piece that passed its check: ASCII, so lower-cased by `toLowerCase` when it has capitals. */
+const INVALID = 0;
+const LOWER = 1;
+const MIXED = 2;
+
+/** Whether `piece` matches {@link COMPONENT_PATTERN} ({@link INVALID} when not), and its case. */
+function componentCase(piece: string): number {
+  return pieceCase(piece, COMPONENT);
+}
+
+/** Whether every character of non-empty `piece` is in class `which` ({@link INVALID} when not), and its case. */
+function pieceCase(piece: string, which: number): number {
+  if (piece.length === 0) return INVALID;
+  let result = LOWER;
+  for (let i = 0; i < piece.length; i++) {
+    const c = piece.charCodeAt(i);
+    if (!isIn(c, which)) return INVALID;
+    if (c >= 0x41 && c <= 0x5a) result = MIXED;
+  }
+  return result;
+}
+
+function lowered(piece: string, pieceCase: number): string {
+  return pieceCase === MIXED ? piece.toLowerCase() : piece;
 }
 
 /** The groups of {@link OS_PATTERN}: the name, the raw version, and `+`-led raw features (`""` when none). */
@@ -184,11 +208,19 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
       specifier,
     );
   }
-  const parts = SplitN(specifier, "/", 4);
+  // Go's SplitN(specifier, "/", 4), kept as the slash positions.
+  const n = specifier.length;
+  const slash1 = specifier.indexOf("/");
+  const slash2 = slash1 < 0 ? -1 : specifier.indexOf("/", slash1 + 1);
+  const slash3 = slash2 < 0 ? -1 : specifier.indexOf("/", slash2 + 1);
+  const count = slash1 < 0 ? 1 : slash2 < 0 ? 2 : slash3 < 0 ? 3 : 4;
 
-  const osPiece = parts[0] as string;
-  const m = scanOSPiece(osPiece);
-  if (m === undefined) {
+  const osPiece = slash1 < 0 ? specifier : specifier.slice(0, slash1);
+  // Most OS pieces are a bare name, which needs no groups.
+  const nameCase = pieceCase(osPiece, NAME);
+  const plain = nameCase !== INVALID;
+  const m = plain ? undefined : scanOSPiece(osPiece);
+  if (!plain && m === undefined) {
     return refuse(
       "INVALID_OS_COMPONENT",
       `${goQuote(osPiece)} is an invalid OS component of ${goQuote(specifier)}: OSAndVersion specifier component must match ${quotedPattern("os")}${invalidArgument}`,
@@ -197,7 +229,7 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
       osPiece,
     );
   }
-  const rawVersion = m.version;
+  const rawVersion = m === undefined ? "" : m.version;
   const version = decodeOSOption(rawVersion);
   if (!version.ok) {
     return refuse(
@@ -209,7 +241,7 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
     );
   }
   let osFeatures: readonly string[] = NO_FEATURES;
-  const rawFeatures = m.features;
+  const rawFeatures = m === undefined ? "" : m.features;
   if (rawFeatures !== "") {
     const features: string[] = [];
     const raws = rawFeatures.slice(1).split("+");
@@ -240,9 +272,17 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
     osFeatures = features;
   }
 
-  for (let i = 1; i < parts.length; i++) {
-    const piece = parts[i] as string;
-    if (!isComponent(piece)) {
+  const architecture = count < 2 ? "" : specifier.slice(slash1 + 1, slash2 < 0 ? n : slash2);
+  const variant = count < 3 ? "" : specifier.slice(slash2 + 1, slash3 < 0 ? n : slash3);
+  const extra = count < 4 ? "" : specifier.slice(slash3 + 1);
+  let archCase = LOWER;
+  let variantCase = LOWER;
+  for (let i = 1; i < count; i++) {
+    const piece = i === 1 ? architecture : i === 2 ? variant : extra;
+    const c = componentCase(piece);
+    if (i === 1) archCase = c;
+    else if (i === 2) variantCase = c;
+    if (c === INVALID) {
       return refuse(
         "INVALID_COMPONENT",
         `${goQuote(piece)} is an invalid component of ${goQuote(specifier)}: platform specifier component must match ${quotedPattern("component")}${invalidArgument}`,
@@ -253,9 +293,11 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
     }
   }
 
-  const os = normalizeOS(m.name, undefined);
+  // Every piece is ASCII by now: Go's ToLower is toLowerCase, and only where a capital is.
+  let os = m === undefined ? lowered(osPiece, nameCase) : normalizeOS(m.name, undefined);
+  if (os === "macos") os = "darwin";
   const osVersion = version.value;
-  switch (parts.length) {
+  switch (count) {
     case 1: {
       const host = options.host;
       if (isKnownOS(os)) {
@@ -264,11 +306,11 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
         const variant = host.architecture === "arm" && hostVariant !== "v7" ? hostVariant : "";
         return { os, architecture: host.architecture, variant, osVersion, osFeatures };
       }
-      const [architecture, normalizedVariant] = normalizeArch(osPiece, "");
-      const variant = architecture === "arm" && normalizedVariant === "v7" ? "" : normalizedVariant;
-      if (isKnownArch(architecture)) {
+      const [arch, normalizedVariant] = normalizeArch(osPiece, "");
+      const v = arch === "arm" && normalizedVariant === "v7" ? "" : normalizedVariant;
+      if (isKnownArch(arch)) {
         if (host === undefined) return hostRequired(specifier, "os");
-        return { os: host.os, architecture, variant, osVersion, osFeatures };
+        return { os: host.os, architecture: arch, variant: v, osVersion, osFeatures };
       }
       return refuse(
         "UNKNOWN_OS_OR_ARCH",
@@ -279,18 +321,17 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
       );
     }
     case 2: {
-      const [architecture, normalizedVariant] = normalizeArch(parts[1] as string, "");
-      const variant = architecture === "arm" && normalizedVariant === "v7" ? "" : normalizedVariant;
-      return { os, architecture, variant, osVersion, osFeatures };
+      const [arch, normalizedVariant] = normalizeLowerArch(lowered(architecture, archCase), "");
+      const v = arch === "arm" && normalizedVariant === "v7" ? "" : normalizedVariant;
+      return { os, architecture: arch, variant: v, osVersion, osFeatures };
     }
     case 3: {
-      const [architecture, normalizedVariant] = normalizeArch(
-        parts[1] as string,
-        parts[2] as string,
+      const [arch, normalizedVariant] = normalizeLowerArch(
+        lowered(architecture, archCase),
+        lowered(variant, variantCase),
       );
-      const variant =
-        architecture === "arm64" && normalizedVariant === "" ? "v8" : normalizedVariant;
-      return { os, architecture, variant, osVersion, osFeatures };
+      const v = arch === "arm64" && normalizedVariant === "" ? "v8" : normalizedVariant;
+      return { os, architecture: arch, variant: v, osVersion, osFeatures };
     }
     default:
       return refuse(
@@ -298,7 +339,7 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
         `${goQuote(specifier)}: cannot parse platform specifier${invalidArgument}`,
         specifier,
         "extra",
-        parts[3] as string,
+        extra,
       );
   }
 }

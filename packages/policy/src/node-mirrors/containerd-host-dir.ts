@@ -20,11 +20,10 @@ import {
 } from "./toml/parse.js";
 import {
   DecodeError,
-  expectBool,
   expectString,
-  expectStringArray,
   expectTable,
   GoStruct,
+  type StructEntry,
   StructView,
 } from "./toml/struct-view.js";
 
@@ -73,34 +72,46 @@ export class Trace {
   }
 }
 
-function decodeCapabilities(value: TomlValue, key: string): HostCapability[] {
-  const names = expectStringArray(value, key);
+function decodeCapabilities(view: StructView, field: StructEntry): HostCapability[] {
+  const names = view.stringArray(field);
   if (names.length === 0) return [...ALL_CAPABILITIES];
   // containerd ORs the named bits, so the list comes out in bit order without repeats.
   const named = [false, false, false, false];
   for (const name of names) {
     const bit = ALL_CAPABILITIES.indexOf(name.toLowerCase() as HostCapability);
-    if (bit < 0) throw new DecodeError(`unknown capability ${name}`, key, value.at);
+    if (bit < 0)
+      throw new DecodeError(
+        `unknown capability ${name}`,
+        view.keyPath(field.key),
+        field.entry.value.at,
+      );
     named[bit] = true;
   }
-  return ALL_CAPABILITIES.filter((_, bit) => named[bit]);
+  const out: HostCapability[] = [];
+  for (let bit = 0; bit < named.length; bit++)
+    if (named[bit]) out.push(ALL_CAPABILITIES[bit] as HostCapability);
+  return out;
 }
 
 function makeAbsPath(p: string, base: string): string {
   return p.startsWith("/") ? p : goPath.Join(base, p);
 }
 
-function stringItems(items: readonly TomlValue[], key: string): string[] {
-  return items.map((item, i) => {
+/** The strings of an array; `keyOf` spells the array's key path for an error. */
+function stringItems(items: readonly TomlValue[], keyOf: () => string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as TomlValue;
     if (item.kind !== "string") {
       throw new DecodeError(
         `unable to cast ${describeValue(item)} to string`,
-        `${key}[${i}]`,
+        `${keyOf()}[${i}]`,
         item.at,
       );
     }
-    return item.value;
-  });
+    out.push(item.value);
+  }
+  return out;
 }
 
 function describeValue(value: TomlValue): string {
@@ -131,11 +142,8 @@ function parseHostConfig(
   file: string,
 ): HostConfig {
   const result = emptyHost();
-  const overridePathField = view.field("override_path");
-  const overridePath =
-    overridePathField === undefined
-      ? false
-      : expectBool(overridePathField.entry.value, view.keyPath(overridePathField.key));
+  const overridePathField = view.field(HOST_FIELD.override_path);
+  const overridePath = overridePathField === undefined ? false : view.bool(overridePathField);
   if (server !== "") {
     const full = server.startsWith("http") ? server : `https://${server}`;
     const u = parseGoUrl(full);
@@ -153,23 +161,20 @@ function parseHostConfig(
     }
     result.path = path;
   }
-  const skip = view.field("skip_verify");
-  if (skip !== undefined) result.skipVerify = expectBool(skip.entry.value, view.keyPath(skip.key));
-  const caps = view.field("capabilities");
-  result.capabilities =
-    caps === undefined
-      ? [...ALL_CAPABILITIES]
-      : decodeCapabilities(caps.entry.value, view.keyPath(caps.key));
-  const ca = view.field("ca");
+  const skip = view.field(HOST_FIELD.skip_verify);
+  if (skip !== undefined) result.skipVerify = view.bool(skip);
+  const caps = view.field(HOST_FIELD.capabilities);
+  result.capabilities = caps === undefined ? [...ALL_CAPABILITIES] : decodeCapabilities(view, caps);
+  const ca = view.field(HOST_FIELD.ca);
   if (ca !== undefined) {
     const key = view.keyPath(ca.key);
     const value = ca.entry.value;
     if (value.kind === "string") result.caCerts = [makeAbsPath(value.value, baseDir)];
     else if (value.kind === "array")
-      result.caCerts = stringItems(value.items, key).map((p) => makeAbsPath(p, baseDir));
+      result.caCerts = stringItems(value.items, () => key).map((p) => makeAbsPath(p, baseDir));
     else throw new DecodeError(`invalid type ${describeValue(value)} for "ca"`, key, value.at);
   }
-  const client = view.field("client");
+  const client = view.field(HOST_FIELD.client);
   if (client !== undefined) {
     const key = view.keyPath(client.key);
     const value = client.entry.value;
@@ -181,7 +186,9 @@ function parseHostConfig(
         if (item.kind === "string") {
           pairs.push([makeAbsPath(item.value, baseDir), ""]);
         } else if (item.kind === "array") {
-          const slice = stringItems(item.items, `${key}[${i}]`).map((p) => makeAbsPath(p, baseDir));
+          const slice = stringItems(item.items, () => `${key}[${i}]`).map((p) =>
+            makeAbsPath(p, baseDir),
+          );
           if (slice.length !== 2) {
             throw new DecodeError(
               `invalid pair [${slice.join(" ")}] for "client"`,
@@ -199,25 +206,25 @@ function parseHostConfig(
       throw new DecodeError(`invalid type ${describeValue(value)} for "client"`, key, value.at);
     }
   }
-  const header = view.field("header");
+  const header = view.field(HOST_FIELD.header);
   if (header !== undefined) {
-    const key = view.keyPath(header.key);
-    const table = expectTable(header.entry.value, key);
+    const table = view.table(header);
     const out = new Map<string, string[]>();
     for (const [name, entry] of table.entries) {
       const value = entry.value;
+      const keyOf = () => `${view.keyPath(header.key)}.${name}`;
       if (value.kind === "string") out.set(name, [value.value]);
-      else if (value.kind === "array") out.set(name, stringItems(value.items, `${key}.${name}`));
+      else if (value.kind === "array") out.set(name, stringItems(value.items, keyOf));
       else
         throw new DecodeError(
           `invalid type ${describeValue(value)} for header ${JSON.stringify(name)}`,
-          `${key}.${name}`,
+          keyOf(),
           value.at,
         );
     }
     result.header = out;
   }
-  const dial = view.field("dial_timeout");
+  const dial = view.field(HOST_FIELD.dial_timeout);
   if (dial !== undefined) {
     const key = view.keyPath(dial.key);
     const text = expectString(dial.entry.value, key);
@@ -244,14 +251,11 @@ function parseHostConfig(
 function typeCheckHost(view: StructView): void {
   // go-toml decodes every key that matches a field, in file order: a later
   // spelling (`Capabilities`) does not hide an earlier one's type error.
-  for (const { key, entry } of view.all("capabilities"))
-    expectStringArray(entry.value, view.keyPath(key));
-  for (const name of ["skip_verify", "override_path"]) {
-    for (const { key, entry } of view.all(name)) expectBool(entry.value, view.keyPath(key));
-  }
-  for (const { key, entry } of view.all("header")) expectTable(entry.value, view.keyPath(key));
-  for (const { key, entry } of view.all("dial_timeout"))
-    expectString(entry.value, view.keyPath(key));
+  for (const field of view.all(HOST_FIELD.capabilities)) view.stringArray(field);
+  for (const field of view.all(HOST_FIELD.skip_verify)) view.bool(field);
+  for (const field of view.all(HOST_FIELD.override_path)) view.bool(field);
+  for (const field of view.all(HOST_FIELD.header)) view.table(field);
+  for (const field of view.all(HOST_FIELD.dial_timeout)) view.string(field);
 }
 
 /**
@@ -273,8 +277,25 @@ function sortedHostNames(
   return out;
 }
 
+/**
+ * The fields of containerd's `hostFileConfig` (one `[host."…"]` table, and
+ * the top level, which embeds it) and then of the whole file's struct, by
+ * their numbers in {@link HOST_FILE_CONFIG} and {@link HOSTS_FILE}.
+ */
+export const HOST_FIELD = {
+  capabilities: 0,
+  ca: 1,
+  client: 2,
+  skip_verify: 3,
+  header: 4,
+  override_path: 5,
+  dial_timeout: 6,
+  server: 7,
+  host: 8,
+} as const;
+
 /** containerd's `hostFileConfig`: one `[host."…"]` table (and the top level, which embeds it). */
-const HOST_FILE_CONFIG = /*#__PURE__*/ new GoStruct("go-toml", [
+export const HOST_FILE_CONFIG = /*#__PURE__*/ new GoStruct("go-toml", [
   "capabilities",
   "ca",
   "client",
@@ -285,7 +306,7 @@ const HOST_FILE_CONFIG = /*#__PURE__*/ new GoStruct("go-toml", [
 ]);
 
 /** The struct hosts.toml decodes into: `hostFileConfig` embedded, then `server` and the `host` map. */
-const HOSTS_FILE = /*#__PURE__*/ new GoStruct("go-toml", [
+export const HOSTS_FILE = /*#__PURE__*/ new GoStruct("go-toml", [
   ...HOST_FILE_CONFIG.fields,
   "server",
   "host",
@@ -299,7 +320,7 @@ const HOSTS_FILE = /*#__PURE__*/ new GoStruct("go-toml", [
 function skipsHostsTable(keys: readonly string[]): boolean {
   const first = HOSTS_FILE.fieldOf(keys[0] as string);
   if (first < 0) return true;
-  if (HOSTS_FILE.fields[first] !== "host" || keys.length < 3) return false;
+  if (first !== HOST_FIELD.host || keys.length < 3) return false;
   return HOST_FILE_CONFIG.fieldOf(keys[2] as string) < 0;
 }
 
@@ -317,7 +338,7 @@ function parseHostsFile(baseDir: string, text: string, trace: Trace, file: strin
   // go-toml decodes every spelling of `host` into the one map, and a name
   // given twice into the one struct, in file order.
   const hostTables = new Map<string, TomlTable[]>();
-  for (const { key, entry: field } of top.all("host")) {
+  for (const { key, entry: field } of top.all(HOST_FIELD.host)) {
     for (const [name, entry] of expectTable(field.value, key).entries) {
       if (entry.value.kind !== "table") expectTable(entry.value, `${key}.${JSON.stringify(name)}`);
       const table = entry.value as TomlTable;
@@ -328,11 +349,14 @@ function parseHostsFile(baseDir: string, text: string, trace: Trace, file: strin
   }
   const hostViews = new Map<string, StructView>();
   for (const [name, tables] of hostTables) {
-    hostViews.set(name, new StructView(tables, `host.${JSON.stringify(name)}`, HOST_FILE_CONFIG));
+    hostViews.set(
+      name,
+      new StructView(tables, () => `host.${JSON.stringify(name)}`, HOST_FILE_CONFIG),
+    );
   }
-  for (const { key, entry } of top.all("server")) expectString(entry.value, key);
-  for (const { key, entry } of top.all("host")) expectTable(entry.value, key);
-  const serverField = top.field("server");
+  for (const { key, entry } of top.all(HOST_FIELD.server)) expectString(entry.value, key);
+  for (const { key, entry } of top.all(HOST_FIELD.host)) expectTable(entry.value, key);
+  const serverField = top.field(HOST_FIELD.server);
   const server = serverField === undefined ? "" : expectString(serverField.entry.value, "server");
   // go-toml decodes every value into its Go type before containerd reads any host.
   for (const view of hostViews.values()) typeCheckHost(view);
@@ -391,8 +415,14 @@ function loadCertFiles(files: NodeFiles, dir: string, trace: Trace): HostConfig[
   return [host];
 }
 
+/** `path.Join(dir, name)` for a clean `dir` and a name that is one plain segment. */
+export function joinName(dir: string, name: string): string {
+  return dir === "/" ? `/${name}` : dir === "." ? name : `${dir}/${name}`;
+}
+
+/** Reads the host directory `dir`, a clean path. */
 export function loadHostDir(files: NodeFiles, dir: string, trace: Trace): HostConfig[] {
-  const file = goPath.Join(dir, "hosts.toml");
+  const file = joinName(dir, "hosts.toml");
   const problem = files.problem(file);
   if (problem?.code === "TOML_ERROR") {
     trace.warn({

@@ -20,6 +20,7 @@ import {
   emptyHost,
   type HostCapability,
   type HostConfig,
+  joinName,
   loadHostDir,
   problemError,
   Trace,
@@ -138,14 +139,22 @@ export function hostDirectoryName(host: string): string {
 export function hostPaths(root: string, host: string): string[] {
   const out: string[] = [];
   const ch = hostDirectoryName(host);
-  if (ch !== host) out.push(goPath.Join(root, ch));
-  out.push(goPath.Join(root, host), goPath.Join(root, "_default"));
+  // A name without `/` (nor `.`, `..`, empty) joins a cleaned root as one
+  // more segment, which is what Join gives, without cleaning three times.
+  if (host === "" || host === "." || host === ".." || host.includes("/")) {
+    if (ch !== host) out.push(goPath.Join(root, ch));
+    out.push(goPath.Join(root, host), goPath.Join(root, "_default"));
+    return out;
+  }
+  const dir = goPath.Clean(root);
+  if (ch !== host) out.push(joinName(dir, ch));
+  out.push(joinName(dir, host), joinName(dir, "_default"));
   return out;
 }
 
 /** Go's `filepath.SplitList` on Unix. */
 function splitList(path: string): string[] {
-  return path === "" ? [] : path.split(":");
+  return path === "" ? [] : path.includes(":") ? path.split(":") : [path];
 }
 
 function findHostDir(
@@ -379,8 +388,9 @@ function resolveWith(
 
   const endpoints = hosts.map((h, i): ContainerdEndpoint => {
     const skipVerify = h.skipVerify ?? options.defaultTLS?.insecureSkipVerify ?? false;
-    const header: Record<string, readonly string[]> = Object.fromEntries(h.header ?? []);
-    return {
+    const header: Record<string, readonly string[]> = {};
+    if (h.header !== undefined) for (const [name, values] of h.header) setOwn(header, name, values);
+    const endpoint: { -readonly [K in keyof ContainerdEndpoint]: ContainerdEndpoint[K] } = {
       scheme: h.scheme,
       host: h.host,
       path: h.path,
@@ -390,10 +400,22 @@ function resolveWith(
       httpFallback: own[i] ?? sharedSwitched,
       ca: h.caCerts ?? [],
       client: h.clientPairs ?? [],
-      ...(h.dialTimeoutNs !== undefined
-        ? { dialTimeout: goTime.DurationString(h.dialTimeoutNs) }
-        : {}),
     };
+    if (h.dialTimeoutNs !== undefined)
+      endpoint.dialTimeout = goTime.DurationString(h.dialTimeoutNs);
+    return endpoint;
   });
   return { dir, hosts: endpoints, warnings: trace.warnings, explain: trace.explain };
+}
+
+/** Sets an own property, `__proto__` included (as `Object.fromEntries` does). */
+function setOwn(record: Record<string, readonly string[]>, key: string, value: readonly string[]) {
+  if (key === "__proto__")
+    Object.defineProperty(record, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else record[key] = value;
 }

@@ -33,12 +33,13 @@ export interface GoUrlParts {
  * returns an error. An opaque URL (`http:x`) has an empty host and path.
  */
 export function parseGoUrl(raw: string): GoUrlParts | undefined {
-  const u = url.Parse(isAscii(raw) ? raw : utf8.toByteString(raw));
+  const plain = url.ParsePlain(raw);
+  if (plain !== undefined) return plain;
+  const u = url.Parse(utf8.toByteString(raw));
   if (u === undefined) return undefined;
   return { scheme: u.scheme, host: text(u.host), path: text(u.path) };
 }
 
-/** ASCII text is its own UTF-8 byte string (the usual server name needs no conversion). */
 function isAscii(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false;
   return true;

@@ -99,6 +99,8 @@ export class NodeFiles {
 
   /** What `os.Stat` would find: a file, a directory, nothing, or a path through a file (`ENOTDIR`). */
   stat(rawPath: string): StatResult {
+    // Keys are clean paths: one found as given needs no cleaning.
+    if (this.files.has(rawPath)) return "file";
     const path = goPath.Clean(rawPath);
     if (this.files.has(path)) return "file";
     if (this.dirs.has(path)) return "dir";
@@ -112,6 +114,8 @@ export class NodeFiles {
 
   /** The text of a regular file, or the stat result explaining why there is none. */
   read(rawPath: string): { text: string } | { error: Exclude<StatResult, "file"> } {
+    const found = this.files.get(rawPath);
+    if (found !== undefined) return { text: found };
     const path = goPath.Clean(rawPath);
     const text = this.files.get(path);
     if (text !== undefined) return { text };

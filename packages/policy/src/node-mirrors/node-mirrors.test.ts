@@ -17,6 +17,21 @@ function thrown(fn: () => unknown): NodeMirrorsError {
 }
 
 describe("resolveContainerdHosts", () => {
+  it("gives every header its own property, __proto__ and constructor included", () => {
+    const r = resolveContainerdHosts("docker.io", {
+      [`${certs}/docker.io/hosts.toml`]:
+        '[host."https://m.example".header]\n__proto__ = "a"\nconstructor = ["b", "c"]\nx-y = "d"\n',
+    });
+    const header = r.hosts[0]?.header ?? {};
+    expect(Object.getPrototypeOf(header)).toBe(Object.prototype);
+    expect(Object.entries(header)).toEqual([
+      ["__proto__", ["a"]],
+      ["constructor", ["b", "c"]],
+      ["x-y", ["d"]],
+    ]);
+    expect(r.hosts[1]?.header).toEqual({});
+  });
+
   it("tries the [host] entries in file order, then the server, never the upstream", () => {
     const r = resolveContainerdHosts("docker.io", {
       [`${certs}/docker.io/hosts.toml`]:

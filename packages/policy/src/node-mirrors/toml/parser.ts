@@ -23,7 +23,13 @@ import {
 
 /** Turns the parser's expressions into tables, by one library's definition rules. */
 export interface TableBuilder {
-  header(keys: readonly KeyPart[], array: boolean, at: TomlPosition): void;
+  /** `names` are the `keys`' names, spelled out once for both sides. */
+  header(
+    keys: readonly KeyPart[],
+    names: readonly string[],
+    array: boolean,
+    at: TomlPosition,
+  ): void;
   keyValue(keys: readonly KeyPart[], value: RawValue): void;
   readonly root: TomlTable;
 }
@@ -50,13 +56,13 @@ export class TomlParser extends TomlScanner {
     while (!this.eof()) {
       this.skipWhitespace();
       if (this.eof()) break;
-      const c = this.peek();
-      if (c === "#") {
+      const c = this.code();
+      if (c === 0x23) {
         this.comment();
         this.endOfLine();
       } else if (this.newline()) {
         // blank line
-      } else if (c === "[") {
+      } else if (c === 0x5b) {
         this.header();
       } else {
         this.depth = this.sectionDepth;
@@ -72,22 +78,22 @@ export class TomlParser extends TomlScanner {
   private header(): void {
     const at = this.here();
     this.pos++;
-    const array = this.peek() === "[";
+    const array = this.code() === 0x5b;
     if (array) this.pos++;
     this.skipWhitespace();
     this.depth = 0;
     const keys = this.key();
     this.sectionDepth = keys.length;
     this.skipWhitespace();
-    if (this.peek() !== "]") this.fail(`expected "]" to close the table header`);
+    if (this.code() !== 0x5d) this.fail(`expected "]" to close the table header`);
     this.pos++;
     if (array) {
-      if (this.peek() !== "]") this.fail(`expected "]]" to close the array-of-tables header`);
+      if (this.code() !== 0x5d) this.fail(`expected "]]" to close the array-of-tables header`);
       this.pos++;
     }
     const names = keys.map((k) => k.name);
     this.headers.push({ keys: names, array, at });
-    this.builder.header(keys, array, at);
+    this.builder.header(keys, names, array, at);
     this.skipping = this.skipsTable?.(names) ?? false;
     this.endOfLine();
   }
@@ -99,24 +105,23 @@ export class TomlParser extends TomlScanner {
       this.skipWhitespace();
       const at = this.here();
       this.enter(at);
-      const c = this.peek();
+      const c = this.code();
       let name: string;
-      if (c === '"') {
+      if (c === 0x22) {
         if (this.src.startsWith('"""', this.pos)) this.fail("a key cannot be a multi-line string");
         name = this.basicString();
-      } else if (c === "'") {
+      } else if (c === 0x27) {
         if (this.src.startsWith("'''", this.pos)) this.fail("a key cannot be a multi-line string");
         name = this.literalString();
       } else {
         const start = this.pos;
-        while (this.pos < this.src.length && isBareKeyCode(this.src.charCodeAt(this.pos)))
-          this.pos++;
-        if (this.pos === start) this.fail(`expected a key, found ${describeChar(c)}`);
+        while (isBareKeyCode(this.src.charCodeAt(this.pos))) this.pos++;
+        if (this.pos === start) this.fail(`expected a key, found ${describeChar(this.peek())}`);
         name = this.src.slice(start, this.pos);
       }
       parts.push({ name, at });
       this.skipWhitespace();
-      if (this.peek() !== ".") return parts;
+      if (this.code() !== 0x2e) return parts;
       this.pos++;
     }
   }
@@ -128,7 +133,7 @@ export class TomlParser extends TomlScanner {
   private keyAndEquals(): KeyPart[] {
     const keys = this.key();
     this.skipWhitespace();
-    if (this.peek() !== "=")
+    if (this.code() !== 0x3d)
       this.fail(`expected "=" after the key, found ${describeChar(this.peek())}`);
     this.pos++;
     this.skipWhitespace();
@@ -152,12 +157,11 @@ export class TomlParser extends TomlScanner {
     }
     if (c === "[") return this.array(at);
     if (c === "{") return this.inlineTable(at);
-    const rest = this.src.slice(this.pos, this.pos + 64);
-    if (rest.startsWith("true") && this.terminatesAt(4)) {
+    if (this.src.startsWith("true", this.pos) && this.terminatesAt(4)) {
       this.pos += 4;
       return { kind: "boolean", value: true, at };
     }
-    if (rest.startsWith("false") && this.terminatesAt(5)) {
+    if (this.src.startsWith("false", this.pos) && this.terminatesAt(5)) {
       this.pos += 5;
       return { kind: "boolean", value: false, at };
     }
@@ -180,18 +184,18 @@ export class TomlParser extends TomlScanner {
     const items: RawValue[] = [];
     for (;;) {
       this.arraySpace();
-      if (this.peek() === "]") {
+      if (this.code() === 0x5d) {
         this.pos++;
         break;
       }
       if (this.eof()) this.fail("unterminated array");
       items.push(this.value());
       this.arraySpace();
-      if (this.peek() === ",") {
+      if (this.code() === 0x2c) {
         this.pos++;
         continue;
       }
-      if (this.peek() === "]") {
+      if (this.code() === 0x5d) {
         this.pos++;
         break;
       }
@@ -207,7 +211,7 @@ export class TomlParser extends TomlScanner {
     this.pos++;
     const pairs: { keys: KeyPart[]; value: RawValue }[] = [];
     this.skipWhitespace();
-    if (this.peek() === "}") {
+    if (this.code() === 0x7d) {
       this.pos++;
     } else {
       for (;;) {
@@ -215,13 +219,13 @@ export class TomlParser extends TomlScanner {
         pairs.push({ keys, value: this.value() });
         this.depth = outer;
         this.skipWhitespace();
-        if (this.peek() === ",") {
+        if (this.code() === 0x2c) {
           this.pos++;
           this.skipWhitespace();
-          if (this.peek() === "}") this.fail("trailing comma in an inline table");
+          if (this.code() === 0x7d) this.fail("trailing comma in an inline table");
           continue;
         }
-        if (this.peek() === "}") {
+        if (this.code() === 0x7d) {
           this.pos++;
           break;
         }

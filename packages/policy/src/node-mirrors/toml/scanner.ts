@@ -18,6 +18,9 @@ import {
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
 
+/** The run of a basic string's characters that need no attention: tab and printable, but `"` and `\\`. */
+const plainBasic = /[\t !#-[\]-~\u0080-\uffff]*/y;
+
 /** `A-Za-z0-9_-`, by character code. */
 export function isBareKeyCode(c: number): boolean {
   return (
@@ -86,6 +89,11 @@ export abstract class TomlScanner {
     throw new TomlSyntaxError(message, at);
   }
 
+  /** The character code `offset` ahead, `NaN` past the end: compared without making a string. */
+  protected code(offset = 0): number {
+    return this.src.charCodeAt(this.pos + offset);
+  }
+
   protected peek(offset = 0): string {
     return this.src[this.pos + offset] ?? "";
   }
@@ -104,13 +112,13 @@ export abstract class TomlScanner {
 
   /** Consumes a newline (LF or CRLF) if one is next. */
   protected newline(): boolean {
-    if (this.peek() === "\n") {
+    if (this.code() === 0x0a) {
       this.pos++;
       this.line++;
       this.lineStart = this.pos;
       return true;
     }
-    if (this.peek() === "\r" && this.peek(1) === "\n") {
+    if (this.code() === 0x0d && this.code(1) === 0x0a) {
       this.pos += 2;
       this.line++;
       this.lineStart = this.pos;
@@ -120,11 +128,11 @@ export abstract class TomlScanner {
   }
 
   protected comment(): void {
-    if (this.peek() !== "#") return;
+    if (this.code() !== 0x23) return;
     this.pos++;
     while (!this.eof()) {
       const c = this.peek();
-      if (c === "\n" || (c === "\r" && this.peek(1) === "\n")) return;
+      if (c === "\n" || (c === "\r" && this.code(1) === 0x0a)) return;
       const code = c.charCodeAt(0);
       if (isControl(code)) this.fail(`control character U+${hex4(code)} in a comment`);
       this.pos++;
@@ -285,23 +293,32 @@ export abstract class TomlScanner {
 
   protected basicString(): string {
     this.pos++;
+    // The usual string, without escapes or control characters, in one match.
+    plainBasic.lastIndex = this.pos;
+    plainBasic.test(this.src);
+    const end = plainBasic.lastIndex;
+    if (this.src.charCodeAt(end) === 0x22) {
+      const text = this.src.slice(this.pos, end);
+      this.pos = end + 1;
+      return detached(text);
+    }
     let out = "";
+    let from = this.pos;
     for (;;) {
       if (this.eof()) this.fail("unterminated string");
       const code = this.src.charCodeAt(this.pos);
       if (code === 0x22) {
+        out += this.src.slice(from, this.pos);
         this.pos++;
-        return out;
+        return detached(out);
       }
       if (code === 0x5c) {
+        out += this.src.slice(from, this.pos);
         out += this.escape();
+        from = this.pos;
         continue;
       }
       if (isControl(code)) this.fail(`control character U+${hex4(code)} in a string`);
-      // Built a character at a time, not sliced from the file: a slice would
-      // keep the whole file's text alive as long as the value (a prefix, a
-      // location), and prefix matching on it is slower.
-      out += this.src[this.pos];
       this.pos++;
     }
   }
@@ -313,7 +330,7 @@ export abstract class TomlScanner {
       if (this.eof()) this.fail("unterminated string");
       const c = this.peek();
       if (c === "'") {
-        const out = this.src.slice(start, this.pos);
+        const out = detached(this.src.slice(start, this.pos));
         this.pos++;
         return out;
       }
@@ -379,6 +396,16 @@ export abstract class TomlScanner {
       this.pos++;
     }
   }
+}
+
+/**
+ * `text` in its own storage. A slice of the file would be V8's view into
+ * the whole file's text, keeping it alive as long as the value (a prefix, a
+ * location), and reading through such a view is slower; joining pieces of
+ * it builds one new string. Short slices are always copies.
+ */
+function detached(text: string): string {
+  return text.length < 13 ? text : [text.slice(0, 1), text.slice(1)].join("");
 }
 
 export function hex4(code: number): string {

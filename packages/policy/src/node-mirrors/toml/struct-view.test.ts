@@ -27,6 +27,22 @@ describe("StructView", () => {
   const fields = Array.from({ length: 20 }, (_, i) => `field-${i}`);
   const struct = new GoStruct("burntsushi", fields);
 
+  it("spells its key path only when a message needs it, once", () => {
+    const { table } = countingTable(["field-0", "field-1"]);
+    let spelled = 0;
+    const view = new StructView(table, () => `host.${JSON.stringify(`n${++spelled}`)}`, struct);
+    const f0 = view.field("field-0");
+    const f1 = view.field(struct.indexOf("field-1"));
+    if (f0 === undefined || f1 === undefined) throw new Error("fields not found");
+    expect(view.bool(f0)).toBe(true);
+    expect(view.bool(f1)).toBe(true);
+    expect(spelled).toBe(0);
+    expect(() => view.string(f0)).toThrow('(key host."n1".field-0)');
+    expect(() => view.table(f1)).toThrow('(key host."n1".field-1)');
+    expect(view.path).toBe('host."n1"');
+    expect(spelled).toBe(1);
+  });
+
   it("matches each key to its field in one pass, however many fields are read", () => {
     const keys = [...fields.map((f) => f.toUpperCase()), ...fields, "other-a", "other-b"];
     const { table, visits } = countingTable(keys);

@@ -104,11 +104,17 @@ const none: readonly StructEntry[] = [];
 export class StructView {
   private readonly byField: (StructEntry[] | undefined)[];
   private readonly rest: StructEntry[] = [];
+  private pathText: string | (() => string);
+  /**
+   * `path` is the struct's key path for messages, or a function giving it
+   * when a message first needs it (most views never do).
+   */
   constructor(
     tables: TomlTable | readonly TomlTable[],
-    readonly path: string,
+    path: string | (() => string),
     private readonly struct: GoStruct,
   ) {
+    this.pathText = path;
     this.byField = new Array(struct.fields.length);
     for (const table of "kind" in tables ? [tables] : tables) {
       for (const [key, entry] of table.entries) {
@@ -124,15 +130,53 @@ export class StructView {
     }
   }
 
-  /** The entry a Go field named `name` receives (the last matching key, as decoding order makes it). */
-  field(name: string): StructEntry | undefined {
-    const list = this.byField[this.struct.indexOf(name)];
+  /**
+   * The entry a Go field receives (the last matching key, as decoding order
+   * makes it); the field by its name or its number in the struct.
+   */
+  field(name: string | number): StructEntry | undefined {
+    const list = this.byField[typeof name === "number" ? name : this.struct.indexOf(name)];
     return list === undefined ? undefined : list[list.length - 1];
   }
 
-  /** Every key a Go field named `name` receives, in file order. */
-  all(name: string): readonly StructEntry[] {
-    return this.byField[this.struct.indexOf(name)] ?? none;
+  /** Every key a Go field receives, in file order. */
+  all(name: string | number): readonly StructEntry[] {
+    return this.byField[typeof name === "number" ? name : this.struct.indexOf(name)] ?? none;
+  }
+
+  /** The struct's key path (`""` at the top level). */
+  get path(): string {
+    if (typeof this.pathText !== "string") this.pathText = this.pathText();
+    return this.pathText;
+  }
+
+  /** The string a field received; the key's path is spelled only for a mismatch. */
+  string({ key, entry }: StructEntry): string {
+    const value = entry.value;
+    return value.kind === "string" ? value.value : expectString(value, this.keyPath(key));
+  }
+
+  bool({ key, entry }: StructEntry): boolean {
+    const value = entry.value;
+    return value.kind === "boolean" ? value.value : expectBool(value, this.keyPath(key));
+  }
+
+  table({ key, entry }: StructEntry): TomlTable {
+    const value = entry.value;
+    return value.kind === "table" ? value : expectTable(value, this.keyPath(key));
+  }
+
+  stringArray({ key, entry }: StructEntry): string[] {
+    const value = entry.value;
+    if (value.kind === "array") {
+      const out: string[] = [];
+      for (const item of value.items) {
+        if (item.kind !== "string") return expectStringArray(value, this.keyPath(key));
+        out.push(item.value);
+      }
+      return out;
+    }
+    return expectStringArray(value, this.keyPath(key));
   }
 
   keyPath(key: string): string {

@@ -28,8 +28,12 @@ export class StrictBuilder implements TableBuilder {
   readonly root = newTable({ line: 1, column: 1 }, "root");
   private current = this.root;
 
-  header(keys: readonly KeyPart[], array: boolean, at: TomlPosition): void {
-    const names = keys.map((k) => k.name);
+  header(
+    _keys: readonly KeyPart[],
+    names: readonly string[],
+    array: boolean,
+    at: TomlPosition,
+  ): void {
     this.current = array ? this.defineArrayTable(names, at) : this.defineTable(names, at);
   }
 
@@ -40,7 +44,8 @@ export class StrictBuilder implements TableBuilder {
   /** Walks to the parent of the last header key, creating implicit tables. */
   private walkHeader(keys: readonly string[], at: TomlPosition): TomlTable {
     let table = this.root;
-    for (const key of keys.slice(0, -1)) {
+    for (let i = 0; i < keys.length - 1; i++) {
+      const key = keys[i] as string;
       const entry = table.entries.get(key);
       if (entry === undefined) {
         const created = newTable(at, "implicit");
@@ -104,7 +109,8 @@ export class StrictBuilder implements TableBuilder {
 
   private assign(table: TomlTable, keys: readonly KeyPart[], raw: RawValue): void {
     let target = table;
-    for (const part of keys.slice(0, -1)) {
+    for (let i = 0; i < keys.length - 1; i++) {
+      const part = keys[i] as KeyPart;
       const entry = target.entries.get(part.name);
       if (entry === undefined) {
         const created = newTable(part.at, "dotted");
@@ -231,7 +237,12 @@ export class BurntSushiBuilder implements TableBuilder {
     this.top.remember(this.root);
   }
 
-  header(keys: readonly KeyPart[], array: boolean, at: TomlPosition): void {
+  header(
+    keys: readonly KeyPart[],
+    _names: readonly string[],
+    array: boolean,
+    at: TomlPosition,
+  ): void {
     let path = this.top;
     for (const k of keys) path = path.child(k.name);
     this.addContext(path, array, at);
