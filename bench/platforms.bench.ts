@@ -5,7 +5,8 @@
  * for that node from an image index of 50 platforms (BuildKit-style, with
  * attestation entries and Windows builds).
  *
- * The first table's peer is containerd/platforms v1.0.0-rc.4 itself, when a Go harness
+ * The first table's peer is containerd/platforms v1.0.0-rc.5 (the release kubeimg
+ * reproduces by default) itself, when a Go harness
  * over it is at hand: set KUBEIMG_PLATFORMS_GO to an executable that reads
  * one JSON request a line on stdin (`{"op":"bench","inputs":[…],
  * "candidates":[…],"n":N}`) and answers `{"expect":{"parseMatchNs":…,
@@ -262,7 +263,7 @@ const nsOf = (name: string) =>
   1e9 / (rows.find((r) => r.name.startsWith(name))?.opsPerSecond ?? Number.NaN);
 const ours = { parseMatchNs: nsOf("parse + normalize"), selectNs: nsOf("choose from an index") };
 console.log("\n### ns per operation\n");
-console.log("| operation | @kubeimg/core (ns) | containerd/platforms rc.4, Go (ns) | Go ÷ ours |");
+console.log("| operation | @kubeimg/core (ns) | containerd/platforms rc.5, Go (ns) | Go ÷ ours |");
 console.log("| --- | ---: | ---: | ---: |");
 
 const goBinary = process.env.KUBEIMG_PLATFORMS_GO;
