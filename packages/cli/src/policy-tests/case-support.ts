@@ -3,9 +3,8 @@
  * the context a case runs in, and the comparison of expected with actual.
  */
 import type { TagInfo } from "@kubeimg/policy/tags/dialects";
-import type { UpstreamChoice } from "../args/upstream.js";
 import { colorsFor } from "../output/color.js";
-import { PolicyRefError, type TestEnvironment } from "./environment.js";
+import { PolicyRefError, type TestEnvironment, type TestUpstream } from "./environment.js";
 import { failAt, type TestCase, type TestFile } from "./test-file.js";
 
 export type Json = Record<string, unknown>;
@@ -49,12 +48,6 @@ export interface CaseContext {
   /** The releases the file's cases reproduce: its `upstream:`, else `--upstream`, else the newest. */
   readonly upstream: TestUpstream;
 }
-
-/** The releases a test file's cases reproduce. */
-export type TestUpstream = Pick<
-  UpstreamChoice,
-  "containerd" | "containers-image" | "kubelet" | "semver"
->;
 
 export const plain = colorsFor(
   { stdout: { write() {} }, stderr: { write() {} }, env: {}, cwd: "/", fetch: globalThis.fetch },

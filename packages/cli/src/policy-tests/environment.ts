@@ -16,6 +16,7 @@ import {
   type RoutingResource,
 } from "@kubeimg/policy/routing";
 import type { ImagePolicy } from "@kubeimg/policy/tags";
+import type { UpstreamChoice } from "../args/upstream.js";
 import { loadConfigFile, loadRoutingFiles } from "../commands/route/load.js";
 import { loadNodeConfig } from "../commands/route/node-config.js";
 import type { LoadedArgo, LoadedKargo } from "../commands/tags/dialect-load.js";
@@ -26,8 +27,13 @@ import {
 } from "../commands/tags/load.js";
 import { releaseOptionIn } from "../errors/describe.js";
 import type { CliIo } from "../io/io.js";
-import type { TestUpstream } from "./case-support.js";
 import type { TestFile } from "./test-file.js";
+
+/** The releases a test file's cases reproduce. */
+export type TestUpstream = Pick<
+  UpstreamChoice,
+  "containerd" | "containers-image" | "kubelet" | "semver"
+>;
 
 /** The loaded policy a `select` case names. */
 export type LoadedPolicy =

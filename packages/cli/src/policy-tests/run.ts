@@ -10,7 +10,7 @@ import { upstreamPairs } from "../args/upstream.js";
 import { CliError } from "../errors/cli-error.js";
 import { readInputFile } from "../files/read-file.js";
 import type { CliIo } from "../io/io.js";
-import type { TestUpstream } from "./case-support.js";
+import type { TestUpstream } from "./environment.js";
 import { TestEnvironment } from "./environment.js";
 import { evaluateCase, type ListTags, type Mismatch } from "./evaluate.js";
 import { type CaseKind, POLICY_TEST_UPSTREAMS } from "./spec.js";
