@@ -28,19 +28,12 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "n
 import { join, relative } from "node:path";
 import { repoRoot } from "./conformance/runner.js";
 import {
+  type Example,
   planExample,
   runExamples,
   runnableDocExample,
   startExampleServers,
 } from "./run-examples.js";
-
-export interface Example {
-  /** `path:line` of the block's first line of code, relative to the repository. */
-  where: string;
-  code: string;
-  /** False for a block fenced as `ts no-run`. */
-  run: boolean;
-}
 
 function readmes(): string[] {
   const files = [join(repoRoot, "README.md")];

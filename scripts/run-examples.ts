@@ -18,9 +18,17 @@ import {
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
-import type { Example } from "./check-examples.js";
 import { repoRoot } from "./conformance/runner.js";
 import { assumedValues, type ExampleNeed, type OnlineValues } from "./examples-assumed.js";
+
+/** One code block of a README or a doc comment. */
+export interface Example {
+  /** `path:line` of the block's first line of code, relative to the repository. */
+  where: string;
+  code: string;
+  /** False for a block fenced as `ts no-run`. */
+  run: boolean;
+}
 
 /** The names a block assumes: those of its `declare const …` statements, in order. */
 export function declaredNames(code: string): string[] {

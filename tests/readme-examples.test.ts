@@ -9,10 +9,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Example, extractExamples, importsSomething } from "../scripts/check-examples.js";
+import { extractExamples, importsSomething } from "../scripts/check-examples.js";
 import { assumedValues } from "../scripts/examples-assumed.js";
 import {
   declaredNames,
+  type Example,
   linkWorkspacePackages,
   planExample,
   runExamples,
