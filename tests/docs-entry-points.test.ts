@@ -10,7 +10,11 @@ import { describe, expect, it } from "vitest";
 import { repoRoot } from "../scripts/conformance/runner.js";
 
 const published = ["cli", "core", "policy", "redis", "registry"];
-const undocumented = new Set(["@kubeimg/core/internal", "@kubeimg/policy/internal"]);
+const undocumented = new Set([
+  "@kubeimg/core/internal",
+  "@kubeimg/policy/internal",
+  "@kubeimg/policy/internal/availability",
+]);
 
 function readJson(file: string): Record<string, unknown> {
   return JSON.parse(readFileSync(join(repoRoot, file), "utf8")) as Record<string, unknown>;

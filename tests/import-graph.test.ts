@@ -145,6 +145,10 @@ const held: Record<string, { externals: string[]; folders: string[] }> = {
       "policy/pull-credentials",
     ],
   },
+  "@kubeimg/policy/internal/availability": {
+    externals: [],
+    folders: ["policy/availability", "policy/internal"],
+  },
   "@kubeimg/policy/node-mirrors": {
     externals: [
       "@kubeimg/core",
@@ -429,13 +433,10 @@ const held: Record<string, { externals: string[]; folders: string[] }> = {
   "@kubeimg/redis": {
     externals: [
       "@kubeimg/core",
-      "@kubeimg/core/digest",
-      "@kubeimg/core/internal",
       "@kubeimg/core/platform",
       "@kubeimg/core/reference",
       "@kubeimg/policy/availability",
-      "@kubeimg/policy/internal",
-      "@redis/client",
+      "@kubeimg/policy/internal/availability",
       "node:crypto",
       "node:module",
     ],
@@ -447,13 +448,8 @@ const held: Record<string, { externals: string[]; folders: string[] }> = {
       "core/platform",
       "core/reference",
       "policy/availability",
-      "policy/deferred",
       "policy/internal",
-      "policy/node-mirrors",
-      "policy/objects",
-      "policy/pull-credentials",
-      "policy/routing",
-      "policy/tags",
+      "redis/deferred",
       "redis/errors.ts",
       "redis/index.ts",
       "redis/keys.ts",
@@ -497,6 +493,15 @@ describe("import graph of the built subpaths", () => {
       }
     }
     expect(found).toEqual(held);
+  });
+
+  it("@kubeimg/redis loads the Redis client when a sender is created, not at import", () => {
+    expect([...closure("@kubeimg/redis").externals].filter((e) => e.startsWith("@redis/"))).toEqual(
+      [],
+    );
+    expect(closure("@kubeimg/redis").sources.has("redis/src/deferred/redis-client-node.ts")).toBe(
+      true,
+    );
   });
 
   it("no subpath loads zod, its locales or yaml at import", () => {

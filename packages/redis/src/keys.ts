@@ -17,7 +17,7 @@
  */
 import { createHash } from "node:crypto";
 import type { VerdictKey } from "@kubeimg/policy/availability";
-import { availability } from "@kubeimg/policy/internal";
+import { verdictKeyString } from "@kubeimg/policy/internal/availability";
 import { RedisStateError } from "./errors.js";
 
 /** Characters a prefix may use: no braces (they would become the hash tag), no spaces. */
@@ -68,7 +68,7 @@ export interface RegistryKeys {
  * ```
  */
 export function imageKeys(prefix: string, key: VerdictKey): ImageKeys {
-  const base = `${prefix}{i${tagOf("image", availability.verdictKeyString(key))}}:${LAYOUT_VERSION}:`;
+  const base = `${prefix}{i${tagOf("image", verdictKeyString(key))}}:${LAYOUT_VERSION}:`;
   return { verdict: `${base}verdict`, probe: `${base}probe` };
 }
 

@@ -3,7 +3,7 @@
  * each with its own time budget, over `@redis/client` or anything else that
  * speaks the protocol. Failures are described without the URL's password.
  */
-import { createClient } from "@redis/client";
+import { createClient } from "#redis-client";
 import { RedisStateError } from "./errors.js";
 
 /**
