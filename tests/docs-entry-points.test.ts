@@ -1,8 +1,9 @@
 /**
  * The API site (`pnpm docs`) documents every public subpath: each package's
  * `typedoc.json` lists exactly the `@kubeimg/source` files of its `exports`
- * map, except `@kubeimg/core/internal` and `@kubeimg/policy/internal`, which
- * make no stability promise and are not documented.
+ * map, except the internal subpaths (`@kubeimg/core/internal`,
+ * `@kubeimg/policy/internal` and its per-product parts), which make no
+ * stability promise and are not documented.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,6 +15,9 @@ const undocumented = new Set([
   "@kubeimg/core/internal",
   "@kubeimg/policy/internal",
   "@kubeimg/policy/internal/availability",
+  "@kubeimg/policy/internal/objects",
+  "@kubeimg/policy/internal/releases",
+  "@kubeimg/policy/internal/tags",
 ]);
 
 function readJson(file: string): Record<string, unknown> {

@@ -149,6 +149,25 @@ const held: Record<string, { externals: string[]; folders: string[] }> = {
     externals: [],
     folders: ["policy/availability", "policy/internal"],
   },
+  "@kubeimg/policy/internal/objects": {
+    externals: [],
+    folders: ["policy/internal", "policy/objects"],
+  },
+  "@kubeimg/policy/internal/releases": {
+    externals: ["@kubeimg/core"],
+    folders: [
+      "core/errors",
+      "core/index.ts",
+      "policy/internal",
+      "policy/node-mirrors",
+      "policy/pull-credentials",
+      "policy/semver",
+    ],
+  },
+  "@kubeimg/policy/internal/tags": {
+    externals: [],
+    folders: ["policy/internal", "policy/tags"],
+  },
   "@kubeimg/policy/node-mirrors": {
     externals: [
       "@kubeimg/core",
@@ -543,5 +562,76 @@ describe("import graph of the built subpaths", () => {
     }
     expect(reached.length).toBeGreaterThan(0);
     expect([...new Set(reached)]).toEqual(["src/routing/index.ts"]);
+  });
+});
+
+/**
+ * The `@kubeimg/cli` library entry, built as its package build does (every
+ * dependency bundled, split at dynamic imports): importing it for `runCli`,
+ * `runPolicyTests` or the types loads the command line's frame, and each
+ * command's code and the policy-test engine only when a run needs them.
+ */
+describe("import graph of @kubeimg/cli", () => {
+  let sources: Set<string>;
+
+  beforeAll(async () => {
+    const result = await build({
+      absWorkingDir: join(repoRoot, "packages", "cli"),
+      entryPoints: { index: "./src/index.ts" },
+      bundle: true,
+      splitting: true,
+      format: "esm",
+      platform: "node",
+      conditions: ["@kubeimg/source", "@kubeimg/bundle"],
+      outdir: "out",
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+    });
+    const outputs = result.metafile.outputs;
+    const entry = Object.keys(outputs).find((o) => outputs[o]?.entryPoint === "src/index.ts");
+    sources = new Set();
+    const seen = new Set<string>();
+    const visit = (output: string): void => {
+      if (seen.has(output)) return;
+      seen.add(output);
+      const meta = outputs[output];
+      if (meta === undefined) throw new Error(`no output ${output}`);
+      for (const [input, { bytesInOutput }] of Object.entries(meta.inputs)) {
+        if (bytesInOutput > 0) sources.add(input);
+      }
+      for (const imported of meta.imports) {
+        if (imported.kind === "import-statement" && !imported.external) visit(imported.path);
+      }
+    };
+    if (entry === undefined) throw new Error("no entry chunk for src/index.ts");
+    visit(entry);
+  });
+
+  it("loads no command and no policy-test engine at import", () => {
+    const loaded = [...sources];
+    expect(loaded.filter((s) => /^src\/commands\/(?!all-commands|command\.ts)/.test(s))).toEqual(
+      [],
+    );
+    expect(
+      loaded.filter((s) => /^src\/policy-tests\/(engine|environment|evaluate)/.test(s)),
+    ).toEqual([]);
+    expect(
+      loaded.filter((s) =>
+        /\/(yaml|zod)@|\/policy\/src\/(routing|tags|node-mirrors|pull-credentials)\/(?!releases\.ts)/.test(
+          s,
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it("still holds the frame: the command table, argument parsing and the policy-test runner", () => {
+    for (const frame of [
+      "src/commands/all-commands.ts",
+      "src/args/parse-command-args.ts",
+      "src/policy-tests/run.ts",
+    ]) {
+      expect(sources.has(frame)).toBe(true);
+    }
   });
 });

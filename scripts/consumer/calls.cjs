@@ -45,6 +45,14 @@ const entryCalls = {
   "@kubeimg/policy/objects": (m) => m.readYamlDocuments("a: 1\n---\nb: 2\n").ok === true,
   "@kubeimg/policy/node-mirrors": (m) => m.findRegistry({ registries: [] }, "docker.io") === null,
   "@kubeimg/policy/internal": (m) => m.objects.editDistance("registy", "registry") === 1,
+  "@kubeimg/policy/internal/availability": (m) =>
+    m.verdictKeyString({ image: "nginx:1", credentialSecret: undefined, registry: "docker.io" }) ===
+    "nginx:1",
+  "@kubeimg/policy/internal/objects": (m) =>
+    m.editDistance("registy", "registry") === 1 && m.DEFAULT_MAX_EXPANDED_NODES === 1_000_000,
+  "@kubeimg/policy/internal/releases": (m) =>
+    m.kubeletReleases.includes("1.36") && m.containersImageReleases.includes("5.40"),
+  "@kubeimg/policy/internal/tags": (m) => typeof m.composeReadyMessage === "function",
   "@kubeimg/policy/node-mirrors/fs": async (m) =>
     typeof (await m.readRegistriesConf("/nonexistent/registries.conf")) === "object",
   "@kubeimg/registry/client": (m) =>

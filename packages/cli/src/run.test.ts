@@ -1,12 +1,17 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { COMMANDS } from "./commands/all-commands.js";
+import { COMMAND_NAMES, loadCommand, loadCommands } from "./commands/all-commands.js";
 import { memoryIo } from "./io/memory-io.test-support.js";
 import { runCli } from "./run.js";
 import { runKubeimg, stderrLines } from "./run-program.test-support.js";
 import { VERSION } from "./version.js";
 
-const COMMAND_NAMES = COMMANDS.map((c) => c.name);
+describe("the command table", () => {
+  it("each name loads the command of that name, in the help's order", async () => {
+    expect((await loadCommands()).map((c) => c.name)).toEqual([...COMMAND_NAMES]);
+    for (const name of COMMAND_NAMES) expect((await loadCommand(name)).name).toBe(name);
+  });
+});
 
 describe("kubeimg (built program)", () => {
   it("VERSION matches package.json", () => {
@@ -91,7 +96,7 @@ describe("did you mean", () => {
   it.each([
     {
       argv: ["rout"],
-      line: `kubeimg: unknown command "rout" (did you mean "route"? commands: ${COMMANDS.map((c) => c.name).join(", ")}; see 'kubeimg --help')\n`,
+      line: `kubeimg: unknown command "rout" (did you mean "route"? commands: ${COMMAND_NAMES.join(", ")}; see 'kubeimg --help')\n`,
     },
     {
       argv: ["route", "--namepsace", "x"],
@@ -107,7 +112,7 @@ describe("did you mean", () => {
     },
     {
       argv: ["zzz"],
-      line: `kubeimg: unknown command "zzz" (commands: ${COMMANDS.map((c) => c.name).join(", ")}; see 'kubeimg --help')\n`,
+      line: `kubeimg: unknown command "zzz" (commands: ${COMMAND_NAMES.join(", ")}; see 'kubeimg --help')\n`,
     },
   ])("$argv", async ({ argv, line }) => {
     const m = memoryIo({ tty: false });

@@ -1,7 +1,12 @@
 import { renderCommandHelp, renderMainHelp } from "./args/help.js";
 import { parseCommandArgs } from "./args/parse-command-args.js";
 import { closestName } from "./args/suggest.js";
-import { COMMANDS } from "./commands/all-commands.js";
+import {
+  COMMAND_NAMES,
+  isCommandName,
+  loadCommand,
+  loadCommands,
+} from "./commands/all-commands.js";
 import { CliError } from "./errors/cli-error.js";
 import { describeError } from "./errors/describe.js";
 import { EXIT_CODES, type ExitCode } from "./errors/exit-codes.js";
@@ -26,11 +31,11 @@ import { VERSION } from "./version.js";
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const [first, ...rest] = argv;
   if (first === undefined) {
-    io.stderr.write(renderMainHelp(COMMANDS, VERSION));
+    io.stderr.write(renderMainHelp(await loadCommands(), VERSION));
     return EXIT_CODES.BAD_INPUT;
   }
   if (first === "--help" || first === "-h") {
-    io.stdout.write(renderMainHelp(COMMANDS, VERSION));
+    io.stdout.write(renderMainHelp(await loadCommands(), VERSION));
     return EXIT_CODES.OK;
   }
   if (first === "--version" || first === "-V") {
@@ -38,13 +43,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     return EXIT_CODES.OK;
   }
   if (first === "help") {
-    const topic = rest[0] === undefined ? undefined : COMMANDS.find((c) => c.name === rest[0]);
-    if (rest[0] !== undefined && topic === undefined) return unknownCommand(rest[0], io);
-    io.stdout.write(topic ? renderCommandHelp(topic) : renderMainHelp(COMMANDS, VERSION));
+    const topic = rest[0];
+    if (topic === undefined) {
+      io.stdout.write(renderMainHelp(await loadCommands(), VERSION));
+      return EXIT_CODES.OK;
+    }
+    if (!isCommandName(topic)) return unknownCommand(topic, io);
+    io.stdout.write(renderCommandHelp(await loadCommand(topic)));
     return EXIT_CODES.OK;
   }
-  const command = COMMANDS.find((c) => c.name === first);
-  if (command === undefined) return unknownCommand(first, io);
+  if (!isCommandName(first)) return unknownCommand(first, io);
+  const command = await loadCommand(first);
 
   const note = (line: string) =>
     io.stderr.write(`kubeimg ${command.name}: ${sanitizeText(line)}\n`);
@@ -76,7 +85,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
 }
 
 function unknownCommand(name: string, io: CliIo): ExitCode {
-  const names = COMMANDS.map((c) => c.name);
+  const names = COMMAND_NAMES;
   const suggestion = closestName(name, [...names, "help"]);
   const hint = suggestion === undefined ? "" : `did you mean "${suggestion}"? `;
   const error = new CliError(

@@ -3,7 +3,7 @@
  * small edit distance of what was typed (the distance of policy's
  * unknown-field messages, `@kubeimg/policy/objects`).
  */
-import { objects } from "@kubeimg/policy/internal";
+import { editDistance } from "@kubeimg/policy/internal/objects";
 
 /**
  * Returns the candidate closest to `typed`, when it is close enough to be a
@@ -19,7 +19,7 @@ export function closestName(typed: string, candidates: readonly string[]): strin
       3,
       Math.max(1, Math.floor(Math.max(typed.length, candidate.length) / 3)),
     );
-    const d = objects.editDistance(typed.toLowerCase(), candidate.toLowerCase());
+    const d = editDistance(typed.toLowerCase(), candidate.toLowerCase());
     if (d <= limit && d < bestDistance) {
       best = candidate;
       bestDistance = d;

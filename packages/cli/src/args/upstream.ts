@@ -9,9 +9,11 @@ import {
   type ContainersImageRelease,
   containerdReleases,
   containersImageReleases,
-} from "@kubeimg/policy/node-mirrors";
-import { type KubeletRelease, kubeletReleases } from "@kubeimg/policy/pull-credentials";
-import { type SemverRelease, semverReleases } from "@kubeimg/policy/semver";
+  type KubeletRelease,
+  kubeletReleases,
+  type SemverRelease,
+  semverReleases,
+} from "@kubeimg/policy/internal/releases";
 import type { OptionSpec } from "../commands/command.js";
 import { type CommandContext, stringOptions } from "../commands/command.js";
 import { CliError } from "../errors/cli-error.js";

@@ -4,7 +4,7 @@
  * the file, line and column.
  */
 
-import { objects } from "@kubeimg/policy/internal";
+import * as objects from "@kubeimg/policy/internal/objects";
 import { readYamlDocuments, type YamlPosition } from "@kubeimg/policy/objects";
 import { CliError } from "../errors/cli-error.js";
 import type { InputFile } from "./read-file.js";

@@ -5,16 +5,14 @@
  */
 import { readdir, stat, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
-import { compileRegexp } from "@kubeimg/core/regexp";
 import { upstreamPairs } from "../args/upstream.js";
 import { CliError } from "../errors/cli-error.js";
 import { readInputFile } from "../files/read-file.js";
 import type { CliIo } from "../io/io.js";
 import type { TestUpstream } from "./environment.js";
-import { TestEnvironment } from "./environment.js";
-import { evaluateCase, type ListTags, type Mismatch } from "./evaluate.js";
+import type { ListTags, Mismatch } from "./evaluate.js";
 import { type CaseKind, POLICY_TEST_UPSTREAMS } from "./spec.js";
-import { readTestFile, type TestFile } from "./test-file.js";
+import type { TestFile } from "./test-file.js";
 
 /** How {@link runPolicyTests} runs. */
 export interface RunPolicyTestsOptions {
@@ -167,10 +165,14 @@ export async function runPolicyTests(
   paths: readonly string[],
   options: RunPolicyTestsOptions = {},
 ): Promise<PolicyTestReport> {
+  const { compileRegexp, evaluateCase, readTestFile, TestEnvironment } = await import(
+    "./engine.js"
+  );
   const cwd = options.cwd ?? process.cwd();
   const io = quietIo(cwd);
   const note = options.onWarning ?? (() => {});
-  const filter = options.run === undefined ? undefined : compileRunPattern(options.run);
+  const filter =
+    options.run === undefined ? undefined : compileRunPattern(options.run, compileRegexp);
   const defaults = testUpstream(options.upstream ?? {});
   const files = await findTestFiles(paths.length === 0 ? ["."] : paths, cwd);
   const cases: PolicyTestCaseResult[] = [];
@@ -246,7 +248,10 @@ function testUpstream(given: PolicyTestUpstream): TestUpstream {
   return Object.fromEntries(POLICY_TEST_UPSTREAMS.map((n) => [n, chosen[n]])) as TestUpstream;
 }
 
-function compileRunPattern(pattern: string): (name: string) => boolean {
+function compileRunPattern(
+  pattern: string,
+  compileRegexp: typeof import("./engine.js").compileRegexp,
+): (name: string) => boolean {
   try {
     const re = compileRegexp(pattern);
     return (name) => re.matchString(name);

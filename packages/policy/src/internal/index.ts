@@ -16,7 +16,7 @@
  */
 export * as availability from "./availability.js";
 export * as nodeMirrors from "./node-mirrors.js";
-export * as objects from "./objects.js";
+export * as objects from "./objects-namespace.js";
 export * as pullCredentials from "./pull-credentials.js";
 export * as routing from "./routing.js";
 export * as tags from "./tags.js";

@@ -28,14 +28,11 @@ import {
 import { isLocalhost, portOf } from "./containerd-localhost.js";
 import { NodeMirrorsError, type NodeMirrorsWarning } from "./errors.js";
 import { type NodeFileMap, NodeFiles, type NodePathProblem } from "./node-files.js";
+import { containerdReleases } from "./releases.js";
 
 export type { HostCapability } from "./containerd-host-dir.js";
 
-/**
- * The containerd releases whose hosts.toml reading kubeimg reproduces, oldest
- * first: the values of the `containerd` option.
- */
-export const containerdReleases = Object.freeze(["2.3", "2.4"] as const);
+export { containerdReleases } from "./releases.js";
 
 /** Refuses a `containerd` option that names no reproduced release. */
 function checkRelease(options: ContainerdHostsOptions): void {

@@ -52,6 +52,8 @@ export type {
   ShortNameMode,
 } from "./registries-types.js";
 
+import { type ContainersImageRelease, containersImageReleases } from "./releases.js";
+
 /** Where containers/image reads the system files. */
 export const REGISTRIES_CONF_PATH = "/etc/containers/registries.conf";
 export const REGISTRIES_CONF_DIR = "/etc/containers/registries.conf.d";
@@ -84,11 +86,8 @@ export interface RegistriesConfInput {
 export const V1_HINT =
   ' (containers/image 5.40; the option containersImage: "5.36" reads v1 files)';
 
-/** The containers/image releases whose registries.conf reading kubeimg reproduces, oldest first. */
-export const containersImageReleases = Object.freeze(["5.36", "5.40"] as const);
-
-/** A containers/image release {@link loadRegistriesConf} reproduces. */
-export type ContainersImageRelease = (typeof containersImageReleases)[number];
+export type { ContainersImageRelease } from "./releases.js";
+export { containersImageReleases } from "./releases.js";
 
 /**
  * One file's configuration, or the error that fails the whole load. From

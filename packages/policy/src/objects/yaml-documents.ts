@@ -21,6 +21,7 @@ import {
   parseAllDocuments,
   visit,
 } from "#yaml";
+import { DEFAULT_MAX_EXPANDED_NODES } from "./yaml-limits.js";
 
 /** Limits of {@link readYamlDocuments}. */
 export interface YamlReadLimits {
@@ -34,8 +35,7 @@ export interface YamlReadLimits {
   readonly maxExpandedNodes?: number;
 }
 
-/** The default bound on a document's nodes, aliases expanded: 1,000,000. */
-export const DEFAULT_MAX_EXPANDED_NODES = 1_000_000;
+export { DEFAULT_MAX_EXPANDED_NODES } from "./yaml-limits.js";
 
 /** Where in the text something is, 1-based. */
 export interface YamlPosition {

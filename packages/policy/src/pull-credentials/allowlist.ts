@@ -9,6 +9,7 @@ import { chooseRelease } from "@kubeimg/core";
 import { strings } from "@kubeimg/core/internal";
 import { parseNormalizedNamed } from "@kubeimg/core/reference";
 import { PullCredentialsConfigError } from "./errors.js";
+import { kubeletReleases } from "./releases.js";
 
 /**
  * The allowlist's field name in the KubeletConfiguration.
@@ -112,32 +113,7 @@ export function validateAllowlistPatterns(patterns: readonly string[]): void {
  */
 export type AllowlistMatching = "v1.35" | "v1.36";
 
-/**
- * The kubelet releases whose pull-credential verification kubeimg
- * reproduces (KEP-2535, beta and on by default since 1.35). They differ in
- * allowlist matching only: 1.35 compares the raw pod image; 1.36 and 1.37
- * normalize it first (kubernetes/kubernetes#137629, released in
- * v1.36.0-beta.0 and v1.36.0; not backported to 1.35).
- *
- * @example
- * ```ts
- * import {
- *   createVerificationPolicy,
- *   type KubeletRelease,
- *   kubeletReleases,
- * } from "@kubeimg/policy/pull-credentials";
- *
- * const allowlist = ["docker.io/library/nginx"];
- * const needsVerification = (kubelet: KubeletRelease) =>
- *   createVerificationPolicy({ policy: "NeverVerifyAllowlistedImages", allowlist, kubelet })
- *     .requiresVerification("nginx:1.25", false);
- * console.log(kubeletReleases.map(needsVerification)); // [ true, false, false ]: 1.35, 1.36, 1.37
- * ```
- */
-export type KubeletRelease = "1.35" | "1.36" | "1.37";
-
-/** Every {@link KubeletRelease}, oldest first; the last is the default (frozen: shared). */
-export const kubeletReleases: readonly KubeletRelease[] = Object.freeze(["1.35", "1.36", "1.37"]);
+export { type KubeletRelease, kubeletReleases } from "./releases.js";
 
 /**
  * Returns the allowlist matching of a kubelet release (the newest when

@@ -1,7 +1,7 @@
 import { makeDockerKeyring } from "@kubeimg/core/keyring";
 import type { DigestResolver, TagLister } from "@kubeimg/core/ports";
 import { parseNormalizedNamed } from "@kubeimg/core/reference";
-import { tags as fluxInternals } from "@kubeimg/policy/internal";
+import * as fluxInternals from "@kubeimg/policy/internal/tags";
 import {
   excludeTags,
   explainTagSelection,
