@@ -132,20 +132,19 @@ function withoutFeatures(p: PlatformInput): PlatformInput {
   return { ...p, osFeatures: [] };
 }
 
-/** Returns the sort key of `candidate` under `preferences` (see {@link SortKey}). */
+/** Returns the sort key of `candidate` ranked by `rank` (see {@link SortKey}). */
 function sortKeyOf(
-  preferences: readonly Preference[],
+  rank: (candidate: PreparedCandidate) => Rank | undefined,
   hostOS: string | undefined,
   candidate: PlatformInput,
 ): SortKey {
   const prepared = prepareCandidate(candidate, hostOS);
-  const rank = rankOf(preferences, prepared);
-  if (rank !== undefined) return { matched: true, rank, features: featureCount(candidate) };
+  const ranked = rank(prepared);
+  if (ranked !== undefined)
+    return { matched: true, rank: ranked, features: featureCount(candidate) };
   // Upstream compares two unmatched candidates again without their features.
   const withoutFeatures =
-    featureCount(candidate) > 0
-      ? rankOf(preferences, { ...prepared, osFeatures: undefined })
-      : undefined;
+    featureCount(candidate) > 0 ? rank({ ...prepared, osFeatures: undefined }) : undefined;
   return { matched: false, rank: withoutFeatures, features: 0 };
 }
 
@@ -180,10 +179,18 @@ function orderedComparer(
   preferences: readonly Preference[],
   hostOS: string | undefined,
 ): KeyedComparer {
-  const keyOf = (candidate: PlatformInput) => sortKeyOf(preferences, hostOS, candidate);
+  // A preference answers only for a candidate of its own architecture, and
+  // most candidates of an index are of none of them: those skip the walk.
+  const architectures = new Set<string>();
+  for (let i = 0; i < preferences.length; i++) {
+    architectures.add((preferences[i] as Preference).matcher.platform.architecture);
+  }
+  const rank = (candidate: PreparedCandidate): Rank | undefined =>
+    architectures.has(candidate.architecture) ? rankOf(preferences, candidate) : undefined;
+  const keyOf = (candidate: PlatformInput) => sortKeyOf(rank, hostOS, candidate);
   return {
     kind,
-    match: (candidate) => rankOf(preferences, prepareCandidate(candidate, hostOS)) !== undefined,
+    match: (candidate) => rank(prepareCandidate(candidate, hostOS)) !== undefined,
     less: (a, b) => compareSortKeys(keyOf(a), keyOf(b)) < 0,
     [sortKeyFor]: keyOf,
   };
