@@ -12,9 +12,11 @@
  * - `run <row> <calls>` → `<ms> ...`: the process CPU time per call, in
  *   milliseconds, over that many calls.
  *
- * Rounds alternate (ours then the peer, then the peer then ours) so a change
- * in the machine's load falls on both; each side's figure is the median of
- * the rounds, with the spread shown, and the ratio is the median of the
+ * Each side's batch is sized to about 300 ms of CPU time after a warm-up
+ * (see {@link sizeBatch}). A round runs each side's batch in six turns,
+ * alternating (ours then the peer, then the peer then ours), so a change in
+ * the machine's load falls on both; each side's figure is the median of the
+ * rounds, with the spread shown, and the ratio is the median of the
  * per-round ratios. CPU time rather than wall time, because the machine may
  * be shared.
  */
@@ -101,6 +103,57 @@ function cpuMsPerCall(fn: () => unknown, calls: number): number {
   return (used.user + used.system) / 1000 / calls;
 }
 
+/** How {@link sizeBatch} sizes a side's batch. */
+export interface BatchSizing {
+  /** The CPU time a timed batch aims at. */
+  readonly batchMs: number;
+  /**
+   * The CPU time a batch must reach before its per-call figure is believed:
+   * below it the clock's resolution and the first, unoptimized calls decide.
+   */
+  readonly minMs: number;
+  /** The CPU time spent in calls of the row's size before sizing the timed batch. */
+  readonly warmUpMs: number;
+}
+
+export const defaultSizing: BatchSizing = { batchMs: 300, minMs: 30, warmUpMs: 600 };
+
+/**
+ * Returns the number of calls that make a batch of about `batchMs` of CPU
+ * time, where `measure(calls)` runs that many calls and answers the CPU ms
+ * per call. The call count grows from one until a batch takes `minMs`
+ * (a µs-scale row's first calls run cold and near the clock's resolution),
+ * then batches of the estimated size run for `warmUpMs` (the optimizing
+ * compiler's work and the heap's growth settle, and would otherwise fall on
+ * the first rounds), and the last of them sizes the timed batch.
+ */
+export async function sizeBatch(
+  measure: (calls: number) => number | Promise<number>,
+  { batchMs, minMs, warmUpMs }: BatchSizing = defaultSizing,
+): Promise<number> {
+  let calls = 1;
+  let perCall: number;
+  for (;;) {
+    perCall = await measure(calls);
+    const total = perCall * calls;
+    if (total >= minMs) break;
+    // At most ten times more per step, so a cold first call cannot oversize the next.
+    calls *= total > 0 ? Math.min(10, Math.max(2, Math.ceil((minMs * 1.5) / total))) : 10;
+  }
+  const callsFor = (ms: number, per: number) =>
+    per > 0 ? Math.max(1, Math.round(ms / per)) : calls;
+  let warm = 0;
+  do {
+    calls = callsFor(batchMs, perCall);
+    perCall = await measure(calls);
+    warm += perCall * calls;
+  } while (warm < warmUpMs);
+  return callsFor(batchMs, perCall);
+}
+
+/** The turns of each side in one round (see comparePeer). */
+const TURNS = 6;
+
 const fmt = (n: number): string =>
   n >= 100 ? n.toFixed(1) : n >= 1 ? n.toFixed(2) : n >= 0.01 ? n.toFixed(4) : n.toPrecision(3);
 
@@ -127,28 +180,54 @@ export async function comparePeer(
         );
       }
     }
-    const results: { row: PeerRow; ours: number[]; peer: number[]; ratios: number[] }[] = [];
+    const results: {
+      row: PeerRow;
+      calls: { ours: number; peer: number };
+      ours: number[];
+      peer: number[];
+      ratios: number[];
+    }[] = [];
     for (const row of rows) {
       // Warm both sides up and size a batch to about batchMs of CPU time each.
-      const oursOnce = Math.max(cpuMsPerCall(row.ours, 3), 1e-4);
-      const peerOnce = Math.max(Number((await peer.ask(`run ${row.id} 3`)).split(" ")[0]), 1e-4);
-      const oursCalls = Math.max(3, Math.round(batchMs / oursOnce));
-      const peerCalls = Math.max(3, Math.round(batchMs / peerOnce));
-      cpuMsPerCall(row.ours, oursCalls);
-      const result = { row, ours: [] as number[], peer: [] as number[], ratios: [] as number[] };
+      const sizing = { ...defaultSizing, batchMs };
+      const oursCalls = await sizeBatch((calls) => cpuMsPerCall(row.ours, calls), sizing);
+      const peerCalls = await sizeBatch(
+        async (calls) => Number((await peer.ask(`run ${row.id} ${calls}`)).split(" ")[0]),
+        sizing,
+      );
+      const turns = Math.min(TURNS, oursCalls, peerCalls);
+      const oursTurn = Math.max(1, Math.round(oursCalls / turns));
+      const peerTurn = Math.max(1, Math.round(peerCalls / turns));
+      const result = {
+        row,
+        calls: { ours: oursCalls, peer: peerCalls },
+        ours: [] as number[],
+        peer: [] as number[],
+        ratios: [] as number[],
+      };
       for (let round = 0; round < rounds; round++) {
-        let o = 0;
-        let p = 0;
-        const runPeer = async () => {
-          p = Number((await peer.ask(`run ${row.id} ${peerCalls}`)).split(" ")[0]);
-        };
-        if (round % 2 === 0) {
-          o = cpuMsPerCall(row.ours, oursCalls);
-          await runPeer();
-        } else {
-          await runPeer();
-          o = cpuMsPerCall(row.ours, oursCalls);
+        // A round is several short turns of each side, alternating, so a
+        // burst of other work on the machine falls on both sides alike.
+        let oursMs = 0;
+        let peerMs = 0;
+        for (let turn = 0; turn < turns; turn++) {
+          const runOurs = () => {
+            oursMs += cpuMsPerCall(row.ours, oursTurn) * oursTurn;
+          };
+          const runPeer = async () => {
+            const answer = await peer.ask(`run ${row.id} ${peerTurn}`);
+            peerMs += Number(answer.split(" ")[0]) * peerTurn;
+          };
+          if ((round + turn) % 2 === 0) {
+            runOurs();
+            await runPeer();
+          } else {
+            await runPeer();
+            runOurs();
+          }
         }
+        const o = oursMs / (oursTurn * turns);
+        const p = peerMs / (peerTurn * turns);
         result.ours.push(o);
         result.peer.push(p);
         result.ratios.push(p / o);
@@ -166,6 +245,10 @@ export async function comparePeer(
       const ratio = `${fmt(median(r.ratios))} (${fmt(Math.min(...r.ratios))}–${fmt(Math.max(...r.ratios))})`;
       console.log(`| ${r.row.name} | ${cell(r.peer)} | ${cell(r.ours)} | ${ratio} |`);
     }
+    // The batch sizes, to judge a figure by: each batch aims at batchMs of CPU time.
+    console.log(
+      `\nCalls per batch (${peerName} / ours): ${results.map((r) => `${r.row.id} ${r.calls.peer} / ${r.calls.ours}`).join(", ")}.`,
+    );
   } finally {
     peer.close();
   }

@@ -13,6 +13,7 @@
  * @module
  */
 import { Compare } from "../internal/strings.js";
+import { normalizeArch } from "./database.js";
 import {
   compileExact,
   osFeaturesMatch,
@@ -132,15 +133,28 @@ function withoutFeatures(p: PlatformInput): PlatformInput {
   return { ...p, osFeatures: [] };
 }
 
-/** Returns the sort key of `candidate` under `preferences` (see {@link SortKey}). */
+/** The key of a candidate no preference matches, with or without its features. */
+const UNMATCHED: SortKey = { matched: false, rank: undefined, features: 0 };
+
+/**
+ * Returns the sort key of `candidate` under `preferences`, whose
+ * architectures are `architectures` (see {@link SortKey}).
+ */
 function sortKeyOf(
   preferences: readonly Preference[],
+  architectures: ReadonlySet<string>,
   hostOS: string | undefined,
   candidate: PlatformInput,
 ): SortKey {
-  const prepared = prepareCandidate(candidate, hostOS);
-  const rank = rankOf(preferences, prepared);
-  if (rank !== undefined) return { matched: true, rank, features: featureCount(candidate) };
+  const arch = normalizeArch(candidate.architecture, candidate.variant ?? "");
+  // A preference answers only for a candidate of its own OS and
+  // architecture, and most entries of an index (attestations, other CPUs)
+  // are of none of them: those need no walk through the preferences.
+  if (!architectures.has(arch[0])) return UNMATCHED;
+  const prepared = prepareCandidate(candidate, hostOS, arch);
+  const ranked = rankOf(preferences, prepared);
+  if (ranked !== undefined)
+    return { matched: true, rank: ranked, features: featureCount(candidate) };
   // Upstream compares two unmatched candidates again without their features.
   const withoutFeatures =
     featureCount(candidate) > 0
@@ -180,10 +194,19 @@ function orderedComparer(
   preferences: readonly Preference[],
   hostOS: string | undefined,
 ): KeyedComparer {
-  const keyOf = (candidate: PlatformInput) => sortKeyOf(preferences, hostOS, candidate);
+  const architectures = new Set<string>();
+  for (let i = 0; i < preferences.length; i++) {
+    architectures.add((preferences[i] as Preference).matcher.platform.architecture);
+  }
+  const keyOf = (candidate: PlatformInput) =>
+    sortKeyOf(preferences, architectures, hostOS, candidate);
   return {
     kind,
-    match: (candidate) => rankOf(preferences, prepareCandidate(candidate, hostOS)) !== undefined,
+    match: (candidate) => {
+      const arch = normalizeArch(candidate.architecture, candidate.variant ?? "");
+      if (!architectures.has(arch[0])) return false;
+      return rankOf(preferences, prepareCandidate(candidate, hostOS, arch)) !== undefined;
+    },
     less: (a, b) => compareSortKeys(keyOf(a), keyOf(b)) < 0,
     [sortKeyFor]: keyOf,
   };

@@ -65,12 +65,20 @@ export interface PreparedCandidate {
   readonly osFeatures: readonly string[] | undefined;
 }
 
-/** Returns `candidate` ready for {@link ExactMatcher.variantOf}; `hostOS` stands in for an empty OS. */
+/**
+ * Returns `candidate` ready for {@link ExactMatcher.variantOf}; `hostOS`
+ * stands in for an empty OS. `normalizedArch`: its architecture and variant
+ * normalized, when the caller has them already.
+ */
 export function prepareCandidate(
   candidate: PlatformInput,
   hostOS: string | undefined,
+  normalizedArch: readonly [string, string] = normalizeArch(
+    candidate.architecture,
+    candidate.variant ?? "",
+  ),
 ): PreparedCandidate {
-  const [architecture, variant] = normalizeArch(candidate.architecture, candidate.variant ?? "");
+  const [architecture, variant] = normalizedArch;
   return {
     os: normalizeOS(candidate.os, hostOS),
     architecture,

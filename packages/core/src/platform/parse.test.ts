@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { isPlatformError, PlatformError } from "./errors.js";
 import { parseAllPlatforms, parsePlatform, safeParsePlatform } from "./parse.js";
@@ -146,6 +147,50 @@ describe("parsePlatform", () => {
     expect(!arch.success && [arch.error.code, arch.error.part]).toEqual(["HOST_REQUIRED", "os"]);
     // Two pieces never consult the host.
     expect(parsePlatform("linux/arm64").os).toBe("linux");
+  });
+});
+
+describe("the wildcard check", () => {
+  // Go looks for `*` before anything else; the parser looks only once some
+  // other check failed, which must give the same answer for every input.
+  const specifier = fc.string({
+    unit: fc.constantFrom(
+      "l",
+      "A",
+      "6",
+      "_",
+      "-",
+      ".",
+      "%",
+      "2",
+      "+",
+      "(",
+      ")",
+      "/",
+      "*",
+      " ",
+      "é",
+    ),
+    maxLength: 16,
+  });
+
+  it("refuses every specifier holding `*` as a wildcard, whatever else is wrong", () => {
+    fc.assert(
+      fc.property(specifier, (s) => {
+        const r = safeParsePlatform(s, { host });
+        if (s.includes("*")) {
+          expect(r.success).toBe(false);
+          if (!r.success) {
+            expect([r.error.code, r.error.part, r.error.value]).toEqual([
+              "WILDCARD_NOT_SUPPORTED",
+              "specifier",
+              s,
+            ]);
+          }
+        } else if (!r.success) expect(r.error.code).not.toBe("WILDCARD_NOT_SUPPORTED");
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -58,51 +58,35 @@ const NO_FEATURES: readonly string[] = [];
 const NAME = 1; // [A-Za-z0-9_-]
 const COMPONENT = 2; // [A-Za-z0-9_.-]
 const OPTION = 4; // [A-Za-z0-9_.%-]
-let classes: Uint8Array | undefined;
+const ALL_CLASSES = NAME | COMPONENT | OPTION;
 
 function characterClasses(): Uint8Array {
-  if (classes !== undefined) return classes;
   const table = new Uint8Array(128);
-  const all = NAME | COMPONENT | OPTION;
-  for (let c = 0x30; c <= 0x39; c++) table[c] = all;
-  for (let c = 0x41; c <= 0x5a; c++) table[c] = all;
-  for (let c = 0x61; c <= 0x7a; c++) table[c] = all;
-  table[0x5f] = all; // _
-  table[0x2d] = all; // -
+  for (let c = 0x30; c <= 0x39; c++) table[c] = ALL_CLASSES;
+  for (let c = 0x41; c <= 0x5a; c++) table[c] = ALL_CLASSES;
+  for (let c = 0x61; c <= 0x7a; c++) table[c] = ALL_CLASSES;
+  table[0x5f] = ALL_CLASSES; // _
+  table[0x2d] = ALL_CLASSES; // -
   table[0x2e] = COMPONENT | OPTION; // .
   table[0x25] = OPTION; // %
-  classes = table;
   return table;
 }
 
+/** 128 bytes, read for every character of every specifier: built once, as the module loads. */
+const CLASSES = /*#__PURE__*/ characterClasses();
+
+/** The classes character `c` belongs to (none for non-ASCII). */
+function classesOf(c: number): number {
+  return c < 0x80 ? (CLASSES[c] as number) : 0;
+}
+
 function isIn(c: number, which: number): boolean {
-  return c < 0x80 && ((characterClasses()[c] as number) & which) !== 0;
+  return (classesOf(c) & which) !== 0;
 }
 
-/** The case of a piece that passed its check: ASCII, so lower-cased by `toLowerCase` when it has capitals. */
-const INVALID = 0;
-const LOWER = 1;
-const MIXED = 2;
-
-/** Whether `piece` matches {@link COMPONENT_PATTERN} ({@link INVALID} when not), and its case. */
-function componentCase(piece: string): number {
-  return pieceCase(piece, COMPONENT);
-}
-
-/** Whether every character of non-empty `piece` is in class `which` ({@link INVALID} when not), and its case. */
-function pieceCase(piece: string, which: number): number {
-  if (piece.length === 0) return INVALID;
-  let result = LOWER;
-  for (let i = 0; i < piece.length; i++) {
-    const c = piece.charCodeAt(i);
-    if (!isIn(c, which)) return INVALID;
-    if (c >= 0x41 && c <= 0x5a) result = MIXED;
-  }
-  return result;
-}
-
-function lowered(piece: string, pieceCase: number): string {
-  return pieceCase === MIXED ? piece.toLowerCase() : piece;
+/** A piece that passed its check is ASCII: lower-cased by `toLowerCase`, and only when it has a capital. */
+function lowered(piece: string, capital: boolean): string {
+  return capital ? piece.toLowerCase() : piece;
 }
 
 /** The groups of {@link OS_PATTERN}: the name, the raw version, and `+`-led raw features (`""` when none). */
@@ -155,10 +139,29 @@ function refuse(
   return withoutStackFrames(() => new PlatformError(code, message, detail));
 }
 
+/**
+ * Go refuses a specifier holding `*` before looking at anything else. No
+ * character class holds `*`, so a specifier that passes every check has
+ * none: only a refusal needs to look, and it does before anything else.
+ */
+function wildcard(specifier: string): PlatformError | undefined {
+  if (!specifier.includes("*")) return undefined;
+  return refuse(
+    "WILDCARD_NOT_SUPPORTED",
+    `${goQuote(specifier)}: wildcards not yet supported${invalidArgument}`,
+    specifier,
+    "specifier",
+    specifier,
+  );
+}
+
 /** Decodes an OS version or feature the way containerd does: only when it holds a `%`. */
 function decodeOSOption(raw: string): { ok: true; value: string } | { ok: false; escape: string } {
   return raw.includes("%") ? PathUnescape(raw) : { ok: true, value: raw };
 }
+
+/** What {@link decodeOSOption} gives for a piece with no version: shared, as most have none. */
+const NO_VERSION: { ok: true; value: string } = { ok: true, value: "" };
 
 function componentPart(index: number): PlatformSpecifierPart {
   return index === 1 ? "architecture" : index === 2 ? "variant" : "extra";
@@ -199,72 +202,120 @@ export function parsePlatform(specifier: string, options: PlatformOptions = {}):
  * the other).
  */
 function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | PlatformError {
-  if (specifier.includes("*")) {
-    return refuse(
-      "WILDCARD_NOT_SUPPORTED",
-      `${goQuote(specifier)}: wildcards not yet supported${invalidArgument}`,
-      specifier,
-      "specifier",
-      specifier,
-    );
-  }
-  // Go's SplitN(specifier, "/", 4), kept as the slash positions.
+  // One pass over the specifier: the slashes of Go's SplitN(specifier, "/", 4)
+  // and, per piece, the character classes all its characters share and
+  // whether it holds a capital. The checks then run in Go's order.
   const n = specifier.length;
-  const slash1 = specifier.indexOf("/");
-  const slash2 = slash1 < 0 ? -1 : specifier.indexOf("/", slash1 + 1);
-  const slash3 = slash2 < 0 ? -1 : specifier.indexOf("/", slash2 + 1);
-  const count = slash1 < 0 ? 1 : slash2 < 0 ? 2 : slash3 < 0 ? 3 : 4;
+  let count = 1;
+  let slash1 = -1;
+  let slash2 = -1;
+  let slash3 = -1;
+  let shared = ALL_CLASSES;
+  let capital = false;
+  let osShared = 0;
+  let osCapital = false;
+  let archShared = 0;
+  let archCapital = false;
+  let variantShared = 0;
+  for (let i = 0; i < n; i++) {
+    const c = specifier.charCodeAt(i);
+    // Lower-case letters and digits, most of any specifier, are in every class.
+    if (c >= 0x61 ? c <= 0x7a : c >= 0x30 && c <= 0x39) continue;
+    if (c === 0x2f && count < 4) {
+      if (count === 1) {
+        slash1 = i;
+        osShared = shared;
+        osCapital = capital;
+      } else if (count === 2) {
+        slash2 = i;
+        archShared = shared;
+        archCapital = capital;
+      } else {
+        slash3 = i;
+        variantShared = shared;
+      }
+      count++;
+      shared = ALL_CLASSES;
+      capital = false;
+      continue;
+    }
+    shared &= classesOf(c);
+    if (c >= 0x41 && c <= 0x5a) capital = true;
+  }
+  if (count === 1) {
+    osShared = shared;
+    osCapital = capital;
+  } else if (count === 2) {
+    archShared = shared;
+    archCapital = capital;
+  } else if (count === 3) variantShared = shared;
+  const variantCapital = count === 3 && capital;
+  const extraShared = count === 4 ? shared : 0;
 
   const osPiece = slash1 < 0 ? specifier : specifier.slice(0, slash1);
   // Most OS pieces are a bare name, which needs no groups.
-  const nameCase = pieceCase(osPiece, NAME);
-  const plain = nameCase !== INVALID;
+  const plain = osPiece.length > 0 && (osShared & NAME) !== 0;
   const m = plain ? undefined : scanOSPiece(osPiece);
   if (!plain && m === undefined) {
-    return refuse(
-      "INVALID_OS_COMPONENT",
-      `${goQuote(osPiece)} is an invalid OS component of ${goQuote(specifier)}: OSAndVersion specifier component must match ${quotedPattern("os")}${invalidArgument}`,
-      specifier,
-      "os",
-      osPiece,
+    return (
+      wildcard(specifier) ??
+      refuse(
+        "INVALID_OS_COMPONENT",
+        `${goQuote(osPiece)} is an invalid OS component of ${goQuote(specifier)}: OSAndVersion specifier component must match ${quotedPattern("os")}${invalidArgument}`,
+        specifier,
+        "os",
+        osPiece,
+      )
     );
   }
   const rawVersion = m === undefined ? "" : m.version;
-  const version = decodeOSOption(rawVersion);
+  const version = rawVersion === "" ? NO_VERSION : decodeOSOption(rawVersion);
   if (!version.ok) {
-    return refuse(
-      "INVALID_OS_VERSION_ESCAPE",
-      `${goQuote(specifier)} has an invalid OS version ${goQuote(rawVersion)}: invalid URL escape ${goQuote(version.escape)}`,
-      specifier,
-      "osVersion",
-      rawVersion,
+    return (
+      wildcard(specifier) ??
+      refuse(
+        "INVALID_OS_VERSION_ESCAPE",
+        `${goQuote(specifier)} has an invalid OS version ${goQuote(rawVersion)}: invalid URL escape ${goQuote(version.escape)}`,
+        specifier,
+        "osVersion",
+        rawVersion,
+      )
     );
   }
   let osFeatures: readonly string[] = NO_FEATURES;
   const rawFeatures = m === undefined ? "" : m.features;
   if (rawFeatures !== "") {
     const features: string[] = [];
-    const raws = rawFeatures.slice(1).split("+");
-    for (let i = 0; i < raws.length; i++) {
-      const raw = raws[i] as string;
+    // rawFeatures is `+`-led: each feature runs from after one `+` to the next.
+    for (let from = 1; from <= rawFeatures.length; ) {
+      let to = rawFeatures.indexOf("+", from);
+      if (to < 0) to = rawFeatures.length;
+      const raw = rawFeatures.slice(from, to);
+      from = to + 1;
       // The grammar makes every feature non-empty; upstream still checks.
       if (raw === "") {
-        return refuse(
-          "EMPTY_OS_FEATURE",
-          `${goQuote(specifier)} has invalid OS features: empty os feature${invalidArgument}`,
-          specifier,
-          "osFeature",
-          raw,
+        return (
+          wildcard(specifier) ??
+          refuse(
+            "EMPTY_OS_FEATURE",
+            `${goQuote(specifier)} has invalid OS features: empty os feature${invalidArgument}`,
+            specifier,
+            "osFeature",
+            raw,
+          )
         );
       }
       const feature = decodeOSOption(raw);
       if (!feature.ok) {
-        return refuse(
-          "INVALID_OS_FEATURE_ESCAPE",
-          `${goQuote(specifier)} has invalid OS features: invalid os feature ${goQuote(raw)}: invalid URL escape ${goQuote(feature.escape)}`,
-          specifier,
-          "osFeature",
-          raw,
+        return (
+          wildcard(specifier) ??
+          refuse(
+            "INVALID_OS_FEATURE_ESCAPE",
+            `${goQuote(specifier)} has invalid OS features: invalid os feature ${goQuote(raw)}: invalid URL escape ${goQuote(feature.escape)}`,
+            specifier,
+            "osFeature",
+            raw,
+          )
         );
       }
       if (feature.value !== "") features.push(feature.value);
@@ -275,26 +326,25 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
   const architecture = count < 2 ? "" : specifier.slice(slash1 + 1, slash2 < 0 ? n : slash2);
   const variant = count < 3 ? "" : specifier.slice(slash2 + 1, slash3 < 0 ? n : slash3);
   const extra = count < 4 ? "" : specifier.slice(slash3 + 1);
-  let archCase = LOWER;
-  let variantCase = LOWER;
   for (let i = 1; i < count; i++) {
     const piece = i === 1 ? architecture : i === 2 ? variant : extra;
-    const c = componentCase(piece);
-    if (i === 1) archCase = c;
-    else if (i === 2) variantCase = c;
-    if (c === INVALID) {
-      return refuse(
-        "INVALID_COMPONENT",
-        `${goQuote(piece)} is an invalid component of ${goQuote(specifier)}: platform specifier component must match ${quotedPattern("component")}${invalidArgument}`,
-        specifier,
-        componentPart(i),
-        piece,
+    const classes = i === 1 ? archShared : i === 2 ? variantShared : extraShared;
+    if (piece.length === 0 || (classes & COMPONENT) === 0) {
+      return (
+        wildcard(specifier) ??
+        refuse(
+          "INVALID_COMPONENT",
+          `${goQuote(piece)} is an invalid component of ${goQuote(specifier)}: platform specifier component must match ${quotedPattern("component")}${invalidArgument}`,
+          specifier,
+          componentPart(i),
+          piece,
+        )
       );
     }
   }
 
   // Every piece is ASCII by now: Go's ToLower is toLowerCase, and only where a capital is.
-  let os = m === undefined ? lowered(osPiece, nameCase) : normalizeOS(m.name, undefined);
+  let os = m === undefined ? lowered(osPiece, osCapital) : normalizeOS(m.name, undefined);
   if (os === "macos") os = "darwin";
   const osVersion = version.value;
   switch (count) {
@@ -312,39 +362,47 @@ function parseOrRefuse(specifier: string, options: PlatformOptions): Platform | 
         if (host === undefined) return hostRequired(specifier, "os");
         return { os: host.os, architecture: arch, variant: v, osVersion, osFeatures };
       }
-      return refuse(
-        "UNKNOWN_OS_OR_ARCH",
-        `${goQuote(specifier)}: unknown operating system or architecture${invalidArgument}`,
-        specifier,
-        "os",
-        osPiece,
+      return (
+        wildcard(specifier) ??
+        refuse(
+          "UNKNOWN_OS_OR_ARCH",
+          `${goQuote(specifier)}: unknown operating system or architecture${invalidArgument}`,
+          specifier,
+          "os",
+          osPiece,
+        )
       );
     }
     case 2: {
-      const [arch, normalizedVariant] = normalizeLowerArch(lowered(architecture, archCase), "");
+      const [arch, normalizedVariant] = normalizeLowerArch(lowered(architecture, archCapital), "");
       const v = arch === "arm" && normalizedVariant === "v7" ? "" : normalizedVariant;
       return { os, architecture: arch, variant: v, osVersion, osFeatures };
     }
     case 3: {
       const [arch, normalizedVariant] = normalizeLowerArch(
-        lowered(architecture, archCase),
-        lowered(variant, variantCase),
+        lowered(architecture, archCapital),
+        lowered(variant, variantCapital),
       );
       const v = arch === "arm64" && normalizedVariant === "" ? "v8" : normalizedVariant;
       return { os, architecture: arch, variant: v, osVersion, osFeatures };
     }
     default:
-      return refuse(
-        "TOO_MANY_COMPONENTS",
-        `${goQuote(specifier)}: cannot parse platform specifier${invalidArgument}`,
-        specifier,
-        "extra",
-        extra,
+      return (
+        wildcard(specifier) ??
+        refuse(
+          "TOO_MANY_COMPONENTS",
+          `${goQuote(specifier)}: cannot parse platform specifier${invalidArgument}`,
+          specifier,
+          "extra",
+          extra,
+        )
       );
   }
 }
 
 function hostRequired(specifier: string, missing: "os" | "architecture"): PlatformError {
+  const refused = wildcard(specifier);
+  if (refused !== undefined) return refused;
   return refuse(
     "HOST_REQUIRED",
     `${goQuote(specifier)}: a one-part platform specifier takes its ${missing === "os" ? "operating system" : "architecture"} from the host platform, and none was given`,

@@ -146,15 +146,13 @@ function trimV(variant: string): string {
   return variant.startsWith("v") ? variant.slice(1) : variant;
 }
 
-/** `n - 1` for a canonical decimal text `n` ≥ 1. */
-function decrement(n: string): string {
-  const digits = n.split("");
-  let i = digits.length - 1;
-  while (digits[i] === "0") {
-    digits[i] = "9";
-    i--;
-  }
-  digits[i] = String(Number(digits[i]) - 1);
-  const out = digits.join("").replace(/^0+(?=.)/, "");
-  return out;
+/** `n - 1` for a canonical decimal text `n` ≥ 1 (exported for its test). */
+export function decrement(n: string): string {
+  // The last digit that is not 0 goes down by one; the zeros after it become 9s.
+  let i = n.length - 1;
+  while (n.charCodeAt(i) === 0x30) i--;
+  const digit = String.fromCharCode(n.charCodeAt(i) - 1);
+  const nines = "9".repeat(n.length - 1 - i);
+  // Only a leading 1 can turn into a leading 0 ("10" → "9"; "1" → "0").
+  return i === 0 && digit === "0" && nines !== "" ? nines : n.slice(0, i) + digit + nines;
 }
