@@ -74,7 +74,7 @@ export class Trace {
 
 function decodeCapabilities(view: StructView, field: StructEntry): HostCapability[] {
   const names = view.stringArray(field);
-  if (names.length === 0) return [...ALL_CAPABILITIES];
+  if (names.length === 0) return ALL_CAPABILITIES.slice();
   // containerd ORs the named bits, so the list comes out in bit order without repeats.
   const named = [false, false, false, false];
   for (const name of names) {
@@ -164,7 +164,8 @@ function parseHostConfig(
   const skip = view.field(HOST_FIELD.skip_verify);
   if (skip !== undefined) result.skipVerify = view.bool(skip);
   const caps = view.field(HOST_FIELD.capabilities);
-  result.capabilities = caps === undefined ? [...ALL_CAPABILITIES] : decodeCapabilities(view, caps);
+  result.capabilities =
+    caps === undefined ? ALL_CAPABILITIES.slice() : decodeCapabilities(view, caps);
   const ca = view.field(HOST_FIELD.ca);
   if (ca !== undefined) {
     const key = view.keyPath(ca.key);
@@ -324,10 +325,16 @@ function skipsHostsTable(keys: readonly string[]): boolean {
   return HOST_FILE_CONFIG.fieldOf(keys[2] as string) < 0;
 }
 
+/** One host name's tables, read as one struct, and whether a table header lists the name. */
+interface HostEntry {
+  readonly tables: TomlTable[];
+  view: StructView | undefined;
+  listed: boolean;
+}
+
 /** Parses hosts.toml text as containerd does; throws DecodeError/TomlSyntaxError on what it rejects. */
 function parseHostsFile(baseDir: string, text: string, trace: Trace, file: string): HostConfig[] {
   const doc = parseToml(text, { skipsTable: skipsHostsTable });
-  const order = sortedHostNames(doc.headers);
   const headerAt = new Map<string, TomlPosition>();
   for (const header of doc.headers) {
     const name = header.keys[1];
@@ -337,51 +344,44 @@ function parseHostsFile(baseDir: string, text: string, trace: Trace, file: strin
   const top = new StructView(doc.root, "", HOSTS_FILE);
   // go-toml decodes every spelling of `host` into the one map, and a name
   // given twice into the one struct, in file order.
-  const hostTables = new Map<string, TomlTable[]>();
+  const byName = new Map<string, HostEntry>();
   for (const { key, entry: field } of top.all(HOST_FIELD.host)) {
     for (const [name, entry] of expectTable(field.value, key).entries) {
       if (entry.value.kind !== "table") expectTable(entry.value, `${key}.${JSON.stringify(name)}`);
       const table = entry.value as TomlTable;
-      const tables = hostTables.get(name);
-      if (tables === undefined) hostTables.set(name, [table]);
-      else tables.push(table);
+      const host = byName.get(name);
+      if (host === undefined) byName.set(name, { tables: [table], view: undefined, listed: false });
+      else host.tables.push(table);
     }
   }
-  const hostViews = new Map<string, StructView>();
-  for (const [name, tables] of hostTables) {
-    hostViews.set(
-      name,
-      new StructView(tables, () => `host.${JSON.stringify(name)}`, HOST_FILE_CONFIG),
-    );
-  }
+  for (const [name, host] of byName)
+    host.view = new StructView(host.tables, () => `host.${JSON.stringify(name)}`, HOST_FILE_CONFIG);
   for (const { key, entry } of top.all(HOST_FIELD.server)) expectString(entry.value, key);
   for (const { key, entry } of top.all(HOST_FIELD.host)) expectTable(entry.value, key);
   const serverField = top.field(HOST_FIELD.server);
   const server = serverField === undefined ? "" : expectString(serverField.entry.value, "server");
   // go-toml decodes every value into its Go type before containerd reads any host.
-  for (const view of hostViews.values()) typeCheckHost(view);
+  for (const host of byName.values()) typeCheckHost(host.view as StructView);
   typeCheckHost(top);
   // Decode every host first (all decode errors come before any host is used).
   const hosts: HostConfig[] = [];
-  const listed = new Set(order);
-  for (const name of order) {
-    const view = hostViews.get(name) as StructView;
-    hosts.push(
-      parseHostConfig(name, headerAt.get(name) ?? doc.root.at, baseDir, view, trace, file),
-    );
+  for (const name of sortedHostNames(doc.headers)) {
+    const host = byName.get(name) as HostEntry;
+    host.listed = true;
+    const at = headerAt.get(name) ?? doc.root.at;
+    hosts.push(parseHostConfig(name, at, baseDir, host.view as StructView, trace, file));
   }
-  for (const [name, view] of hostViews) {
-    if (!listed.has(name)) {
-      trace.warn({
-        code: "HOST_NOT_LISTED",
-        file,
-        key: view.path,
-        message:
-          name === ""
-            ? `containerd decodes host "" but never uses it: a [host.""] table is listed only when another [host."…"] table comes before it`
-            : `containerd decodes host ${JSON.stringify(name)} but never uses it: only [host."…"] table headers list hosts (not inline tables or dotted keys)`,
-      });
-    }
+  for (const [name, host] of byName) {
+    if (host.listed) continue;
+    trace.warn({
+      code: "HOST_NOT_LISTED",
+      file,
+      key: (host.view as StructView).path,
+      message:
+        name === ""
+          ? `containerd decodes host "" but never uses it: a [host.""] table is listed only when another [host."…"] table comes before it`
+          : `containerd decodes host ${JSON.stringify(name)} but never uses it: only [host."…"] table headers list hosts (not inline tables or dotted keys)`,
+    });
   }
   hosts.push(
     parseHostConfig(server, serverField?.entry.value.at ?? doc.root.at, baseDir, top, trace, file),

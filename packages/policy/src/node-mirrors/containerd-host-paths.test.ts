@@ -79,6 +79,21 @@ describe("NodeFiles", () => {
     expect(files.read("/etc//a/hosts.toml")).toEqual({ text: "x" });
     expect(files.stat("/f/x")).toBe("not-a-directory");
   });
+
+  it("finds a file above a missing path however far up, with or without a path both file and directory", () => {
+    const extras: Record<string, string>[] = [{}, { "/f": "y", "/f/g": "z" }];
+    for (const extra of extras) {
+      const files = new NodeFiles({ "/a/f": "x", "/b/c/d": "y", ...extra });
+      expect(files.stat("/a/f/x/y/z")).toBe("not-a-directory");
+      expect(files.stat("/a/f/x")).toBe("not-a-directory");
+      expect(files.stat("/b/c/d/e")).toBe("not-a-directory");
+      expect(files.stat("/b/c/e/f")).toBe("missing");
+      expect(files.stat("/b/x")).toBe("missing");
+      expect(files.stat("/zzz/q")).toBe("missing");
+      expect(files.stat("/b/c")).toBe("dir");
+      expect(files.stat("/b//c/")).toBe("dir");
+    }
+  });
 });
 
 describe("hosts.toml struct fields", () => {

@@ -339,7 +339,7 @@ function resolveWith(
       trace.line(`last entry: the upstream ${host} over ${last.scheme}`);
     }
     last.path = "/v2";
-    last.capabilities = [...ALL_CAPABILITIES];
+    last.capabilities = ALL_CAPABILITIES.slice();
   } else if (hosts.length > 0 && last.host !== host) {
     trace.warn({
       code: "SERVER_HIDES_UPSTREAM",

@@ -47,6 +47,8 @@ export class NodeFiles {
   /** Each directory's child names, built on the first listing: one pass over the map, not one per listing. */
   private children: Map<string, Set<string>> | undefined;
   private readonly problems = new Map<string, NodePathProblem>();
+  /** Whether some path is both a file and a directory (a file map with `/a` and `/a/b`). */
+  private dirIsFile: boolean | undefined;
 
   /**
    * @param options.unreadable Paths that exist but could not be read, each
@@ -101,15 +103,25 @@ export class NodeFiles {
   stat(rawPath: string): StatResult {
     // Keys are clean paths: one found as given needs no cleaning.
     if (this.files.has(rawPath)) return "file";
+    if (this.dirs.has(rawPath)) return "dir";
     const path = goPath.Clean(rawPath);
-    if (this.files.has(path)) return "file";
-    if (this.dirs.has(path)) return "dir";
-    let parent = parentOf(path);
-    while (parent !== undefined) {
-      if (this.files.has(parent)) return "not-a-directory";
-      parent = parentOf(parent);
+    if (path !== rawPath) {
+      if (this.files.has(path)) return "file";
+      if (this.dirs.has(path)) return "dir";
     }
-    return "missing";
+    return this.throughFile(path) ? "not-a-directory" : "missing";
+  }
+
+  /** Whether a directory above `path` is a file (`ENOTDIR`). */
+  private throughFile(path: string): boolean {
+    this.dirIsFile ??= [...this.dirs].some((dir) => this.files.has(dir));
+    for (let parent = parentOf(path); parent !== undefined; parent = parentOf(parent)) {
+      if (this.files.has(parent)) return true;
+      // Every directory's parents are directories: unless some directory
+      // is also a file, none above this one is a file.
+      if (!this.dirIsFile && this.dirs.has(parent)) return false;
+    }
+    return false;
   }
 
   /** The text of a regular file, or the stat result explaining why there is none. */

@@ -129,7 +129,11 @@ function decodeOneFile(
   const at = release === "5.36" ? `${file}: ` : "";
   let decoded: DecodedFile;
   try {
-    decoded = decodeFile(parseToml(text, { flavor: "burntsushi" }).root, file, warnings);
+    decoded = decodeFile(
+      parseToml(text, { flavor: "burntsushi", copyStrings: true }).root,
+      file,
+      warnings,
+    );
   } catch (error) {
     if (error instanceof TomlSyntaxError) {
       throw new NodeMirrorsError("TOML_ERROR", `${at}toml: ${error.message}`, {

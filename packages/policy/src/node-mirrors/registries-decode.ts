@@ -18,7 +18,6 @@ import type { ShortNameAlias, ShortNameMode } from "./registries-types.js";
 import type { TomlTable } from "./toml/parse.js";
 import {
   expectArray,
-  expectBool,
   expectString,
   expectStringArray,
   expectTable,
@@ -81,13 +80,16 @@ export function invalidRegistries(message: string, file: string, key?: string): 
   });
 }
 
-function parseLocation(input: string, file: string, key: string): string {
-  const trimmed = input.replace(/\/+$/, "");
+/** `key` spells the key path for an error only. */
+function parseLocation(input: string, file: string, key: () => string): string {
+  let end = input.length;
+  while (end > 0 && input.charCodeAt(end - 1) === 0x2f) end--;
+  const trimmed = end === input.length ? input : input.slice(0, end);
   if (trimmed.startsWith("http://") || trimmed.startsWith("https://")) {
     throw invalidRegistries(
       `invalid location '${input}': URI schemes are not supported`,
       file,
-      key,
+      key(),
     );
   }
   return trimmed;
@@ -108,13 +110,11 @@ function warnUnknown(view: StructView, file: string, warnings: NodeMirrorsWarnin
 
 function decodeEndpoint(view: StructView, into: MutableEndpoint): void {
   const location = view.field("location");
-  if (location !== undefined)
-    into.location = expectString(location.entry.value, view.keyPath(location.key));
+  if (location !== undefined) into.location = view.string(location);
   const insecure = view.field("insecure");
-  if (insecure !== undefined)
-    into.insecure = expectBool(insecure.entry.value, view.keyPath(insecure.key));
+  if (insecure !== undefined) into.insecure = view.bool(insecure);
   const pfm = view.field("pull-from-mirror");
-  if (pfm !== undefined) into.pullFromMirror = expectString(pfm.entry.value, view.keyPath(pfm.key));
+  if (pfm !== undefined) into.pullFromMirror = view.string(pfm);
 }
 
 export interface DecodedFile {
@@ -147,8 +147,9 @@ export function decodeFile(
   if (registry !== undefined) {
     const items = expectArray(registry.entry.value, "registry");
     out.registries = items.map((item, i) => {
-      const path = `registry[${i}]`;
-      const view = new StructView(expectTable(item, path), path, REGISTRY);
+      const path = () => `registry[${i}]`;
+      const table = item.kind === "table" ? item : expectTable(item, path());
+      const view = new StructView(table, path, REGISTRY);
       const reg: MutableRegistry = {
         prefix: "",
         location: "",
@@ -159,21 +160,21 @@ export function decodeFile(
         mirrors: [],
       };
       const prefix = view.field("prefix");
-      if (prefix !== undefined)
-        reg.prefix = expectString(prefix.entry.value, view.keyPath(prefix.key));
+      if (prefix !== undefined) reg.prefix = view.string(prefix);
       decodeEndpoint(view, reg);
       const blocked = view.field("blocked");
-      if (blocked !== undefined)
-        reg.blocked = expectBool(blocked.entry.value, view.keyPath(blocked.key));
+      if (blocked !== undefined) reg.blocked = view.bool(blocked);
       const mbdo = view.field("mirror-by-digest-only");
-      if (mbdo !== undefined)
-        reg.mirrorByDigestOnly = expectBool(mbdo.entry.value, view.keyPath(mbdo.key));
+      if (mbdo !== undefined) reg.mirrorByDigestOnly = view.bool(mbdo);
       const mirror = view.field("mirror");
       if (mirror !== undefined) {
-        const mirrorKey = view.keyPath(mirror.key);
-        reg.mirrors = expectArray(mirror.entry.value, mirrorKey).map((m, j) => {
-          const mpath = `${mirrorKey}[${j}]`;
-          const mview = new StructView(expectTable(m, mpath), mpath, ENDPOINT);
+        const mirrorKey = () => view.keyPath(mirror.key);
+        const value = mirror.entry.value;
+        const mirrors = value.kind === "array" ? value.items : expectArray(value, mirrorKey());
+        reg.mirrors = mirrors.map((m, j) => {
+          const mpath = () => `${mirrorKey()}[${j}]`;
+          const mtable = m.kind === "table" ? m : expectTable(m, mpath());
+          const mview = new StructView(mtable, mpath, ENDPOINT);
           const endpoint: MutableEndpoint = { location: "", insecure: false, pullFromMirror: "" };
           decodeEndpoint(mview, endpoint);
           warnUnknown(mview, file, warnings);
@@ -240,7 +241,7 @@ export function convertV1(d: DecodedFile, file: string): void {
   const order: string[] = [];
   const byLocation = new Map<string, MutableRegistry>();
   const get = (raw: string, key: string): MutableRegistry => {
-    const location = parseLocation(raw, file, key);
+    const location = parseLocation(raw, file, () => key);
     let reg = byLocation.get(location);
     if (reg === undefined) {
       reg = {
@@ -264,6 +265,9 @@ export function convertV1(d: DecodedFile, file: string): void {
   d.search = d.v1.search;
 }
 
+/** The values of a mirror's `pull-from-mirror`. */
+const PULL_FROM_MIRROR: readonly string[] = ["", "all", "digest-only", "tag-only"];
+
 export function postProcessRegistries(
   d: DecodedFile,
   file: string,
@@ -272,20 +276,25 @@ export function postProcessRegistries(
   const regs = d.registries ?? [];
   const groups = new Map<string, MutableRegistry[]>();
   regs.forEach((reg, i) => {
-    const key = `registry[${i}]`;
-    reg.location = parseLocation(reg.location, file, `${key}.location`);
+    // Key paths are spelled for an error only.
+    const key = () => `registry[${i}]`;
+    reg.location = parseLocation(reg.location, file, () => `${key()}.location`);
     if (reg.prefix === "") {
       if (reg.location === "") {
-        throw invalidRegistries("invalid condition: both location and prefix are unset", file, key);
+        throw invalidRegistries(
+          "invalid condition: both location and prefix are unset",
+          file,
+          key(),
+        );
       }
       reg.prefix = reg.location;
     } else {
-      reg.prefix = parseLocation(reg.prefix, file, `${key}.prefix`);
+      reg.prefix = parseLocation(reg.prefix, file, () => `${key()}.prefix`);
       if (!reg.prefix.startsWith("*.") && reg.location === "") {
         throw invalidRegistries(
           "invalid condition: location is unset and prefix is not in the format: *.example.com",
           file,
-          key,
+          key(),
         );
       }
     }
@@ -293,26 +302,26 @@ export function postProcessRegistries(
       throw new NodeMirrorsError(
         "INVALID_CONFIG",
         `pull-from-mirror must not be set for a non-mirror registry ${JSON.stringify(reg.prefix)}`,
-        { file, key: `${key}.pull-from-mirror` },
+        { file, key: `${key()}.pull-from-mirror` },
       );
     }
     reg.mirrors.forEach((mirror, j) => {
-      const mkey = `${key}.mirror[${j}]`;
-      mirror.location = parseLocation(mirror.location, file, `${mkey}.location`);
+      const mkey = () => `${key()}.mirror[${j}]`;
+      mirror.location = parseLocation(mirror.location, file, () => `${mkey()}.location`);
       if (mirror.location === "")
-        throw invalidRegistries("invalid condition: mirror location is unset", file, mkey);
+        throw invalidRegistries("invalid condition: mirror location is unset", file, mkey());
       if (reg.mirrorByDigestOnly && mirror.pullFromMirror !== "") {
         throw invalidRegistries(
           `cannot set mirror usage mirror-by-digest-only for the registry (${JSON.stringify(reg.prefix)}) and pull-from-mirror for per-mirror (${JSON.stringify(mirror.location)}) at the same time`,
           file,
-          `${mkey}.pull-from-mirror`,
+          `${mkey()}.pull-from-mirror`,
         );
       }
-      if (!["", "all", "digest-only", "tag-only"].includes(mirror.pullFromMirror)) {
+      if (!PULL_FROM_MIRROR.includes(mirror.pullFromMirror)) {
         throw invalidRegistries(
           `unsupported pull-from-mirror value ${JSON.stringify(mirror.pullFromMirror)} for mirror ${JSON.stringify(mirror.location)}`,
           file,
-          `${mkey}.pull-from-mirror`,
+          `${mkey()}.pull-from-mirror`,
         );
       }
     });
@@ -340,7 +349,7 @@ export function postProcessRegistries(
   }
   if (d.search !== undefined) {
     d.search = d.search.map((entry, i) => {
-      const registry = parseLocation(entry, file, `unqualified-search-registries[${i}]`);
+      const registry = parseLocation(entry, file, () => `unqualified-search-registries[${i}]`);
       if (!anchoredDomainRegexp.test(registry)) {
         throw invalidRegistries(
           `Invalid unqualified-search-registries entry ${JSON.stringify(registry)}`,

@@ -21,5 +21,5 @@ export function parseToml(text: string, options: TomlParseOptions = {}): TomlDoc
   if (flavor === "burntsushi" && src.startsWith("\uFEFF")) src = src.slice(1);
   const builder = flavor === "burntsushi" ? new BurntSushiBuilder() : new StrictBuilder();
   const skipsTable = flavor === "go-toml" ? options.skipsTable : undefined;
-  return new TomlParser(src, builder, flavor, skipsTable).parse();
+  return new TomlParser(src, builder, flavor, skipsTable, options.copyStrings ?? false).parse();
 }

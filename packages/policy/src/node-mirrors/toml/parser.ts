@@ -48,8 +48,9 @@ export class TomlParser extends TomlScanner {
     private readonly builder: TableBuilder,
     flavor: TomlFlavor,
     private readonly skipsTable: ((keys: readonly string[]) => boolean) | undefined,
+    copyStrings: boolean,
   ) {
-    super(src, flavor);
+    super(src, flavor, copyStrings);
   }
 
   parse(): TomlDocument {
@@ -91,7 +92,8 @@ export class TomlParser extends TomlScanner {
       if (this.code() !== 0x5d) this.fail(`expected "]]" to close the array-of-tables header`);
       this.pos++;
     }
-    const names = keys.map((k) => k.name);
+    const names: string[] = [];
+    for (const k of keys) names.push(k.name);
     this.headers.push({ keys: names, array, at });
     this.builder.header(keys, names, array, at);
     this.skipping = this.skipsTable?.(names) ?? false;
@@ -108,16 +110,19 @@ export class TomlParser extends TomlScanner {
       const c = this.code();
       let name: string;
       if (c === 0x22) {
-        if (this.src.startsWith('"""', this.pos)) this.fail("a key cannot be a multi-line string");
+        if (this.tripleQuote(c)) this.fail("a key cannot be a multi-line string");
         name = this.basicString();
       } else if (c === 0x27) {
-        if (this.src.startsWith("'''", this.pos)) this.fail("a key cannot be a multi-line string");
+        if (this.tripleQuote(c)) this.fail("a key cannot be a multi-line string");
         name = this.literalString();
       } else {
         const start = this.pos;
-        while (isBareKeyCode(this.src.charCodeAt(this.pos))) this.pos++;
-        if (this.pos === start) this.fail(`expected a key, found ${describeChar(this.peek())}`);
-        name = this.src.slice(start, this.pos);
+        const src = this.src;
+        let end = start;
+        while (isBareKeyCode(src.charCodeAt(end))) end++;
+        this.pos = end;
+        if (end === start) this.fail(`expected a key, found ${describeChar(this.peek())}`);
+        name = src.slice(start, end);
       }
       parts.push({ name, at });
       this.skipWhitespace();
@@ -142,26 +147,22 @@ export class TomlParser extends TomlScanner {
 
   private value(): RawValue {
     const at = this.here();
-    const c = this.peek();
-    if (c === '"') {
-      const value = this.src.startsWith('"""', this.pos)
-        ? this.multilineString('"')
-        : this.basicString();
+    const c = this.code();
+    if (c === 0x22) {
+      const value = this.tripleQuote(c) ? this.multilineString('"') : this.basicString();
       return { kind: "string", value, at };
     }
-    if (c === "'") {
-      const value = this.src.startsWith("'''", this.pos)
-        ? this.multilineString("'")
-        : this.literalString();
+    if (c === 0x27) {
+      const value = this.tripleQuote(c) ? this.multilineString("'") : this.literalString();
       return { kind: "string", value, at };
     }
-    if (c === "[") return this.array(at);
-    if (c === "{") return this.inlineTable(at);
-    if (this.src.startsWith("true", this.pos) && this.terminatesAt(4)) {
+    if (c === 0x5b) return this.array(at);
+    if (c === 0x7b) return this.inlineTable(at);
+    if (c === 0x74 && this.src.startsWith("true", this.pos) && this.terminatesAt(4)) {
       this.pos += 4;
       return { kind: "boolean", value: true, at };
     }
-    if (this.src.startsWith("false", this.pos) && this.terminatesAt(5)) {
+    if (c === 0x66 && this.src.startsWith("false", this.pos) && this.terminatesAt(5)) {
       this.pos += 5;
       return { kind: "boolean", value: false, at };
     }

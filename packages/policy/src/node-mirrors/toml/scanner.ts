@@ -21,6 +21,9 @@ const INT64_MIN = -(2n ** 63n);
 /** The run of a basic string's characters that need no attention: tab and printable, but `"` and `\\`. */
 const plainBasic = /[\t !#-[\]-~\u0080-\uffff]*/y;
 
+/** What may follow `true` or `false`: whitespace, a newline, `,`, `]`, `}` or a comment. */
+const TERMINATORS = new Set([0x20, 0x09, 0x0d, 0x0a, 0x2c, 0x5d, 0x7d, 0x23]);
+
 /** `A-Za-z0-9_-`, by character code. */
 export function isBareKeyCode(c: number): boolean {
   return (
@@ -76,10 +79,20 @@ export abstract class TomlScanner {
   protected line = 1;
   protected lineStart = 0;
 
+  /**
+   * `copyStrings`: string values and keys in their own storage rather than
+   * views into `src` (see {@link detached}).
+   */
   constructor(
     protected readonly src: string,
     protected readonly flavor: TomlFlavor,
+    private readonly copyStrings: boolean,
   ) {}
+
+  /** A string read from `src`, copied when the reader keeps its strings apart from the text. */
+  private own(text: string): string {
+    return this.copyStrings ? detached(text) : text;
+  }
 
   protected here(): TomlPosition {
     return { line: this.line, column: this.pos - this.lineStart + 1 };
@@ -103,11 +116,14 @@ export abstract class TomlScanner {
   }
 
   protected skipWhitespace(): void {
+    const src = this.src;
+    let pos = this.pos;
     for (;;) {
-      const c = this.src.charCodeAt(this.pos);
-      if (c !== 0x20 && c !== 0x09) return;
-      this.pos++;
+      const c = src.charCodeAt(pos);
+      if (c !== 0x20 && c !== 0x09) break;
+      pos++;
     }
+    this.pos = pos;
   }
 
   /** Consumes a newline (LF or CRLF) if one is next. */
@@ -131,9 +147,8 @@ export abstract class TomlScanner {
     if (this.code() !== 0x23) return;
     this.pos++;
     while (!this.eof()) {
-      const c = this.peek();
-      if (c === "\n" || (c === "\r" && this.code(1) === 0x0a)) return;
-      const code = c.charCodeAt(0);
+      const code = this.code();
+      if (code === 0x0a || (code === 0x0d && this.code(1) === 0x0a)) return;
       if (isControl(code)) this.fail(`control character U+${hex4(code)} in a comment`);
       this.pos++;
     }
@@ -148,8 +163,13 @@ export abstract class TomlScanner {
   }
 
   protected terminatesAt(offset: number): boolean {
-    const c = this.peek(offset);
-    return c === "" || " \t\r\n,]}#".includes(c);
+    const c = this.code(offset);
+    return Number.isNaN(c) || TERMINATORS.has(c);
+  }
+
+  /** Whether the quote `c` at the reader opens a multi-line string (three in a row). */
+  protected tripleQuote(c: number): boolean {
+    return this.code(1) === c && this.code(2) === c;
   }
 
   protected dateTime(at: TomlPosition): RawValue | undefined {
@@ -300,7 +320,7 @@ export abstract class TomlScanner {
     if (this.src.charCodeAt(end) === 0x22) {
       const text = this.src.slice(this.pos, end);
       this.pos = end + 1;
-      return detached(text);
+      return this.own(text);
     }
     let out = "";
     let from = this.pos;
@@ -310,7 +330,7 @@ export abstract class TomlScanner {
       if (code === 0x22) {
         out += this.src.slice(from, this.pos);
         this.pos++;
-        return detached(out);
+        return this.own(out);
       }
       if (code === 0x5c) {
         out += this.src.slice(from, this.pos);
@@ -330,7 +350,7 @@ export abstract class TomlScanner {
       if (this.eof()) this.fail("unterminated string");
       const c = this.peek();
       if (c === "'") {
-        const out = detached(this.src.slice(start, this.pos));
+        const out = this.own(this.src.slice(start, this.pos));
         this.pos++;
         return out;
       }
@@ -399,10 +419,12 @@ export abstract class TomlScanner {
 }
 
 /**
- * `text` in its own storage. A slice of the file would be V8's view into
- * the whole file's text, keeping it alive as long as the value (a prefix, a
+ * `text` in its own storage. A slice of the file is V8's view into the
+ * whole file's text, keeping it alive as long as the value (a prefix, a
  * location), and reading through such a view is slower; joining pieces of
- * it builds one new string. Short slices are always copies.
+ * it builds one new string. Short slices are always copies. The copy costs
+ * more than the slice, so it is made only for strings kept and matched
+ * long after the file is read.
  */
 function detached(text: string): string {
   return text.length < 13 ? text : [text.slice(0, 1), text.slice(1)].join("");

@@ -116,17 +116,21 @@ export class StructView {
   ) {
     this.pathText = path;
     this.byField = new Array(struct.fields.length);
-    for (const table of "kind" in tables ? [tables] : tables) {
-      for (const [key, entry] of table.entries) {
-        const i = struct.fieldOf(key);
-        if (i < 0) {
-          this.rest.push({ key, entry });
-          continue;
-        }
-        const list = this.byField[i];
-        if (list === undefined) this.byField[i] = [{ key, entry }];
-        else list.push({ key, entry });
+    if ("kind" in tables) this.take(tables);
+    else for (const table of tables) this.take(table);
+  }
+
+  /** Matches one table's keys to the fields. */
+  private take(table: TomlTable): void {
+    for (const [key, entry] of table.entries) {
+      const i = this.struct.fieldOf(key);
+      if (i < 0) {
+        this.rest.push({ key, entry });
+        continue;
       }
+      const list = this.byField[i];
+      if (list === undefined) this.byField[i] = [{ key, entry }];
+      else list.push({ key, entry });
     }
   }
 

@@ -125,6 +125,12 @@ export interface TomlParseOptions {
    * (its definition tracker never sees them), so this reader drops them too.
    */
   readonly skipsTable?: (keys: readonly string[]) => boolean;
+  /**
+   * Strings in their own storage rather than views into `text`: for a
+   * document whose strings outlive it and are matched again and again
+   * (registries.conf's prefixes and locations). Default `false`.
+   */
+  readonly copyStrings?: boolean;
 }
 
 /** What Go calls a TOML value's type in messages: `string`, `integer`, `table`… */
