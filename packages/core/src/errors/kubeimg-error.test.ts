@@ -123,6 +123,20 @@ describe("KubeimgError construction", () => {
     ]);
     expect(error.stack).toMatch(/^SampleError: x\n {4}at /);
   });
+
+  it("takes cause as Error does: only when the options hold one, even undefined or inherited", () => {
+    const own = (e: Error) => Object.getOwnPropertyDescriptor(e, "cause");
+    const native = (options?: object) => own(new Error("x", options as ErrorOptions));
+    for (const options of [
+      undefined,
+      {},
+      { cause: undefined },
+      { cause: 0 },
+      Object.create({ cause: "inherited" }) as object,
+    ]) {
+      expect(own(new SampleError("x", options as { cause?: unknown }))).toEqual(native(options));
+    }
+  });
 });
 
 describe("withoutStackFrames", () => {

@@ -110,7 +110,11 @@ export abstract class KubeimgError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     const quoted = (options as Record<symbol, unknown> | undefined)?.[messageIsQuoted] === true;
     const escaped = quoted ? message : escapeUnsafeCharacters(message);
-    super(escaped, options);
+    // Error's constructor looks `cause` up on any options object it gets;
+    // most errors have none (only the quoted marker), and skipping that
+    // lookup is a tenth of what building a refusal costs.
+    if (options !== undefined && "cause" in options) super(escaped, { cause: options.cause });
+    else super(escaped);
     // Not enumerable, like `message`: a log that serialises the error's
     // fields does not carry the raw text twice.
     if (escaped !== message) Object.defineProperty(this, "rawMessage", { value: message });
