@@ -243,15 +243,8 @@ const held: Record<string, { externals: string[]; folders: string[] }> = {
     ],
   },
   "@kubeimg/policy/semver": {
-    externals: ["@kubeimg/core", "@kubeimg/core/internal", "@kubeimg/core/regexp"],
-    folders: [
-      "core/errors",
-      "core/index.ts",
-      "core/internal",
-      "core/reference",
-      "core/regexp",
-      "policy/semver",
-    ],
+    externals: ["@kubeimg/core", "@kubeimg/core/internal"],
+    folders: ["core/errors", "core/index.ts", "core/internal", "core/reference", "policy/semver"],
   },
   "@kubeimg/policy/tags": {
     externals: [

@@ -1,17 +1,22 @@
 import { describe, expect, it, vi } from "vitest";
 import { parseConstraints } from "./constraints.js";
 import { isSemverError } from "./errors.js";
+import { scanWork } from "./grammar.js";
 import { comparators } from "./operators.js";
 import { parseVersion } from "./version.js";
 
-/** Characters handed to the Go regexp engines, which are linear in their input (core's tests count their steps). */
-const regexpWork = vi.hoisted(() => ({ chars: 0 }));
+/**
+ * Patterns compiled and characters handed to the Go regexp engine, which the
+ * constraint parser does not use: it scans the grammar by hand.
+ */
+const regexpWork = vi.hoisted(() => ({ compiled: 0, chars: 0 }));
 vi.mock("@kubeimg/core/regexp", async (importOriginal) => {
   const real = await importOriginal<typeof import("@kubeimg/core/regexp")>();
   return {
     ...real,
-    compileRegexp: (pattern: string) =>
-      new Proxy(real.compileRegexp(pattern), {
+    compileRegexp: (pattern: string) => {
+      regexpWork.compiled++;
+      return new Proxy(real.compileRegexp(pattern), {
         get(target, key, receiver) {
           const value = Reflect.get(target, key, receiver);
           if (typeof value !== "function") return value;
@@ -20,9 +25,18 @@ vi.mock("@kubeimg/core/regexp", async (importOriginal) => {
             return Reflect.apply(value, target, args);
           };
         },
-      }),
+      });
+    },
   };
 });
+
+/** All the matching work a parse does: the scanner's steps and any regexp engine's characters. */
+function matchingWork(parse: () => void): number {
+  scanWork.steps = 0;
+  regexpWork.chars = 0;
+  parse();
+  return scanWork.steps + regexpWork.chars;
+}
 
 const check = (constraint: string, version: string) =>
   parseConstraints(constraint).check(parseVersion(version));
@@ -157,21 +171,48 @@ describe("parseConstraints errors", () => {
   });
 
   it("parses a crafted constraint in linear time", () => {
-    // Counted in characters matched, not time, so that a busy machine cannot fail this.
+    // Counted in steps, not time, so that a busy machine cannot fail this.
     // v3.4.0 has no length limit (v3.5.0 refuses these before matching), so
     // the matching itself is what is measured.
-    const workAt = (n: number) => {
-      const crafted = `${"1 ".repeat(n)}   ,   !`;
-      regexpWork.chars = 0;
-      expect(() => parseConstraints(crafted, { semver: "v3.4.0" })).toThrow(
-        expect.objectContaining({ code: "CONSTRAINT_INVALID" }),
+    const workAt = (n: number) =>
+      matchingWork(() =>
+        expect(() => parseConstraints(`${"1 ".repeat(n)}   ,   !`, { semver: "v3.4.0" })).toThrow(
+          expect.objectContaining({ code: "CONSTRAINT_INVALID" }),
+        ),
       );
-      return regexpWork.chars;
-    };
     const small = workAt(2000);
     expect(small).toBeGreaterThanOrEqual(4000);
     // Eight times the text, at most eight times the work (and some slack); matching each suffix again would be 64 times.
     expect(workAt(16_000)).toBeLessThanOrEqual(8 * small * 1.25);
+  });
+
+  it.each([
+    // Each start inside a long number or identifier run, or a whitespace run, sees the same run.
+    { name: "a long number", unit: "1", tail: " ! " },
+    { name: "dash-joined identifiers", unit: "1-", tail: "1 !" },
+    { name: "dot-joined identifiers", unit: ".1", tail: " !", head: "1-1" },
+    { name: "whitespace", unit: " ", tail: "!" },
+    { name: "pre-release and metadata chains", unit: "1-1+", tail: "1 ! " },
+  ])("searches $name in linear steps", ({ unit, tail, head }) => {
+    const workAt = (n: number) =>
+      matchingWork(() =>
+        expect(() =>
+          parseConstraints(`${head ?? ""}${unit.repeat(n)}${tail}`, { semver: "v3.4.0" }),
+        ).toThrow(expect.objectContaining({ code: "CONSTRAINT_INVALID" })),
+      );
+    const small = workAt(1000);
+    expect(small).toBeGreaterThanOrEqual(1000);
+    expect(workAt(8000)).toBeLessThanOrEqual(8 * small * 1.25);
+  });
+
+  it("parses without compiling a regular expression", async () => {
+    // A fresh process would pay for compiling patterns on its first parse.
+    vi.resetModules();
+    const fresh = await import("./constraints.js");
+    regexpWork.compiled = 0;
+    fresh.parseConstraints(">= 1.2.3, < 2 || 3.x - 4 || ~5");
+    expect(() => fresh.parseConstraints("1 !")).toThrow();
+    expect(regexpWork.compiled).toBe(0);
   });
 });
 

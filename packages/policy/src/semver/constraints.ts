@@ -20,7 +20,12 @@
  */
 import { strconv } from "@kubeimg/core/internal";
 import { SemverError } from "./errors.js";
-import { constraintGrammar } from "./grammar.js";
+import {
+  findConstraintsInGroup,
+  findHyphenRanges,
+  isAndGroup,
+  matchSingleConstraint,
+} from "./grammar.js";
 import { type Constraint, comparators, describeMiss, type Operator } from "./operators.js";
 import {
   exceedsBytes,
@@ -87,7 +92,7 @@ function parseSingleConstraint(input: string, text: string, release: SemverRelea
       patchDirty: false,
     };
   }
-  const m = constraintGrammar().singleConstraint.findStringSubmatch(text);
+  const m = matchSingleConstraint(text);
   if (m === null) throw improper(input, text, release);
   const operator = m[1] as Operator;
   const original = m[2] as string;
@@ -123,8 +128,7 @@ function parseSingleConstraint(input: string, text: string, release: SemverRelea
 
 /** Mirrors `rewriteRange`: each `A - B` becomes `>= A, <= B `, first occurrence of the text. */
 function rewriteRanges(input: string): string {
-  const grammar = constraintGrammar();
-  const matches = grammar.hyphenRange.findAllStringSubmatchIndex(input);
+  const matches = findHyphenRanges(input);
   if (matches === null) return input;
   let out = input;
   for (const m of matches) {
@@ -170,7 +174,6 @@ export function parseConstraints(
       `constraint string is too long (max ${maxConstraintBytes} bytes)`,
     );
   }
-  const grammar = constraintGrammar();
   const rewritten = rewriteRanges(input);
   const split = rewritten.split("||");
   if (limited && split.length > maxConstraintGroups) {
@@ -183,8 +186,8 @@ export function parseConstraints(
   const groups: Constraint[][] = [];
   const containsPrerelease: boolean[] = [];
   for (const group of split) {
-    if (!grammar.andGroup.matchString(group)) throw improper(input, group, release);
-    const found = grammar.constraintInGroup.findAllStringSubmatchIndex(group);
+    if (!isAndGroup(group)) throw improper(input, group, release);
+    const found = findConstraintsInGroup(group);
     const texts = found === null ? [group] : found.map((m) => group.slice(m[0], m[1]));
     const parsed = texts.map((text) => parseSingleConstraint(input, text, release));
     groups.push(parsed);
