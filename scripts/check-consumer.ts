@@ -43,15 +43,18 @@ export const browserBudgets: Record<string, { target: number; ceiling: number }>
   "@kubeimg/core/reference": { target: 6 * 1024, ceiling: 6 * 1024 },
   "@kubeimg/policy/tags": { target: 60 * 1024, ceiling: 60 * 1024 },
   // No goal of their own: each dialect is kept from growing unnoticed.
-  "@kubeimg/policy/tags/argocd": { target: 45 * 1024, ceiling: 45 * 1024 },
+  "@kubeimg/policy/tags/argocd": { target: 46 * 1024, ceiling: 46 * 1024 },
   "@kubeimg/policy/tags/kargo": { target: 40 * 1024, ceiling: 40 * 1024 },
   // Raised by 1 KB each when Argo CD learnt to drop single-manifest images of an
   // unwanted platform and the updaters their own Masterminds release, once
   // more when the Argo CD and Kargo readers learnt to suggest the field meant
   // for an unknown one, and once more when platform specifiers were parsed
   // at their slash positions with the case found in the same pass (both
-  // dialects read platforms; 44.1 and 39.0 KB then).
-  "@kubeimg/policy/tags/dialects": { target: 52 * 1024, ceiling: 52 * 1024 },
+  // dialects read platforms; 44.1 and 39.0 KB then). Argo CD and the
+  // dialects entry once more when semver constraints came to be scanned by
+  // hand (no regexp compile on the first parse; the regexp engine stays for
+  // tag filters): 45.1 and 52.6 KB then.
+  "@kubeimg/policy/tags/dialects": { target: 53 * 1024, ceiling: 53 * 1024 },
   "@kubeimg/policy/routing": { target: 70 * 1024, ceiling: 70 * 1024 },
 };
 /**
