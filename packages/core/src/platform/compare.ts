@@ -137,6 +137,22 @@ function withoutFeatures(p: PlatformInput): PlatformInput {
 const UNMATCHED: SortKey = { matched: false, rank: undefined, features: 0 };
 
 /**
+ * Returns `candidate` ready for {@link rankOf}, or `undefined` when its
+ * architecture is none of `architectures` (the preferences'): a preference
+ * answers only for a candidate of its own OS and architecture, and most
+ * entries of an index (attestations, other CPUs) are of none of them, so
+ * those need neither their OS normalized nor a walk through the preferences.
+ */
+function preparedIfPreferred(
+  architectures: ReadonlySet<string>,
+  hostOS: string | undefined,
+  candidate: PlatformInput,
+): PreparedCandidate | undefined {
+  const arch = normalizeArch(candidate.architecture, candidate.variant ?? "");
+  return architectures.has(arch[0]) ? prepareCandidate(candidate, hostOS, arch) : undefined;
+}
+
+/**
  * Returns the sort key of `candidate` under `preferences`, whose
  * architectures are `architectures` (see {@link SortKey}).
  */
@@ -146,12 +162,8 @@ function sortKeyOf(
   hostOS: string | undefined,
   candidate: PlatformInput,
 ): SortKey {
-  const arch = normalizeArch(candidate.architecture, candidate.variant ?? "");
-  // A preference answers only for a candidate of its own OS and
-  // architecture, and most entries of an index (attestations, other CPUs)
-  // are of none of them: those need no walk through the preferences.
-  if (!architectures.has(arch[0])) return UNMATCHED;
-  const prepared = prepareCandidate(candidate, hostOS, arch);
+  const prepared = preparedIfPreferred(architectures, hostOS, candidate);
+  if (prepared === undefined) return UNMATCHED;
   const ranked = rankOf(preferences, prepared);
   if (ranked !== undefined)
     return { matched: true, rank: ranked, features: featureCount(candidate) };
@@ -203,9 +215,8 @@ function orderedComparer(
   return {
     kind,
     match: (candidate) => {
-      const arch = normalizeArch(candidate.architecture, candidate.variant ?? "");
-      if (!architectures.has(arch[0])) return false;
-      return rankOf(preferences, prepareCandidate(candidate, hostOS, arch)) !== undefined;
+      const prepared = preparedIfPreferred(architectures, hostOS, candidate);
+      return prepared !== undefined && rankOf(preferences, prepared) !== undefined;
     },
     less: (a, b) => compareSortKeys(keyOf(a), keyOf(b)) < 0,
     [sortKeyFor]: keyOf,
