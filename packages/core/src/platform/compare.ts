@@ -137,11 +137,8 @@ function withoutFeatures(p: PlatformInput): PlatformInput {
 const UNMATCHED: SortKey = { matched: false, rank: undefined, features: 0 };
 
 /**
- * Returns `candidate` ready for {@link rankOf}, or `undefined` when its
- * architecture is none of `architectures` (the preferences'): a preference
- * answers only for a candidate of its own OS and architecture, and most
- * entries of an index (attestations, other CPUs) are of none of them, so
- * those need neither their OS normalized nor a walk through the preferences.
+ * Returns `candidate` ready for {@link rankOf}, or `undefined` when no
+ * preference names its architecture (none can match it; most index entries).
  */
 function preparedIfPreferred(
   architectures: ReadonlySet<string>,
